@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyInstance } from 'fastify'
+import cookie from '@fastify/cookie'
+import fastifyStatic from '@fastify/static'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { AppContext } from './context.ts'
+import type { Db } from './db/db.ts'
+import type { Config } from './platform/config.ts'
+import { installErrorHandler } from './platform/errors.ts'
+import { createMailer, type Mailer } from './platform/mailer.ts'
+import { sessionPlugin } from './platform/session.ts'
+import { PORTAL_VERSION } from '@portal/domain'
+import { authRoutes } from './modules/auth/routes.ts'
+import { clientRoutes } from './modules/client/routes.ts'
+import { catalogueRoutes } from './modules/catalogue/routes.ts'
+import { healthRoutes } from './modules/health/routes.ts'
+import { serviceRedirectRoutes } from './modules/health/redirect.ts'
+import { devMailRoutes } from './modules/devmail/routes.ts'
+import { adminCliRoutes } from './modules/admin/routes.ts'
+
+export interface BuildOptions {
+  config: Config
+  db: Db
+  /** where the built web app lives; defaults to apps/web/dist */
+  webDist?: string
+  /** token the CLI presents to run commands inside this process (PGlite mode) */
+  adminToken?: string
+}
+
+const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext
+    mailer: Mailer
+  }
+}
+
+/** The one way to build the app: the server and the tests both call this. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config, db } = opts
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: 'x-request-id',
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  installErrorHandler(app)
+
+  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
+  const ctx: AppContext = { db, mailer, config, log: app.log }
+  app.decorate('ctx', ctx)
+  app.decorate('mailer', mailer)
+  app.addHook('onReady', async () => mailer.start())
+  app.addHook('onClose', async () => mailer.stop())
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'same-origin')
+    reply.header('x-frame-options', 'DENY')
+  })
+
+  await app.register(cookie, { secret: config.SESSION_SECRET })
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: '3DiVi license portal API', version: PORTAL_VERSION, description: 'Errors are `{error_code, error}`. POSTs need the X-CSRFToken header echoing the csrftoken cookie.' },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sessionid' }, csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  await app.register(sessionPlugin, { db, secure: config.PUBLIC_URL.startsWith('https://') })
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { ctx })
+      await api.register(serviceRedirectRoutes)
+      await api.register(authRoutes, { ctx })
+      await api.register(clientRoutes, { ctx })
+      await api.register(catalogueRoutes, { ctx })
+      if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    },
+    { prefix: '/api' },
+  )
+
+  if (config.NODE_ENV !== 'production') await app.register(devMailRoutes, { ctx })
+
+  const webDist = opts.webDist ?? DEFAULT_WEB_DIST
+  const indexFile = join(webDist, 'index.html')
+  if (existsSync(indexFile)) {
+    const indexHtml = readFileSync(indexFile, 'utf8')
+    await app.register(fastifyStatic, { root: webDist, prefix: '/app/', wildcard: false, index: false, decorateReply: false })
+    // the single-page app answers every other /app/ path itself
+    app.get('/app/*', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
+    app.get('/app', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
+  }
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/nuitrack/', 302))
+
+  return app
+}

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError, loadConfig } from '../platform/config.ts'
+import { migrate, openDb } from '../db/db.ts'
+import { HELP, runCommand } from './commands.ts'
+
+/** `npm run portal -- <command>`: see HELP in commands.ts. */
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) {
+    console.log(HELP)
+    return 0
+  }
+  const config = loadConfig()
+  if (!config.DATABASE_URL) {
+    const viaPortal = await sendToRunningPortal(config.DATA_DIR, argv)
+    if (viaPortal) {
+      console.log(viaPortal.output)
+      return viaPortal.code
+    }
+  }
+  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR })
+  try {
+    if (argv[0] !== 'migrate') await migrate(db)
+    const result = await runCommand(db, argv)
+    console.log(result.output)
+    return result.code
+  } finally {
+    await db.close()
+  }
+}
+
+async function sendToRunningPortal(dataDir: string, argv: string[]) {
+  const file = join(dataDir, 'portal.json')
+  if (!existsSync(file)) return null
+  const { port, token, pid } = JSON.parse(readFileSync(file, 'utf8')) as { port: number; token: string; pid: number }
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return null // the portal that wrote the file is gone
+  }
+  const res = await fetch(`http://127.0.0.1:${port}/api/admin/cli/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': token },
+    body: JSON.stringify({ argv }),
+  })
+  if (!res.ok) throw new Error(`The running portal refused the command (${res.status}): ${await res.text()}`)
+  return (await res.json()) as { code: number; output: string }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof ConfigError) console.error(err.problems.map((p) => `config: ${p}`).join('\n'))
+    else console.error(err instanceof Error ? err.message : err)
+    process.exit(1)
+  },
+)

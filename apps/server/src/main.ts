@@ -1,0 +1,58 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig } from './platform/config.ts'
+import { migrate, openDb } from './db/db.ts'
+import { seedCatalogue } from './modules/catalogue/queries.ts'
+import { randomToken } from './platform/crypto.ts'
+
+async function main() {
+  const started = Date.now()
+  const config = loadConfig()
+  mkdirSync(config.DATA_DIR, { recursive: true })
+  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') })
+  await migrate(db)
+  await seedCatalogue(db)
+  const adminToken = config.databaseKind === 'pglite' ? randomToken(32) : undefined
+  const app = await buildApp({ config, db, adminToken })
+  const address = await app.listen({ port: config.PORT, host: config.HOST })
+  const portalFile = join(config.DATA_DIR, 'portal.json')
+  if (adminToken) writeFileSync(portalFile, JSON.stringify({ port: config.PORT, token: adminToken, pid: process.pid }), { mode: 0o600 })
+
+  app.log.info({ address, database: db.kind, ms: Date.now() - started }, 'portal started')
+  console.log(`\nPortal:      ${config.PUBLIC_URL}/app/`)
+  console.log(`API docs:    ${config.PUBLIC_URL}/api/docs/`)
+  if (config.NODE_ENV !== 'production') {
+    console.log(app.mailer.mode === 'dev' ? `Dev mailbox: ${config.PUBLIC_URL}/dev/mailbox (no SMTP_URL set: mails stay there)` : `Mail goes over SMTP (${new URL(config.SMTP_URL!).host})`)
+  }
+  console.log(`Database:    ${db.kind === 'pglite' ? `PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}; started in ${Date.now() - started} ms\n`)
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    try {
+      await app.close()
+      await db.close()
+      if (adminToken) rmSync(portalFile, { force: true })
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    for (const p of err.problems) console.error(`config: ${p}`)
+  } else {
+    console.error(err)
+  }
+  process.exit(1)
+})

@@ -1,0 +1,56 @@
+import { TOKEN_TTL_SECONDS, type TokenPurpose } from '@portal/domain'
+import type { Queryable } from '../../db/db.ts'
+import { randomToken, sha256 } from '../../platform/crypto.ts'
+
+export interface TokenRow {
+  id: number
+  client_id: number
+  purpose: TokenPurpose
+  new_email: string | null
+  expires_at: Date
+  used_at: Date | null
+}
+
+/** Issues a single-use token; earlier unused tokens of the same purpose stop working. */
+export async function issueToken(db: Queryable, clientId: number, purpose: TokenPurpose, newEmail?: string): Promise<string> {
+  const token = randomToken(24)
+  await db.query(
+    `UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`,
+    [clientId, purpose],
+  )
+  await db.query(
+    `INSERT INTO email_tokens (client_id, purpose, token_hash, new_email, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [clientId, purpose, sha256(token), newEmail ?? null, TOKEN_TTL_SECONDS[purpose]],
+  )
+  return token
+}
+
+/** The token as stored, whatever its state; the caller decides what an expired or used one means. */
+export async function findToken(db: Queryable, clientId: number, token: string, purposes: TokenPurpose[], lock = false) {
+  const rows = await db.query<TokenRow & { live: boolean }>(
+    `SELECT id, client_id, purpose, new_email, expires_at, used_at,
+            (used_at IS NULL AND expires_at > now()) AS live
+       FROM email_tokens WHERE token_hash = $1 AND client_id = $2 AND purpose = ANY($3::text[])
+       ${lock ? 'FOR UPDATE' : ''}`,
+    [sha256(token), clientId, purposes],
+  )
+  return rows[0] ?? null
+}
+
+/** Marks a live token used; answers false when another request used it first. */
+export async function consumeToken(db: Queryable, id: number): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE email_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now() RETURNING id`,
+    [id],
+  )
+  return rows.length > 0
+}
+
+export async function endSessions(db: Queryable, clientId: number, exceptHash: string | null) {
+  await db.query(`DELETE FROM sessions WHERE client_id = $1 AND id_hash <> $2`, [clientId, exceptHash ?? ''])
+}
+
+export async function endSession(db: Queryable, hash: string) {
+  await db.query(`DELETE FROM sessions WHERE id_hash = $1`, [hash])
+}

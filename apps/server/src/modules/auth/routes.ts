@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import {
+  changePasswordBody,
+  confirmBody,
+  profileResponseSchema,
+  resetPasswordBody,
+  sendConfirmationBody,
+  sendResetBody,
+  signinBody,
+  signupBody,
+} from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import { errors, okSchema } from '../../platform/schemas.ts'
+import * as auth from './service.ts'
+
+const tags = ['auth']
+
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post('/client/signup/', {
+    schema: {
+      tags,
+      summary: 'Register a personal or corporate account; sends a confirmation e-mail',
+      body: signupBody,
+      response: { 201: z.object({ client_id: z.number(), email: z.string() }), ...errors(400) },
+    },
+    handler: async (req, reply) => reply.status(201).send(await auth.signup(ctx, req.ip, req.body)),
+  })
+
+  app.post('/client/send-confirmation-url/', {
+    schema: { tags, summary: 'Send the registration confirmation link again', body: sendConfirmationBody, response: { 200: okSchema, ...errors(400) } },
+    handler: async (req) => auth.sendConfirmation(ctx, req.ip, req.body.client_email, req.body.segment),
+  })
+
+  app.post('/client/confirm/', {
+    schema: {
+      tags,
+      summary: 'Confirm a registration or an e-mail change with the link token',
+      body: confirmBody,
+      response: { 200: z.object({ status: z.literal('ok'), kind: z.enum(['registration', 'email_change']), email: z.string() }), ...errors(400, 404) },
+    },
+    handler: async (req) => auth.confirm(ctx, req.body.client_id, req.body.confirmation_token),
+  })
+
+  app.post('/client/signin/', {
+    schema: { tags, summary: 'Sign in; sets the session cookies', body: signinBody, response: { 200: profileResponseSchema, ...errors(400) } },
+    handler: async (req, reply) => auth.signin(ctx, reply, req.ip, req.headers['user-agent'], req.body.username, req.body.password),
+  })
+
+  app.get('/client/logout/', {
+    schema: { tags, summary: 'End the session', response: { 200: okSchema } },
+    handler: async (req, reply) => auth.logout(ctx, reply, req.sessionHash),
+  })
+
+  app.post('/client/send-password-reset-url/', {
+    schema: { tags, summary: 'Send a set-password link', body: sendResetBody, response: { 200: okSchema, ...errors(400) } },
+    handler: async (req) => auth.sendPasswordReset(ctx, req.ip, req.body, req.body.segment),
+  })
+
+  app.get('/client/:id/validate-confirmation-token/:token/', {
+    schema: {
+      tags,
+      summary: 'Check a set-password link: 400 invalid path, 403 invalid or outdated, 404 client not found',
+      params: z.object({ id: z.string(), token: z.string() }),
+      response: { 200: z.object({ status: z.literal('ok'), email: z.string() }), ...errors(400, 404) },
+    },
+    handler: async (req) => auth.validateResetToken(ctx, req.params.id, req.params.token),
+  })
+
+  app.post('/client/reset-password/', {
+    schema: { tags, summary: 'Set a new password with a link token; signs in', body: resetPasswordBody, response: { 200: profileResponseSchema, ...errors(400, 404) } },
+    handler: async (req, reply) =>
+      auth.resetPassword(ctx, reply, req.headers['user-agent'], req.body.client_id, req.body.confirmation_token, req.body.new_password),
+  })
+
+  app.post('/client/change-password/', {
+    schema: { tags, summary: 'Change the password; ends the other sessions', body: changePasswordBody, response: { 200: okSchema, ...errors(400, 401) } },
+    handler: async (req) => {
+      const client = app.requireClient(req)
+      return auth.changePassword(ctx, client.id, req.sessionHash, req.body.old_password, req.body.new_password)
+    },
+  })
+}

@@ -1,0 +1,174 @@
+import type { FastifyReply } from 'fastify'
+import { passwordContainsEmail, type Platform } from '@portal/domain'
+import { RATE_LIMITS, type AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
+import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.ts'
+import { AppError, fail } from '../../platform/errors.ts'
+import { linkMail } from '../../platform/mailer.ts'
+import { hit } from '../../platform/rate-limit.ts'
+import { clearSessionCookies, startSession } from '../../platform/session.ts'
+import { findClientByEmail, findClientById, insertClient, setPassword, type ClientRow } from '../client/queries.ts'
+import { getProfile } from '../client/service.ts'
+import { consumeToken, endSession, endSessions, findToken, issueToken } from './queries.ts'
+
+const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
+
+export async function sendMailLimited(ctx: AppContext, tx: Queryable, ip: string, mail: Parameters<AppContext['mailer']['enqueue']>[1]) {
+  // counted in the caller's transaction: a refused mail rolls its own count back, the limit still holds
+  await hit(tx, [
+    { key: `mail:to:${mail.to.toLowerCase()}`, ...RATE_LIMITS.mailPerAddress },
+    { key: `mail:ip:${ip}`, ...RATE_LIMITS.mailPerIp },
+  ])
+  await ctx.mailer.enqueue(tx, mail)
+}
+
+async function sendConfirmationMail(ctx: AppContext, tx: Queryable, ip: string, client: Pick<ClientRow, 'id' | 'email' | 'segment'>) {
+  const token = await issueToken(tx, client.id, 'confirm')
+  const url = withPlatform(`${ctx.config.PUBLIC_URL}/app/registration-confirm/${client.id}/${token}/`, client.segment)
+  await sendMailLimited(
+    ctx,
+    tx,
+    ip,
+    linkMail(client.email, 'Confirm your registration', 'Thank you for registering at the 3DiVi portal.', 'Confirm your e-mail', url, 'The link works for 3 days. If you did not register, ignore this message.'),
+  )
+}
+
+export async function signup(
+  ctx: AppContext,
+  ip: string,
+  body: { username: string; email?: string; password: string; is_corporate: boolean; segment?: Platform },
+) {
+  await hit(ctx.db, [{ key: `signup:ip:${ip}`, ...RATE_LIMITS.signupPerIp }])
+  const email = body.username
+  if (passwordContainsEmail(body.password, email)) fail('password_invalid', 'password_contains_email_error', 'password')
+  const passwordHash = await hashPassword(body.password)
+  return ctx.db.transaction(async (tx) => {
+    const client = await insertClient(tx, {
+      email,
+      password_hash: passwordHash,
+      is_corporate: body.is_corporate,
+      segment: body.segment ?? null,
+      token: randomToken(16),
+    })
+    if (!client) return fail('email_in_use', undefined, 'username')
+    await sendConfirmationMail(ctx, tx, ip, client)
+    return { client_id: client.id, email: client.email }
+  })
+}
+
+export async function sendConfirmation(ctx: AppContext, ip: string, email: string, segment?: Platform) {
+  await ctx.db.transaction(async (tx) => {
+    const client = await findClientByEmail(tx, email)
+    if (!client) return fail('client_not_found_by_email', undefined, 'client_email')
+    if (client.confirmed_at) return fail('already_confirmed', undefined, 'client_email')
+    await sendConfirmationMail(ctx, tx, ip, { ...client, segment: segment ?? client.segment })
+  })
+  return { status: 'ok' as const }
+}
+
+/** Confirms a registration or an e-mail change, whichever the token was issued for. */
+export async function confirm(ctx: AppContext, clientId: number, token: string) {
+  return ctx.db.transaction(async (tx) => {
+    const client = await findClientById(tx, clientId, true)
+    if (!client) return fail('client_not_found')
+    const row = await findToken(tx, clientId, token, ['confirm', 'email_change'], true)
+    if (!row || !row.live || !(await consumeToken(tx, row.id))) return fail('token_invalid')
+    if (row.purpose === 'email_change') {
+      const newEmail = row.new_email!
+      const taken = await tx.query('SELECT 1 FROM clients WHERE lower(email) = lower($1) AND id <> $2', [newEmail, clientId])
+      if (taken.length) return fail('email_in_use')
+      await tx.query(
+        `UPDATE clients SET email = $2, pending_email = NULL, confirmed_at = COALESCE(confirmed_at, now()), updated_at = now() WHERE id = $1`,
+        [clientId, newEmail],
+      )
+      return { status: 'ok' as const, kind: 'email_change' as const, email: newEmail }
+    }
+    await tx.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [clientId])
+    return { status: 'ok' as const, kind: 'registration' as const, email: client.email }
+  })
+}
+
+export async function signin(ctx: AppContext, reply: FastifyReply, ip: string, userAgent: string | undefined, username: string, password: string) {
+  await hit(ctx.db, [
+    { key: `signin:ip:${ip}`, ...RATE_LIMITS.signinPerIp },
+    { key: `signin:email:${username.toLowerCase()}`, ...RATE_LIMITS.signinPerEmail },
+  ])
+  const client = await findClientByEmail(ctx.db, username)
+  if (!client) return fail('client_not_found_by_email', undefined, 'username')
+  if (!(await verifyPassword(client.password_hash, password))) return fail('wrong_password', undefined, 'password')
+  if (!client.confirmed_at) return fail('email_not_confirmed', undefined, 'username')
+  await startSession(ctx.db, reply, client.id, secure(ctx), userAgent)
+  return getProfile(ctx, client.id)
+}
+
+export async function logout(ctx: AppContext, reply: FastifyReply, sessionHash: string | null) {
+  if (sessionHash) await endSession(ctx.db, sessionHash)
+  clearSessionCookies(reply, secure(ctx))
+  return { status: 'ok' as const }
+}
+
+export async function sendPasswordReset(ctx: AppContext, ip: string, by: { client_email?: string; client_id?: number }, segment?: Platform) {
+  await ctx.db.transaction(async (tx) => {
+    const client = by.client_id !== undefined ? await findClientById(tx, by.client_id) : await findClientByEmail(tx, by.client_email!)
+    if (!client) return fail('client_not_found_by_email', undefined, 'client_email')
+    const token = await issueToken(tx, client.id, 'reset')
+    const url = withPlatform(`${ctx.config.PUBLIC_URL}/app/set-password/${client.id}/${token}/`, segment ?? client.segment)
+    await sendMailLimited(
+      ctx,
+      tx,
+      ip,
+      linkMail(client.email, 'Set a new password', 'Someone asked to reset the password of your 3DiVi portal account.', 'Set a new password', url, 'The link works for 24 hours and only once. If it was not you, ignore this message.'),
+    )
+  })
+  return { status: 'ok' as const }
+}
+
+const TOKEN_PATH_RE = /^[A-Za-z0-9_-]{16,128}$/
+
+/** Set-password link check: 400 invalid path, 404 no client, 403 invalid or outdated token. */
+export async function validateResetToken(ctx: AppContext, rawId: string, token: string) {
+  if (!/^\d{1,18}$/.test(rawId) || !TOKEN_PATH_RE.test(token)) fail('token_invalid_path')
+  const client = await findClientById(ctx.db, Number(rawId))
+  if (!client) return fail('client_not_found')
+  const row = await findToken(ctx.db, client.id, token, ['reset'])
+  if (!row || !row.live) return fail('token_invalid')
+  return { status: 'ok' as const, email: client.email }
+}
+
+async function checkNewPassword(client: ClientRow, newPassword: string, field: string) {
+  if (passwordContainsEmail(newPassword, client.email)) fail('password_contains_email', 'password_contains_email_error', field)
+  if (await verifyPassword(client.password_hash, newPassword)) fail('new_password_same_as_old', 'password_same_as_old_error', field)
+}
+
+export async function resetPassword(ctx: AppContext, reply: FastifyReply, userAgent: string | undefined, clientId: number, token: string, newPassword: string) {
+  const client = await findClientById(ctx.db, clientId)
+  if (!client) return fail('client_not_found')
+  const row = await findToken(ctx.db, clientId, token, ['reset'])
+  if (!row || !row.live) return fail('token_invalid')
+  await checkNewPassword(client, newPassword, 'new_password')
+  const passwordHash = await hashPassword(newPassword)
+  await ctx.db.transaction(async (tx) => {
+    if (!(await consumeToken(tx, row.id))) throw new AppError('token_invalid')
+    await setPassword(tx, clientId, passwordHash)
+    // the link proved the mailbox, so it also confirms the account
+    await tx.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [clientId])
+    await endSessions(tx, clientId, null)
+    await startSession(tx, reply, clientId, secure(ctx), userAgent)
+  })
+  return getProfile(ctx, clientId)
+}
+
+export async function changePassword(ctx: AppContext, clientId: number, sessionHash: string | null, oldPassword: string, newPassword: string) {
+  const client = await findClientById(ctx.db, clientId)
+  if (!client) return fail('unauthorized')
+  if (!(await verifyPassword(client.password_hash, oldPassword))) fail('wrong_password', undefined, 'old_password')
+  await checkNewPassword(client, newPassword, 'new_password')
+  const passwordHash = await hashPassword(newPassword)
+  await ctx.db.transaction(async (tx) => {
+    await setPassword(tx, clientId, passwordHash)
+    await endSessions(tx, clientId, sessionHash)
+  })
+  return { status: 'ok' as const }
+}
+
+const secure = (ctx: AppContext) => ctx.config.PUBLIC_URL.startsWith('https://')

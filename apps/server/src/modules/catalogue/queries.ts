@@ -1,0 +1,58 @@
+import { CATALOGUE_PRICES, centsToUsd, type ChangelogEntry, type PriceEntry } from '@portal/domain'
+import type { Queryable } from '../../db/db.ts'
+import { CHANGELOG } from './changelog.ts'
+
+export async function listPrices(db: Queryable): Promise<(PriceEntry & { platform: string })[]> {
+  const rows = await db.query<{
+    platform: string
+    product: string
+    license_type: string
+    plan_id: number | null
+    tier: number | null
+    cost_cents: number
+    old_price_cents: number | null
+    discount: string | null
+    deprecated: boolean
+  }>('SELECT * FROM prices ORDER BY platform, product, tier NULLS FIRST')
+  return rows.map((r) => ({
+    platform: r.platform,
+    product: r.product,
+    license_type: r.license_type,
+    plan_id: r.plan_id,
+    tier: r.tier,
+    cost: centsToUsd(r.cost_cents),
+    old_price: r.old_price_cents === null ? null : centsToUsd(r.old_price_cents),
+    discount: r.discount === null ? null : Number(r.discount),
+    deprecated: r.deprecated,
+  }))
+}
+
+export async function listChangelog(db: Queryable): Promise<ChangelogEntry[]> {
+  const rows = await db.query<{ version: string; released: Date | string; changes: string[] }>(
+    'SELECT version, released, changes FROM changelog ORDER BY released DESC, version DESC',
+  )
+  return rows.map((r) => ({
+    version: r.version,
+    date: (r.released instanceof Date ? r.released.toISOString() : String(r.released)).slice(0, 10),
+    changes: r.changes,
+  }))
+}
+
+/** Seeds the catalogue; idempotent, and never overwrites a price staff may have changed. */
+export async function seedCatalogue(db: Queryable) {
+  for (const p of CATALOGUE_PRICES) {
+    await db.query(
+      `INSERT INTO prices (platform, product, license_type, plan_id, tier, cost_cents, old_price_cents, discount, deprecated)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE platform = $1 AND product = $2 AND license_type = $3
+                            AND tier IS NOT DISTINCT FROM $5::int)`,
+      [p.platform, p.product, p.license_type, p.plan_id, p.tier, p.cost_cents, p.old_price_cents, p.discount, p.deprecated],
+    )
+  }
+  for (const e of CHANGELOG) {
+    await db.query(
+      `INSERT INTO changelog (version, released, changes) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING`,
+      [e.version, e.date, JSON.stringify(e.changes)],
+    )
+  }
+}

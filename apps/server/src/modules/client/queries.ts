@@ -1,0 +1,105 @@
+import { DEFAULT_OPTIONS, centsToUsd, type ClientInfo, type ClientOptions, type Company } from '@portal/domain'
+import type { Queryable } from '../../db/db.ts'
+
+export interface ClientRow {
+  id: number
+  email: string
+  password_hash: string
+  confirmed_at: Date | null
+  is_staff: boolean
+  name: string
+  last_name: string
+  phone: string
+  position: string
+  company: Partial<Company>
+  options: Partial<ClientOptions>
+  balance_cents: number
+  token: string
+  pending_email: string | null
+  segment: string | null
+}
+
+const EMPTY_COMPANY: Company = { name: '', address: '', vat: '', type: '', site: '', position: '' }
+
+export function toClientInfo(row: ClientRow): ClientInfo {
+  return {
+    id: row.id,
+    balance: centsToUsd(row.balance_cents),
+    token: row.token,
+    options: { ...DEFAULT_OPTIONS, ...row.options },
+    company: { ...EMPTY_COMPANY, ...row.company },
+    email: row.email,
+    pending_email: row.pending_email,
+    name: row.name,
+    last_name: row.last_name,
+    phone: row.phone,
+    position: row.position,
+    is_staff: row.is_staff,
+  }
+}
+
+export async function findClientById(db: Queryable, id: number, lock = false): Promise<ClientRow | null> {
+  const rows = await db.query<ClientRow>(`SELECT * FROM clients WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id])
+  return rows[0] ?? null
+}
+
+export async function findClientByEmail(db: Queryable, email: string): Promise<ClientRow | null> {
+  const rows = await db.query<ClientRow>('SELECT * FROM clients WHERE lower(email) = lower($1)', [email.trim()])
+  return rows[0] ?? null
+}
+
+export async function emailTaken(db: Queryable, email: string, exceptId?: number): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM clients WHERE lower(email) = lower($1) AND id <> $2', [email, exceptId ?? 0])
+  return rows.length > 0
+}
+
+export async function insertClient(
+  db: Queryable,
+  c: { email: string; password_hash: string; is_corporate: boolean; segment: string | null; token: string; confirmed?: boolean },
+): Promise<ClientRow | null> {
+  const rows = await db.query<ClientRow>(
+    `INSERT INTO clients (email, password_hash, options, segment, token, confirmed_at)
+     VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::boolean THEN now() END)
+     ON CONFLICT ((lower(email))) DO NOTHING
+     RETURNING *`,
+    [c.email, c.password_hash, JSON.stringify({ ...DEFAULT_OPTIONS, corporate_member: c.is_corporate }), c.segment, c.token, c.confirmed ?? false],
+  )
+  return rows[0] ?? null
+}
+
+export async function updateClientProfile(
+  db: Queryable,
+  id: number,
+  patch: { name?: string; last_name?: string; phone?: string; position?: string; company?: Partial<Company>; options?: Partial<ClientOptions> },
+): Promise<ClientRow> {
+  const rows = await db.query<ClientRow>(
+    `UPDATE clients SET
+        name = COALESCE($2, name),
+        last_name = COALESCE($3, last_name),
+        phone = COALESCE($4, phone),
+        position = COALESCE($5, position),
+        company = company || COALESCE($6::jsonb, '{}'::jsonb),
+        options = options || COALESCE($7::jsonb, '{}'::jsonb),
+        updated_at = now()
+      WHERE id = $1 RETURNING *`,
+    [
+      id,
+      patch.name ?? null,
+      patch.last_name ?? null,
+      patch.phone ?? null,
+      patch.position ?? null,
+      patch.company ? JSON.stringify(patch.company) : null,
+      patch.options ? JSON.stringify(patch.options) : null,
+    ],
+  )
+  return rows[0]!
+}
+
+export async function setPassword(db: Queryable, id: number, passwordHash: string) {
+  await db.query('UPDATE clients SET password_hash = $2, updated_at = now() WHERE id = $1', [id, passwordHash])
+}
+
+export async function setStaff(db: Queryable, email: string, isStaff: boolean): Promise<boolean> {
+  const rows = await db.query('UPDATE clients SET is_staff = $2 WHERE lower(email) = lower($1) RETURNING id', [email, isStaff])
+  return rows.length > 0
+}

@@ -1,0 +1,57 @@
+import { PLATFORMS, type Prices, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
+import type { z } from 'zod'
+import type { updateClientBody } from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import { fail } from '../../platform/errors.ts'
+import { linkMail } from '../../platform/mailer.ts'
+import { listPrices } from '../catalogue/queries.ts'
+import { issueToken } from '../auth/queries.ts'
+import { sendMailLimited } from '../auth/service.ts'
+import { emailTaken, findClientById, toClientInfo, updateClientProfile } from './queries.ts'
+
+export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
+  const [client, prices] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db)])
+  if (!client) return fail('unauthorized')
+  const byPlatform = Object.fromEntries(
+    PLATFORMS.map((p) => [p, prices.filter((x) => x.platform === p).map(({ platform: _platform, ...entry }) => entry)]),
+  ) as unknown as Prices
+  return {
+    client_info: toClientInfo(client),
+    prices: byPlatform,
+    payment_provider_key: 'pk_sandbox_portal',
+    paypal_merchant_id: '',
+    paypal_client_id: '',
+  }
+}
+
+type UpdateBody = z.output<typeof updateClientBody>
+
+/**
+ * Profile, company and options change at once; a new e-mail only becomes pending and takes effect
+ * when the link sent to it is followed.
+ */
+export async function updateClient(ctx: AppContext, ip: string, clientId: number, body: UpdateBody) {
+  return ctx.db.transaction(async (tx) => {
+    const current = await findClientById(tx, clientId, true)
+    if (!current) return fail('unauthorized')
+    let row = await updateClientProfile(tx, clientId, body)
+    let emailConfirmationSent = false
+    if (body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase()) {
+      if (await emailTaken(tx, body.email, clientId)) return fail('email_in_use', undefined, 'email')
+      const token = await issueToken(tx, clientId, 'email_change', body.email)
+      await tx.query('UPDATE clients SET pending_email = $2 WHERE id = $1', [clientId, body.email])
+      const url = `${ctx.config.PUBLIC_URL}/app/registration-confirm/${clientId}/${token}/`
+      await sendMailLimited(
+        ctx,
+        tx,
+        ip,
+        linkMail(body.email, 'Confirm your new e-mail', `You asked to change the e-mail of your 3DiVi portal account from ${current.email} to ${body.email}.`, 'Confirm the new e-mail', url, 'The change takes effect once you follow the link. It works for 24 hours.'),
+      )
+      row = { ...row, pending_email: body.email }
+      emailConfirmationSent = true
+    }
+    return { client_info: toClientInfo(row), email_confirmation_sent: emailConfirmationSent }
+  })
+}
+
+export type { UpdateClientBody }

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { z } from 'zod'
+
+/** Environment, parsed once at start; its type is derived from the schema. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('3DiVi Portal <no-reply@portal.local>'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export type Env = z.infer<typeof envSchema>
+
+export interface Config extends Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL'> {
+  SESSION_SECRET: string
+  PUBLIC_URL: string
+  databaseKind: 'pglite' | 'postgres'
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(problems.join('\n'))
+  }
+}
+
+/** Empty strings count as unset, so `FOO= npm start` behaves like no FOO. */
+function clean(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(clean(env))
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
+  }
+  const e = parsed.data
+  const dataDir = resolve(e.DATA_DIR)
+  return {
+    ...e,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: e.SESSION_SECRET ?? sessionSecretFromDataDir(dataDir),
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
+  }
+}
+
+/** Generated once into DATA_DIR so restarts keep sessions valid. */
+function sessionSecretFromDataDir(dir: string): string {
+  const file = resolve(dir, 'session-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dir, { recursive: true })
+  const secret = randomBytes(48).toString('base64url')
+  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  return secret
+}

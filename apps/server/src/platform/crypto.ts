@@ -1,0 +1,18 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, verify } from '@node-rs/argon2'
+
+/** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
+const ARGON = { algorithm: 2 as const /* Algorithm.Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 }
+
+export const hashPassword = (password: string) => hash(password, ARGON)
+export const verifyPassword = (stored: string, password: string) => verify(stored, password).catch(() => false)
+
+/** Opaque tokens travel to the browser or mailbox; only their hash is stored. */
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url')
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}

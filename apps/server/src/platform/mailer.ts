@@ -1,0 +1,108 @@
+import nodemailer, { type Transporter } from 'nodemailer'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Db, Queryable } from '../db/db.ts'
+
+export interface Mail {
+  to: string
+  subject: string
+  text: string
+  html: string
+}
+
+/**
+ * Mail goes through an outbox table: the row is written in the caller's transaction, and a worker
+ * delivers it over SMTP, retrying with back-off until it goes through. Without SMTP_URL the row is
+ * kept as a dev mail, readable at /dev/mailbox.
+ */
+export interface Mailer {
+  enqueue(tx: Queryable, mail: Mail): Promise<void>
+  /** deliver what is due now; answers how many went out */
+  flush(): Promise<number>
+  start(): void
+  stop(): Promise<void>
+  readonly mode: 'smtp' | 'dev'
+}
+
+const MAX_BACKOFF_SECONDS = 3600
+
+export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log: FastifyBaseLogger; pollMs?: number }): Mailer {
+  const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null
+  let timer: NodeJS.Timeout | null = null
+  let running: Promise<number> | null = null
+
+  async function deliverBatch(): Promise<number> {
+    if (!transport) return 0
+    const due = await opts.db.query<{ id: number; to_address: string; subject: string; text_body: string; html_body: string; attempts: number }>(
+      `UPDATE mail_outbox SET locked_until = now() + interval '60 seconds', attempts = attempts + 1
+        WHERE id IN (SELECT id FROM mail_outbox
+                      WHERE status = 'pending' AND next_attempt_at <= now()
+                        AND (locked_until IS NULL OR locked_until < now())
+                      ORDER BY id LIMIT 20 FOR UPDATE SKIP LOCKED)
+        RETURNING id, to_address, subject, text_body, html_body, attempts`,
+    )
+    let sent = 0
+    for (const m of due) {
+      try {
+        await transport.sendMail({ from: opts.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body })
+        await opts.db.query(`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1`, [m.id])
+        sent++
+      } catch (err) {
+        const backoff = Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** Math.min(m.attempts, 12))
+        opts.log.warn({ err, mailId: m.id, attempts: m.attempts }, 'mail delivery failed, will retry')
+        await opts.db.query(
+          `UPDATE mail_outbox SET locked_until = NULL, last_error = $2,
+                  next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1`,
+          [m.id, String((err as Error).message).slice(0, 500), backoff],
+        )
+      }
+    }
+    return sent
+  }
+
+  async function flush(): Promise<number> {
+    // one delivery loop at a time in this process; other processes are kept apart by SKIP LOCKED
+    while (running) await running.catch(() => 0)
+    running = deliverBatch()
+    try {
+      return await running
+    } finally {
+      running = null
+    }
+  }
+
+  return {
+    mode: transport ? 'smtp' : 'dev',
+    async enqueue(tx, mail) {
+      await tx.query(
+        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5)`,
+        [mail.to, mail.subject, mail.text, mail.html, transport ? 'pending' : 'dev'],
+      )
+      if (transport) setImmediate(() => void flush().catch((err) => opts.log.error({ err }, 'mail flush failed')))
+    },
+    flush,
+    start() {
+      if (!transport || timer) return
+      timer = setInterval(() => void flush().catch((err) => opts.log.error({ err }, 'mail flush failed')), opts.pollMs ?? 5000)
+      timer.unref()
+    },
+    async stop() {
+      if (timer) clearInterval(timer)
+      timer = null
+      await running?.catch(() => 0)
+      transport?.close()
+    },
+  }
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+/** A plain mail with one call-to-action link, in text and HTML. */
+export function linkMail(to: string, subject: string, intro: string, action: string, url: string, outro: string): Mail {
+  return {
+    to,
+    subject,
+    text: `${intro}\n\n${action}: ${url}\n\n${outro}\n`,
+    html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(action)}</a></p><p>${escapeHtml(outro)}</p>`,
+  }
+}

@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { COOKIES, CSRF_HEADER, SESSION_TTL_SECONDS } from '@portal/domain'
+import type { Db, Queryable } from '../db/db.ts'
+import { randomToken, safeEqual, sha256 } from './crypto.ts'
+import { AppError } from './errors.ts'
+
+export interface SessionClient {
+  id: number
+  is_staff: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    client: SessionClient | null
+    sessionHash: string | null
+  }
+  interface FastifyInstance {
+    requireClient: (request: FastifyRequest) => SessionClient
+    requireStaff: (request: FastifyRequest) => SessionClient
+  }
+}
+
+/** Paths that are called without a browser session, and so without CSRF (the device API, later). */
+const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//]
+
+/**
+ * Sessions: an opaque random id in an HttpOnly cookie, stored as its SHA-256 hash; a JS-readable
+ * `user_status=logged` cookie; and a double-submit CSRF token (cookie echoed in X-CSRFToken).
+ */
+export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; secure: boolean }) => {
+  const { db } = opts
+  const cookieBase = { path: '/', sameSite: 'lax' as const, secure: opts.secure }
+
+  app.decorateRequest('client', null)
+  app.decorateRequest('sessionHash', null)
+
+  app.addHook('onRequest', async (request, reply) => {
+    // every response carries a CSRF token the page can echo
+    if (!request.cookies[COOKIES.csrf]) {
+      const token = randomToken(24)
+      request.cookies[COOKIES.csrf] = token
+      reply.setCookie(COOKIES.csrf, token, { ...cookieBase, httpOnly: false, maxAge: 365 * 24 * 3600 })
+    }
+    if (!request.url.startsWith('/api/')) return
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+      const path = request.url.split('?')[0]!
+      if (!CSRF_EXEMPT.some((re) => re.test(path))) {
+        const header = request.headers[CSRF_HEADER]
+        const cookie = request.cookies[COOKIES.csrf]
+        if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie)) throw new AppError('csrf_failed')
+      }
+    }
+    const sid = request.cookies[COOKIES.session]
+    if (!sid) return
+    const hash = sha256(sid)
+    const rows = await db.query<{ id: number; is_staff: boolean }>(
+      `SELECT c.id, c.is_staff FROM sessions s JOIN clients c ON c.id = s.client_id
+        WHERE s.id_hash = $1 AND s.expires_at > now()`,
+      [hash],
+    )
+    if (rows[0]) {
+      request.client = rows[0]
+      request.sessionHash = hash
+    } else {
+      clearSessionCookies(reply, opts.secure)
+    }
+  })
+
+  app.decorate('requireClient', (request: FastifyRequest) => {
+    if (!request.client) throw new AppError('unauthorized')
+    return request.client
+  })
+  app.decorate('requireStaff', (request: FastifyRequest) => {
+    const client = app.requireClient(request)
+    if (!client.is_staff) throw new AppError('forbidden_staff')
+    return client
+  })
+})
+
+export async function startSession(tx: Queryable, reply: FastifyReply, clientId: number, secure: boolean, userAgent?: string) {
+  const sid = randomToken(32)
+  await tx.query(
+    `INSERT INTO sessions (id_hash, client_id, expires_at, user_agent)
+     VALUES ($1, $2, now() + make_interval(secs => $3), $4)`,
+    [sha256(sid), clientId, SESSION_TTL_SECONDS, userAgent?.slice(0, 300) ?? null],
+  )
+  const base = { path: '/', sameSite: 'lax' as const, secure, maxAge: SESSION_TTL_SECONDS }
+  reply.setCookie(COOKIES.session, sid, { ...base, httpOnly: true })
+  reply.setCookie(COOKIES.userStatus, 'logged', { ...base, httpOnly: false })
+  // a new CSRF token at sign-in, so a token planted before sign-in is not reused
+  reply.setCookie(COOKIES.csrf, randomToken(24), { ...base, httpOnly: false, maxAge: 365 * 24 * 3600 })
+}
+
+export function clearSessionCookies(reply: FastifyReply, secure: boolean) {
+  const base = { path: '/', sameSite: 'lax' as const, secure }
+  reply.clearCookie(COOKIES.session, base)
+  reply.clearCookie(COOKIES.userStatus, base)
+}

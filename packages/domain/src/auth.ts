@@ -1,0 +1,94 @@
+import { z } from 'zod'
+import { emailField, loosePasswordField, passwordField } from './validation.ts'
+import { platformSchema } from './platforms.ts'
+
+/** Bodies of the sign-in family calls (spec section 7). */
+
+export const signinBody = z.object({
+  username: emailField,
+  password: loosePasswordField,
+  nuitrack_analytics_login: z.boolean().optional(),
+})
+export type SigninBody = z.input<typeof signinBody>
+
+export const signupBody = z.object({
+  username: emailField,
+  email: emailField.optional(),
+  password: passwordField,
+  is_corporate: z.boolean().default(false),
+  segment: platformSchema.optional(),
+})
+export type SignupBody = z.input<typeof signupBody>
+
+/** The registration form adds the repeated password, checked only in the browser. */
+export const registrationForm = z
+  .object({
+    username: emailField,
+    password: passwordField,
+    repeat_password: z.string().min(1, 'password_empty_error'),
+    is_corporate: z.boolean(),
+  })
+  .refine((v) => v.password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
+
+export const sendResetBody = z
+  .object({
+    client_email: emailField.optional(),
+    client_id: z.coerce.number().int().positive().optional(),
+    segment: platformSchema.optional(),
+  })
+  .refine((v) => v.client_email !== undefined || v.client_id !== undefined, {
+    message: 'email_empty_error',
+    path: ['client_email'],
+  })
+
+export const sendConfirmationBody = z.object({
+  client_email: emailField,
+  segment: platformSchema.optional(),
+})
+
+const tokenText = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'token_invalid')
+
+export const confirmBody = z.object({
+  client_id: z.coerce.number().int().positive(),
+  confirmation_token: tokenText,
+})
+
+export const resetPasswordBody = z.object({
+  client_id: z.coerce.number().int().positive(),
+  confirmation_token: tokenText,
+  new_password: passwordField,
+})
+
+export const changePasswordBody = z.object({
+  old_password: loosePasswordField,
+  new_password: passwordField,
+})
+
+export const setPasswordForm = z
+  .object({ new_password: passwordField, repeat_password: z.string().min(1, 'password_empty_error') })
+  .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
+
+export const changePasswordForm = z
+  .object({
+    old_password: loosePasswordField,
+    new_password: passwordField,
+    repeat_password: z.string().min(1, 'password_empty_error'),
+  })
+  .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
+
+export const TOKEN_TTL_SECONDS = {
+  confirm: 3 * 24 * 3600,
+  reset: 24 * 3600,
+  email_change: 24 * 3600,
+} as const
+export type TokenPurpose = keyof typeof TOKEN_TTL_SECONDS
+
+export const SESSION_TTL_SECONDS = 14 * 24 * 3600
+
+/** Cookie names shared by server and browser. */
+export const COOKIES = {
+  session: 'sessionid',
+  csrf: 'csrftoken',
+  userStatus: 'user_status',
+} as const
+export const CSRF_HEADER = 'x-csrftoken'

@@ -1,0 +1,49 @@
+/**
+ * The one catalogue of error codes. Every error the API answers is `{error_code, error}` with a code
+ * from here; the web app uses the same code as its translation key.
+ * Codes named by the spec keep their value; the others are new 8-hex codes.
+ */
+export const ERRORS = {
+  // spec codes
+  wrong_password: { code: '3fc79796', status: 400, message: 'Password is incorrect' },
+  client_not_found_by_email: { code: 'e1a53088', status: 400, message: "A user with this e-mail doesn't exist" },
+  email_not_confirmed: { code: 'e6f34eac', status: 403, message: "Account isn't confirmed. Please confirm your e-mail" },
+  new_password_same_as_old: { code: '0c21cb17', status: 400, message: 'New password must differ from the previous one' },
+  password_contains_email: { code: '59991e53', status: 400, message: 'Password must not contain the part of the e-mail before the @ sign' },
+  password_invalid: { code: '4f37c7da', status: 400, message: 'Password does not meet the requirements' },
+  email_in_use: { code: '6352926b', status: 400, message: 'This e-mail is already in use' },
+  email_invalid: { code: 'e4a5b8f4', status: 400, message: 'Incorrect email format' },
+  not_found: { code: '63f560db', status: 404, message: 'License not found' },
+  bad_title: { code: 'd097efb8', status: 400, message: 'Invalid title' },
+  // new codes
+  unauthorized: { code: '1920e203', status: 401, message: 'Unauthorized user AnonymousUser' },
+  csrf_failed: { code: '2ac46899', status: 403, message: 'CSRF verification failed. Reload the page and try again' },
+  rate_limited: { code: '8221e1b0', status: 429, message: 'Too many requests. Please wait a few minutes and try again' },
+  validation_failed: { code: '6a38afc1', status: 400, message: 'Some fields are not filled in correctly' },
+  token_invalid_path: { code: '636e6338', status: 400, message: 'Invalid path' },
+  token_invalid: { code: '4bdf9f69', status: 403, message: 'The link is invalid or outdated' },
+  client_not_found: { code: '96b731f4', status: 404, message: 'Client not found' },
+  already_confirmed: { code: 'f47d90f9', status: 400, message: 'This account is already confirmed' },
+  forbidden_staff: { code: '737709af', status: 403, message: 'Staff rights are required for this action' },
+  route_not_found: { code: 'd7b928d5', status: 404, message: 'Not found' },
+  invalid_credentials: { code: 'ba8aedaf', status: 400, message: 'Invalid email or password' },
+  internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
+} as const
+
+export type ErrorName = keyof typeof ERRORS
+export type ErrorCode = (typeof ERRORS)[ErrorName]['code']
+
+export interface ApiError {
+  error_code: string
+  error: string
+  /** the form field the error belongs to, when there is one */
+  field?: string
+}
+
+export const errorByCode = (code: string) =>
+  Object.values(ERRORS).find((e) => e.code === code)
+
+export function apiError(name: ErrorName, error?: string, field?: string): ApiError {
+  const e = ERRORS[name]
+  return { error_code: e.code, error: error ?? e.message, ...(field ? { field } : {}) }
+}

@@ -1,0 +1,55 @@
+import { ERRORS } from './errors.ts'
+import { LIMITS } from './validation.ts'
+
+/**
+ * English texts for every message key: validation keys of section 5, the generic texts of
+ * section 8, and every error code (codes are translation keys too).
+ */
+export const VALIDATION_MESSAGES: Record<string, string> = {
+  email_empty_error: 'Please enter your email',
+  email_validation_error: 'Incorrect email format',
+  email_max_length_error: `Email must be at most ${LIMITS.emailMax} characters`,
+  password_empty_error: 'Please enter your password',
+  password_min_length_error: `Password must be at least ${LIMITS.passwordMin} characters`,
+  password_max_length_error: `Password must be at most ${LIMITS.passwordMax} characters`,
+  password_not_available_symbol_error:
+    'Password may contain only Latin letters, digits and . , : ; ? ! * + % - < > @ [ ] { } \\ / _ $ #',
+  password_uppercase_error: 'Password must contain an uppercase letter',
+  password_lowercase_error: 'Password must contain a lowercase letter',
+  password_digit_or_symbol_error: 'Password must contain a digit or a special symbol',
+  password_all_types_error:
+    'Password must contain an uppercase letter, a lowercase letter and a digit or a special symbol',
+  password_match_error: "Password doesn't match",
+  password_same_as_old_error: 'New password must differ from the previous one',
+  password_contains_email_error: 'Password must not contain the part of your e-mail before the @ sign',
+  phone_validation_error: 'Phone may contain only digits, spaces, +, -, ( and )',
+  field_empty_error: 'This field is required',
+  name_empty_error: 'Please enter your name',
+  token_invalid: 'The link is invalid or outdated',
+}
+
+export const GENERIC_MESSAGES = {
+  unauthorized: 'Looks like you are not authorized. Please, try to login again.',
+  missing_code: 'Something went wrong, please try again later.',
+  error_title: 'An error occurred during the operation',
+  network_error: 'Some network error has occurred. Please check your Internet connection.',
+  internal_server_error: 'Something went wrong, please try again later.',
+  login_failed: 'Invalid email or password',
+} as const
+
+export const UNAUTHORIZED_TEXT = 'Unauthorized user AnonymousUser'
+
+/** `max_length_error:30` style keys carry their limit. */
+export function messageFor(key: string): string {
+  const m = /^max_length_error:(\d+)$/.exec(key)
+  if (m) return `Must be at most ${m[1]} characters`
+  if (key in VALIDATION_MESSAGES) return VALIDATION_MESSAGES[key]!
+  const err = Object.values(ERRORS).find((e) => e.code === key)
+  return err?.message ?? key
+}
+
+export function allMessages(): Record<string, string> {
+  const out: Record<string, string> = { ...VALIDATION_MESSAGES, ...GENERIC_MESSAGES }
+  for (const e of Object.values(ERRORS)) out[e.code] = e.message
+  return out
+}

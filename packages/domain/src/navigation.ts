@@ -1,0 +1,59 @@
+import { DEFAULT_PLATFORM, isPlatform, type Platform } from './platforms.ts'
+
+/**
+ * Section 2, "Entry and redirects", as pure functions so the router and its tests agree.
+ */
+
+export const SIGN_IN_PATHS = [
+  'login',
+  'registration',
+  'forgot-password',
+  'set-password',
+  'confirm',
+  'registration-confirm',
+  'logout',
+  'registrate',
+] as const
+
+/** Pages a signed-in user is sent away from. */
+export const ANONYMOUS_ONLY_PATHS = ['registration', 'forgot-password', 'set-password'] as const
+
+/** The `next` value is kept only when it stays under /app/ (no scheme, no protocol-relative URL). */
+export function sanitizeNext(next: string | null | undefined): string | null {
+  if (!next) return null
+  let value: string
+  try {
+    value = decodeURIComponent(next)
+  } catch {
+    return null
+  }
+  if (!value.startsWith('/app/')) return null
+  if (value.includes('\\') || value.includes('//') || /[\u0000-\u001f]/.test(value)) return null
+  if (value.split('/').some((seg) => seg === '..' || seg === '.')) return null
+  return value
+}
+
+export const platformHome = (platform: Platform | null | undefined) =>
+  `/app/${platform && isPlatform(platform) ? platform : DEFAULT_PLATFORM}/dashboard/`
+
+/** Where a user goes after signing in: remembered path, else ?next, else the platform home. */
+export function afterSignIn(opts: { remembered?: string | null; next?: string | null; platform?: string | null }): string {
+  const remembered = sanitizeNext(opts.remembered)
+  if (remembered) return remembered
+  const next = sanitizeNext(opts.next)
+  if (next) return next
+  return platformHome(isPlatform(opts.platform) ? opts.platform : null)
+}
+
+/**
+ * A platform segment before a sign-in path (/app/face/login/) redirects to the plain path and
+ * carries the platform along. Returns null when the path is not of that shape.
+ */
+export function splitPlatformSignInPath(pathname: string): { path: string; platform: Platform } | null {
+  const m = /^\/app\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname)
+  if (!m) return null
+  const [, platform, first, rest] = m
+  if (!isPlatform(platform)) return null
+  if (!(SIGN_IN_PATHS as readonly string[]).includes(first!)) return null
+  return { path: `/app/${first}${rest ?? '/'}`, platform }
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod'
+
+/**
+ * Section 5 of the spec: field rules shared by the forms and the API. A rule failure carries a
+ * message key (e.g. `email_empty_error`); the web app translates it, the API maps it to an error code.
+ */
+export const LIMITS = {
+  emailMax: 150,
+  passwordMin: 8,
+  passwordMax: 256,
+  name: 30,
+  lastName: 150,
+  phone: 30,
+  position: 150,
+  companyName: 30,
+  companyAddress: 999,
+  companyVat: 150,
+  companyType: 150,
+  companySite: 150,
+} as const
+
+// RFC 5322-lite, the usual "something@something.tld" without spaces
+const EMAIL_RE = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\]+\.[^\s@"(),:;<>[\]\\]{2,}$/
+const PASSWORD_ALLOWED_RE = /^[A-Za-z0-9.,:;?!*+%\-<>@[\]{}\\/_$#]*$/
+const DIGIT_OR_SPECIAL_RE = /[0-9.,:;?!*+%\-<>@[\]{}\\/_$#]/
+
+export type EmailError = 'email_empty_error' | 'email_validation_error' | 'email_max_length_error'
+
+export function checkEmail(raw: string): EmailError | null {
+  const value = raw.trim()
+  if (value === '') return 'email_empty_error'
+  if (value.length > LIMITS.emailMax) return 'email_max_length_error'
+  if (!EMAIL_RE.test(value)) return 'email_validation_error'
+  return null
+}
+
+export type PasswordError =
+  | 'password_empty_error'
+  | 'password_min_length_error'
+  | 'password_max_length_error'
+  | 'password_not_available_symbol_error'
+  | 'password_uppercase_error'
+  | 'password_lowercase_error'
+  | 'password_digit_or_symbol_error'
+  | 'password_all_types_error'
+
+/** The strength rule: allowed symbols, length, and the three kinds of character. */
+export function checkPassword(value: string): PasswordError | null {
+  if (value === '') return 'password_empty_error'
+  if (!PASSWORD_ALLOWED_RE.test(value)) return 'password_not_available_symbol_error'
+  if (value.length < LIMITS.passwordMin) return 'password_min_length_error'
+  if (value.length > LIMITS.passwordMax) return 'password_max_length_error'
+  const missing: PasswordError[] = []
+  if (!/[A-Z]/.test(value)) missing.push('password_uppercase_error')
+  if (!/[a-z]/.test(value)) missing.push('password_lowercase_error')
+  if (!DIGIT_OR_SPECIAL_RE.test(value)) missing.push('password_digit_or_symbol_error')
+  if (missing.length === 1) return missing[0]!
+  if (missing.length > 1) return 'password_all_types_error'
+  return null
+}
+
+/** A new password must not contain the part of the e-mail before the at-sign (case-insensitive). */
+export function passwordContainsEmail(password: string, email: string): boolean {
+  const local = email.trim().split('@')[0]?.toLowerCase() ?? ''
+  return local.length > 0 && password.toLowerCase().includes(local)
+}
+
+export function checkRepeat(password: string, repeat: string): 'password_match_error' | 'password_empty_error' | null {
+  if (repeat === '') return 'password_empty_error'
+  return password === repeat ? null : 'password_match_error'
+}
+
+// zod wrappers: one definition for the form and the body
+
+export const emailField = z.string().superRefine((v, ctx) => {
+  const e = checkEmail(v)
+  if (e) ctx.addIssue({ code: 'custom', message: e })
+}).transform((v) => v.trim())
+
+export const passwordField = z.string().superRefine((v, ctx) => {
+  const e = checkPassword(v)
+  if (e) ctx.addIssue({ code: 'custom', message: e })
+})
+
+/** Sign-in and current-password fields only need presence and the maximum. */
+export const loosePasswordField = z
+  .string()
+  .min(1, 'password_empty_error')
+  .max(LIMITS.passwordMax, 'password_max_length_error')
+
+const optionalText = (max: number) =>
+  z.string().max(max, `max_length_error:${max}`).transform((v) => v.trim())
+
+export const profileFields = {
+  name: optionalText(LIMITS.name),
+  last_name: optionalText(LIMITS.lastName),
+  phone: optionalText(LIMITS.phone).refine((v) => v === '' || /^[+0-9 ()-]{3,30}$/.test(v), 'phone_validation_error'),
+  position: optionalText(LIMITS.position),
+}
+
+export const companySchema = z.object({
+  name: optionalText(LIMITS.companyName),
+  address: optionalText(LIMITS.companyAddress),
+  vat: optionalText(LIMITS.companyVat),
+  type: optionalText(LIMITS.companyType),
+  site: optionalText(LIMITS.companySite),
+  position: optionalText(LIMITS.position),
+})
+export type Company = z.infer<typeof companySchema>
