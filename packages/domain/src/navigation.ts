@@ -28,6 +28,7 @@ export function sanitizeNext(next: string | null | undefined): string | null {
     return null
   }
   if (!value.startsWith('/app/')) return null
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (value.includes('\\') || value.includes('//') || /[\u0000-\u001f]/.test(value)) return null
   if (value.split('/').some((seg) => seg === '..' || seg === '.')) return null
   return value

@@ -1,0 +1,146 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { afterAll, beforeEach } from 'vitest'
+import { COOKIES } from '@portal/domain'
+import { buildApp } from '../app.ts'
+import { migrate, pgliteDb, postgresDb, type Db } from '../db/db.ts'
+import { loadConfig, type Config } from '../platform/config.ts'
+import { seedCatalogue } from '../modules/catalogue/queries.ts'
+import { hashPassword, randomToken } from '../platform/crypto.ts'
+import { insertClient } from '../modules/client/queries.ts'
+import { TEMPLATE_DB, withDatabase } from './global-setup.ts'
+
+export const DB_KIND = (process.env.DB_KIND ?? 'pglite') as 'pglite' | 'postgres'
+
+/** Tables the catalogue seeds; everything else is emptied between tests. */
+const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog'])
+
+let shared: Promise<Db> | null = null
+
+/** One database per test worker: an in-memory PGlite, or a PostgreSQL copy of the template. */
+export function workerDb(): Promise<Db> {
+  shared ??= (async () => {
+    if (DB_KIND === 'postgres') {
+      const url = process.env.TEST_DATABASE_URL!
+      const name = `portal_test_w${process.env.VITEST_POOL_ID ?? '0'}_${process.pid}`
+      const admin = new pg.Client({ connectionString: url })
+      await admin.connect()
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
+      await admin.end()
+      return postgresDb(withDatabase(url, name), 20)
+    }
+    const db = await pgliteDb()
+    await migrate(db)
+    await seedCatalogue(db)
+    return db
+  })()
+  return shared
+}
+
+export async function resetDb(db: Db) {
+  const tables = (await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`))
+    .map((t) => t.tablename)
+    .filter((t) => !KEPT_TABLES.has(t))
+  if (tables.length) await db.exec(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-test-')),
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-42',
+    PUBLIC_URL: 'http://portal.test',
+    ...overrides,
+  })
+}
+
+export interface TestContext {
+  app: FastifyInstance
+  db: Db
+}
+
+/**
+ * Builds the real app once per test file on the worker's database and empties the data before
+ * each test. `env` passes the same variables the server reads.
+ */
+export function useTestApp(env: Record<string, string> = {}): TestContext {
+  const ctx = {} as TestContext
+  beforeEach(async () => {
+    if (!ctx.app) {
+      ctx.db = await workerDb()
+      ctx.app = await buildApp({ config: testConfig(env), db: ctx.db })
+      await ctx.app.ready()
+    }
+    await resetDb(ctx.db)
+  })
+  afterAll(async () => {
+    await ctx.app?.close()
+  })
+  return ctx
+}
+
+/** A browser-like client: keeps cookies and echoes the CSRF cookie on POST. */
+export class Agent {
+  cookies = new Map<string, string>()
+  constructor(private app: FastifyInstance, private ip = '127.0.0.1') {}
+
+  private remember(res: LightMyRequestResponse) {
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.value === '' || c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now())
+      if (expired) this.cookies.delete(c.name)
+      else this.cookies.set(c.name, c.value)
+    }
+    return res
+  }
+
+  private cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+  }
+
+  async get(url: string) {
+    return this.remember(await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader() }, remoteAddress: this.ip }))
+  }
+
+  async post(url: string, body: unknown = {}, opts: { csrf?: boolean } = {}) {
+    if (!this.cookies.has(COOKIES.csrf)) await this.get('/api/health/')
+    const headers: Record<string, string> = { cookie: this.cookieHeader(), 'content-type': 'application/json' }
+    if (opts.csrf !== false) headers['x-csrftoken'] = this.cookies.get(COOKIES.csrf)!
+    return this.remember(await this.app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body), remoteAddress: this.ip }))
+  }
+}
+
+export const STRONG_PASSWORD = 'Str0ng-Pass'
+
+/** A confirmed client created directly in the database, and an agent signed in as it. */
+export async function signedInClient(t: TestContext, email = `user${randomToken(4).toLowerCase()}@example.com`, password = STRONG_PASSWORD) {
+  const client = await insertClient(t.db, {
+    email,
+    password_hash: await hashPassword(password),
+    is_corporate: false,
+    segment: null,
+    token: randomToken(16),
+    confirmed: true,
+  })
+  const agent = new Agent(t.app)
+  const res = await agent.post('/api/client/signin/', { username: email, password })
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`)
+  return { agent, client: client!, email, password }
+}
+
+/** The newest dev-outbox mail to an address, and the first portal link in it. */
+export async function lastMailTo(db: Db, to: string) {
+  const rows = await db.query<{ subject: string; text_body: string }>(
+    'SELECT subject, text_body FROM mail_outbox WHERE lower(to_address) = lower($1) ORDER BY id DESC LIMIT 1',
+    [to],
+  )
+  const mail = rows[0]
+  if (!mail) return null
+  const link = /https?:\/\/\S+\/app\/\S+/.exec(mail.text_body)?.[0] ?? null
+  const m = link ? /\/app\/[a-z-]+\/(\d+)\/([A-Za-z0-9_-]+)\//.exec(link) : null
+  return { ...mail, link, clientId: m ? Number(m[1]) : null, token: m?.[2] ?? null }
+}

@@ -1,0 +1,47 @@
+import { defineConfig, devices } from '@playwright/test'
+
+const PORT = Number(process.env.E2E_PORT ?? 3210)
+export const BASE_URL = `http://127.0.0.1:${PORT}`
+
+/**
+ * The browser tests drive the production build that `npm start` serves (built by `npm run build`
+ * first), on a fresh embedded database, in Debian's Chromium.
+ */
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  webServer: {
+    // each run starts on an empty database: the server migrates and seeds it at start
+    command: 'rm -rf "$DATA_DIR" && exec node --import tsx apps/server/src/main.ts',
+    cwd: '..',
+    url: `${BASE_URL}/api/health/`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '/tmp/portal-e2e-data',
+      PUBLIC_URL: BASE_URL,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+    },
+  },
+})
