@@ -21,6 +21,7 @@ import { healthRoutes } from './modules/health/routes.ts'
 import { serviceRedirectRoutes } from './modules/health/redirect.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
+import { licenseRoutes } from './modules/licenses/routes.ts'
 
 export interface BuildOptions {
   config: Config
@@ -88,6 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(authRoutes, { ctx })
       await api.register(clientRoutes, { ctx })
       await api.register(catalogueRoutes, { ctx })
+      await api.register(licenseRoutes, { ctx })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },

@@ -15,6 +15,8 @@ export const ERRORS = {
   email_invalid: { code: 'e4a5b8f4', status: 400, message: 'Incorrect email format' },
   not_found: { code: '63f560db', status: 404, message: 'License not found' },
   bad_title: { code: 'd097efb8', status: 400, message: 'Invalid title' },
+  license_status: { code: '23504d45', status: 400, message: 'The subscription has been cancelled and cannot be renewed' },
+  action_unavailable: { code: '9febaea3', status: 400, message: 'This action is not available for this license' },
   // new codes
   unauthorized: { code: '1920e203', status: 401, message: 'Unauthorized user AnonymousUser' },
   csrf_failed: { code: '2ac46899', status: 403, message: 'CSRF verification failed. Reload the page and try again' },
@@ -27,6 +29,14 @@ export const ERRORS = {
   forbidden_staff: { code: '737709af', status: 403, message: 'Staff rights are required for this action' },
   route_not_found: { code: 'd7b928d5', status: 404, message: 'Not found' },
   invalid_credentials: { code: 'ba8aedaf', status: 400, message: 'Invalid email or password' },
+  unactivated_limit: { code: '50484dd7', status: 400, message: 'Limit of 10 unactivated licenses reached. Activate some of your licenses first' },
+  not_enough_licenses: { code: '1b5b8c37', status: 409, message: 'You are trying to use more licenses than available. Refresh the page and try again' },
+  license_on_hold: { code: '55ddb7f6', status: 409, message: 'The license is on hold while it is being upgraded. Try again in 15 minutes' },
+  group_limit: { code: 'e9cff808', status: 400, message: 'There are not enough licenses available to add' },
+  source_group_limit_reached: { code: 'fe501c38', status: 400, message: 'The source group has no more licenses to add' },
+  group_size: { code: '3073f8c2', status: 400, message: 'A group must contain 2 or more licenses' },
+  trial_taken: { code: '153b99a1', status: 409, message: 'You already have a trial of this product' },
+  not_free: { code: 'ae5daa91', status: 400, message: 'Only free trials can be created here; buy other licenses through the basket' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const
 

@@ -3,6 +3,8 @@ import { migrate } from '../db/db.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
 import { findClientByEmail, insertClient, setPassword, setStaff } from '../modules/client/queries.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
+import { fulfil } from '../modules/licenses/fulfilment.ts'
+import { PRODUCTS } from '@portal/domain'
 
 export interface CommandResult {
   code: number
@@ -15,6 +17,10 @@ Commands:
   migrate                 apply the checked-in SQL migrations and seed the catalogue
   staff:grant <email>     mark a client as staff (staff:revoke <email> takes it back)
   demo:seed               create a confirmed demo client and print its password once
+  licenses:grant <email> <product> <count> [--os-type N]
+                          put <count> licenses of <product> into the client's default group
+  licenses:bulk <email> <count>
+                          grant and generate <count> Nuitrack licenses at once (benchmarks, demos)
   help                    this text
 
 Database: with DATABASE_URL set the CLI talks to PostgreSQL directly. Without it the portal
@@ -53,6 +59,40 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
         await insertClient(db, { email, password_hash: passwordHash, is_corporate: false, segment: null, token: randomToken(16), confirmed: true })
       }
       return { code: 0, output: `Demo client ${email}\nPassword: ${password}\n(shown once; run demo:seed again for a new one)` }
+    }
+    case 'licenses:grant': {
+      const [email, product, countText] = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--os-type')
+      const osIndex = args.indexOf('--os-type')
+      const osType = osIndex >= 0 ? Number(args[osIndex + 1]) : null
+      const count = Number(countText)
+      if (!email || !product || !Number.isInteger(count) || count < 1) return { code: 2, output: 'Usage: licenses:grant <email> <product> <count> [--os-type N]' }
+      if (!(PRODUCTS as readonly string[]).includes(product)) return { code: 2, output: `Unknown product ${product}. Products: ${PRODUCTS.join(', ')}` }
+      if (osType !== null && ![0, 1, 2].includes(osType)) return { code: 2, output: '--os-type is 0 (Windows), 1 (Linux) or 2 (Android)' }
+      const client = await findClientByEmail(db, email)
+      if (!client) return { code: 1, output: `No client with the e-mail ${email}.` }
+      const group = await db.transaction((tx) => fulfil(tx, { clientId: client.id, product, count, osType }))
+      return { code: 0, output: `Granted ${count} × ${product} to ${email}: group #${group.groupId} now has ${group.available} available.` }
+    }
+    case 'licenses:bulk': {
+      const [email, countText] = args
+      const count = Number(countText)
+      if (!email || !Number.isInteger(count) || count < 1 || count > 100_000) return { code: 2, output: 'Usage: licenses:bulk <email> <count>' }
+      const client = await findClientByEmail(db, email)
+      if (!client) return { code: 1, output: `No client with the e-mail ${email}.` }
+      await db.transaction(async (tx) => {
+        const { groupId } = await fulfil(tx, { clientId: client.id, product: 'nuitrack_online_subscription_monthly', count })
+        // one statement for the licenses themselves: seeding a thousand rows one by one is slow on PGlite
+        await tx.query(
+          `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
+           SELECT $1, $2, 'nuitrack', 'nuitrack_online_subscription_monthly',
+                  jsonb_build_object('product', 'nuitrack_online_subscription_monthly', 'license_expire_delta', 2592000),
+                  'BULK-' || $2 || '-' || g, now() + interval '30 days', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END
+             FROM generate_series(1, $3::int) g`,
+          [client.id, groupId, count],
+        )
+        await tx.query('UPDATE license_groups SET available = available - $2 WHERE id = $1', [groupId, count])
+      })
+      return { code: 0, output: `Created ${count} licenses for ${email}.` }
     }
     case undefined:
     case 'help':

@@ -30,6 +30,7 @@ function fieldError(path: string, messageKey: string, url: string): ApiError {
     if (url.includes('/signup/') || url === '/api/client/') return apiError('email_invalid', text, field)
     return apiError('validation_failed', text, field)
   }
+  if (field === 'title') return apiError('bad_title', text, field)
   if (field === 'new_password' || (field === 'password' && url.includes('/signup/'))) {
     return apiError('password_invalid', text, field)
   }

@@ -22,3 +22,11 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: ['Face Machine 30-day trial', 'Nuitrack Analytics 7-day trial'],
   },
 ]
+
+/** Face SDK releases a custom license can be capped at. */
+export const FACE_SDK_VERSIONS = [
+  { version: '3.24.0', is_default: true, released: '2026-10-01' },
+  { version: '3.23.1', is_default: false, released: '2026-07-14' },
+  { version: '3.22.0', is_default: false, released: '2026-03-02' },
+  { version: '3.21.2', is_default: false, released: '2025-11-20' },
+]

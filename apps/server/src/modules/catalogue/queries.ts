@@ -1,6 +1,6 @@
 import { CATALOGUE_PRICES, centsToUsd, type ChangelogEntry, type PriceEntry } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
-import { CHANGELOG } from './changelog.ts'
+import { CHANGELOG, FACE_SDK_VERSIONS } from './changelog.ts'
 
 export async function listPrices(db: Queryable): Promise<(PriceEntry & { platform: string })[]> {
   const rows = await db.query<{
@@ -47,6 +47,12 @@ export async function seedCatalogue(db: Queryable) {
         WHERE NOT EXISTS (SELECT 1 FROM prices WHERE platform = $1 AND product = $2 AND license_type = $3
                             AND tier IS NOT DISTINCT FROM $5::int)`,
       [p.platform, p.product, p.license_type, p.plan_id, p.tier, p.cost_cents, p.old_price_cents, p.discount, p.deprecated],
+    )
+  }
+  for (const v of FACE_SDK_VERSIONS) {
+    await db.query(
+      `INSERT INTO face_sdk_versions (version, is_default, released) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING`,
+      [v.version, v.is_default, v.released],
     )
   }
   for (const e of CHANGELOG) {

@@ -1,0 +1,41 @@
+import { platformOfProduct, type LicenseConfig } from '@portal/domain'
+import type { Queryable } from '../../db/db.ts'
+import { randomToken } from '../../platform/crypto.ts'
+
+export interface FulfilmentOrder {
+  clientId: number
+  product: string
+  count: number
+  osType?: number | null
+  /** face all-in-one terms live in their own default group per term */
+  months?: number | null
+  config?: Partial<LicenseConfig>
+}
+
+/** XXXX-XXXX-XXXX-XXXX from an unambiguous alphabet: what a customer types into an SDK. */
+export function activationKey(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const bytes = randomToken(24)
+  let key = ''
+  for (let i = 0; i < 16; i++) key += alphabet[bytes.charCodeAt(i) % alphabet.length]
+  return key.match(/.{4}/g)!.join('-')
+}
+
+/**
+ * The one path by which paid-for capacity reaches a client: it adds `count` to the client's default
+ * group for the product and os_type, creating the group when it is missing. Runs in the caller's
+ * transaction; the upsert makes parallel fulfilments of one product add up instead of colliding.
+ */
+export async function fulfil(tx: Queryable, order: FulfilmentOrder): Promise<{ groupId: number; available: number }> {
+  if (!Number.isInteger(order.count) || order.count < 1) throw new Error(`fulfil: bad count ${order.count}`)
+  const config: LicenseConfig = { product: order.product, os_type: order.osType ?? null, ...order.config }
+  const rows = await tx.query<{ id: number; available: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, months, is_default, available, config, token)
+     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8)
+     ON CONFLICT (client_id, product, COALESCE(os_type, -1), COALESCE(months, 0)) WHERE is_default
+     DO UPDATE SET available = license_groups.available + EXCLUDED.available, updated_at = now()
+     RETURNING id, available`,
+    [order.clientId, platformOfProduct(order.product), order.product, order.osType ?? null, order.months ?? null, order.count, JSON.stringify(config), randomToken(16)],
+  )
+  return { groupId: rows[0]!.id, available: rows[0]!.available }
+}

@@ -1,0 +1,190 @@
+import {
+  daysToExpiry,
+  defaultGroupTitle,
+  defaultLicenseTitle,
+  isSubscription,
+  isTrial,
+  licenseStatus,
+  lifetime,
+  numericStatus,
+  platformOfProduct,
+  serialSensorText,
+  subscriptionStatus,
+  upgradeableToAI,
+  centsToUsd,
+  type Activation,
+  type GroupView,
+  type LicenseConfig,
+  type LicenseView,
+} from '@portal/domain'
+import type { Queryable } from '../../db/db.ts'
+
+export interface LicenseRow {
+  id: number
+  client_id: number
+  group_id: number | null
+  type: string
+  product: string
+  title: string | null
+  config: LicenseConfig
+  status: number
+  held_until: Date | null
+  created_at: Date
+  expire_date: Date | null
+  activation_date: Date | null
+  token: string
+  locked_to: string | null
+  data: string | null
+  card_brand: string | null
+  card_last4: string | null
+  paypal_email: string | null
+  is_fake: boolean
+  price_cents: number | null
+  group_key_used: boolean
+  /** joined: the group's title and whether the group is a custom (non-default) one */
+  group_title: string | null
+  group_product: string | null
+  group_is_default: boolean | null
+  activations: Activation[] | null
+}
+
+export interface GroupRow {
+  id: number
+  client_id: number
+  type: string
+  product: string
+  os_type: number | null
+  title: string | null
+  is_default: boolean
+  is_fake: boolean
+  available: number
+  holded_limit: number
+  config: LicenseConfig
+  token: string
+  months: number | null
+  source_group_id: number | null
+  created_at: Date
+  used_licenses: number
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
+
+// Active devices of a license as JSON, so a list is one query however many licenses it holds.
+const ACTIVATIONS_SQL = `COALESCE((
+  SELECT json_agg(json_build_object(
+           'id', d.id, 'kind', d.kind, 'name', d.name,
+           'signature_properties', json_build_object('serial', d.serial, 'sensor_name', d.sensor_name, 'reg', d.reg),
+           'fingerprint', d.fingerprint,
+           'first_seen', d.first_seen, 'last_seen', d.last_seen) ORDER BY d.id)
+    FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL), '[]'::json)`
+
+const LICENSE_SELECT = `
+  SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default,
+         ${ACTIVATIONS_SQL} AS activations
+    FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
+
+export async function listLicenses(db: Queryable, clientId: number): Promise<LicenseRow[]> {
+  return db.query<LicenseRow>(`${LICENSE_SELECT} WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`, [clientId])
+}
+
+export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {
+  const rows = await db.query<LicenseRow>(`${LICENSE_SELECT} WHERE l.id = $1 AND l.client_id = $2 AND l.revoked_at IS NULL`, [id, clientId])
+  return rows[0] ?? null
+}
+
+/** Locks the license row for a state change; scoped to its owner. */
+export async function lockLicense(db: Queryable, clientId: number, id: number) {
+  const rows = await db.query<LicenseRow>(
+    `SELECT * FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`,
+    [id, clientId],
+  )
+  return rows[0] ?? null
+}
+
+const GROUP_SELECT = `
+  SELECT g.*, (SELECT count(*)::int FROM licenses l WHERE l.group_id = g.id AND l.revoked_at IS NULL) AS used_licenses
+    FROM license_groups g`
+
+export async function listGroups(db: Queryable, clientId: number): Promise<GroupRow[]> {
+  return db.query<GroupRow>(`${GROUP_SELECT} WHERE g.client_id = $1 ORDER BY g.id`, [clientId])
+}
+
+export async function findGroup(db: Queryable, clientId: number, id: number, lock = false): Promise<GroupRow | null> {
+  const rows = lock
+    ? await db.query<GroupRow>(`SELECT g.*, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [id, clientId])
+    : await db.query<GroupRow>(`${GROUP_SELECT} WHERE g.id = $1 AND g.client_id = $2`, [id, clientId])
+  return rows[0] ?? null
+}
+
+/** Licenses a client holds that are neither activated nor expired (the limit of 10). */
+export async function countUnactivated(db: Queryable, clientId: number): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM licenses l
+      WHERE l.client_id = $1 AND l.revoked_at IS NULL AND l.activation_date IS NULL AND NOT l.group_key_used
+        AND (l.expire_date IS NULL OR l.expire_date > now())
+        AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.license_id = l.id)`,
+    [clientId],
+  )
+  return rows[0]!.n
+}
+
+export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
+  const activations = (row.activations ?? []).map((a) => ({ ...a, first_seen: iso(a.first_seen)!, last_seen: iso(a.last_seen) }))
+  const facts = { ...row, activation_count: activations.length }
+  const subscription = subscriptionStatus(facts, now)
+  const expire = iso(row.expire_date)
+  return {
+    id: row.id,
+    type: platformOfProduct(row.product),
+    title: row.title ?? defaultLicenseTitle(row.product, row.id),
+    group: row.group_id === null ? null : (row.group_title ?? defaultGroupTitle(row.group_product ?? row.product, row.group_id)),
+    group_id: row.group_id,
+    config: row.config,
+    created_date: iso(row.created_at)!,
+    expire_date: expire,
+    activation_date: iso(row.activation_date),
+    dates: { createdDate: iso(row.created_at)!, expireDate: expire, activationDate: iso(row.activation_date), days: daysToExpiry(row.expire_date, now) },
+    status: numericStatus(row, now),
+    license_status: licenseStatus(facts, now),
+    subscription_status: subscription,
+    next_payment: subscription === 'active' && !isTrial(row) ? expire : null,
+    activations,
+    locked_to: row.locked_to,
+    token: row.token,
+    serial_sensor: serialSensorText(activations.map((a) => a.signature_properties)),
+    data: row.data,
+    card_brand: row.card_brand,
+    card_last4: row.card_last4,
+    paypal_email: row.paypal_email,
+    is_fake: row.is_fake,
+    is_trial: isTrial(row),
+    is_subscription: isSubscription(row.product),
+    from_custom_group: row.group_id !== null && row.group_is_default === false,
+    price: row.price_cents === null ? null : centsToUsd(row.price_cents),
+    lifetime: lifetime(row.config),
+    upgradeable: { toAI: upgradeableToAI(row.product) },
+  }
+}
+
+export function toGroupView(row: GroupRow): GroupView {
+  return {
+    id: row.id,
+    type: platformOfProduct(row.product),
+    product: row.product,
+    os_type: row.os_type,
+    title: row.title ?? defaultGroupTitle(row.product, row.id),
+    is_default: row.is_default,
+    is_fake: row.is_fake,
+    limit: row.available,
+    holded_limit: row.holded_limit,
+    used_licenses: row.used_licenses,
+    total: row.used_licenses + row.available,
+    config: row.config,
+    token: row.token,
+    months: row.months,
+    source_group_id: row.source_group_id,
+    upgradeable: { toAI: upgradeableToAI(row.product) },
+    has_available_license: row.available > 0,
+    created_date: iso(row.created_at)!,
+  }
+}

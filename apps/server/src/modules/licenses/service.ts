@@ -1,0 +1,271 @@
+import {
+  ONLINE_DEFAULTS,
+  TRIALS,
+  UNACTIVATED_LICENSE_LIMIT,
+  DAY_SECONDS,
+  isExpired,
+  isOnHold,
+  platformOfProduct,
+  type LicenseConfig,
+} from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
+import { AppError, fail } from '../../platform/errors.ts'
+import { findClientByEmail } from '../client/queries.ts'
+import { activationKey, fulfil } from './fulfilment.ts'
+import {
+  countUnactivated,
+  findGroup,
+  findLicense,
+  listGroups,
+  listLicenses,
+  lockLicense,
+  toGroupView,
+  toLicenseView,
+  type GroupRow,
+  type LicenseRow,
+} from './queries.ts'
+
+/** A not-found, malformed or foreign id all answer 63f560db, never another client's data. */
+export function parseId(raw: string | number): number {
+  const text = String(raw)
+  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new AppError('not_found')
+  return Number(text)
+}
+
+/** Every change to a client's licenses and groups takes the client row first: one order, no deadlocks. */
+async function lockClient(tx: Queryable, clientId: number) {
+  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
+}
+
+async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
+  return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
+}
+
+async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRow> {
+  const license = (await lockLicense(tx, clientId, id)) ?? fail('not_found')
+  if (isOnHold(license, now)) fail('license_on_hold')
+  return license
+}
+
+async function licenseView(ctx: AppContext | { db: Queryable }, clientId: number, id: number) {
+  const row = await findLicense(ctx.db, clientId, id)
+  return toLicenseView(row ?? fail('not_found'), new Date())
+}
+
+async function groupView(db: Queryable, clientId: number, id: number) {
+  return toGroupView((await findGroup(db, clientId, id)) ?? fail('not_found', 'Group not found'))
+}
+
+export async function getLicenses(ctx: AppContext, clientId: number) {
+  const now = new Date()
+  return { licenses: (await listLicenses(ctx.db, clientId)).map((r) => toLicenseView(r, now)) }
+}
+
+export const getLicense = (ctx: AppContext, clientId: number, rawId: string) => licenseView(ctx, clientId, parseId(rawId))
+
+export async function getGroups(ctx: AppContext, clientId: number) {
+  return { groups: (await listGroups(ctx.db, clientId)).map(toGroupView) }
+}
+
+export async function renameLicense(ctx: AppContext, clientId: number, rawId: string, title: string) {
+  const id = parseId(rawId)
+  await ctx.db.transaction(async (tx) => {
+    await lockedLicense(tx, clientId, id)
+    await tx.query('UPDATE licenses SET title = $3 WHERE id = $1 AND client_id = $2', [id, clientId, title])
+  })
+  return licenseView(ctx, clientId, id)
+}
+
+/** Revoke: a grouped license with no activation goes back to its group (limit +1). */
+export async function releaseLicense(ctx: AppContext, clientId: number, rawId: string) {
+  const id = parseId(rawId)
+  return ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const license = await lockedLicense(tx, clientId, id)
+    if (license.group_id === null) fail('action_unavailable', 'Only a license generated from a group can be revoked')
+    const devices = await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [id])
+    if (license.activation_date || license.group_key_used || devices.length) fail('action_unavailable', 'An activated license cannot be revoked')
+    await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
+    await tx.query('UPDATE license_groups SET available = available + 1, updated_at = now() WHERE id = $1', [license.group_id])
+    return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!) }
+  })
+}
+
+const PAUSABLE = new Set(['fmc_subscribe', 'na_subscribe'])
+
+/** Pause and resume a cloud subscription (Face Machine, Analytics); a cancelled one cannot resume. */
+export async function setPaused(ctx: AppContext, clientId: number, rawId: string, paused: boolean) {
+  const id = parseId(rawId)
+  await ctx.db.transaction(async (tx) => {
+    const license = await lockedLicense(tx, clientId, id)
+    if (!PAUSABLE.has(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
+    if (!paused && isExpired(license, new Date())) fail('license_status')
+    await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+  })
+  return licenseView(ctx, clientId, id)
+}
+
+export async function renameGroup(ctx: AppContext, clientId: number, rawId: string, title: string) {
+  const id = parseId(rawId)
+  await ctx.db.transaction(async (tx) => {
+    await lockedGroup(tx, clientId, id)
+    await tx.query('UPDATE license_groups SET title = $2, updated_at = now() WHERE id = $1', [id, title])
+  })
+  return { group: await groupView(ctx.db, clientId, id) }
+}
+
+/** Split: a new group key of `limit` licenses taken from a default Nuitrack group. */
+export async function splitGroup(ctx: AppContext, clientId: number, rawId: string, title: string, limit: number) {
+  const id = parseId(rawId)
+  return ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const source = await lockedGroup(tx, clientId, id)
+    if (!source.is_default || source.type !== 'nuitrack') fail('action_unavailable', 'Group keys are made only from default Nuitrack groups')
+    if (source.available < 1) fail('group_limit', 'There are no licenses available to add')
+    if (limit < 2) fail('group_size', limit <= 0 ? 'Please enter the group size' : undefined, 'limit')
+    if (limit > source.available) fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
+    const dest = await tx.query<{ id: number }>(
+      `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
+       VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
+      [clientId, source.type, source.product, source.os_type, source.months, title, limit, JSON.stringify(source.config), activationKey(), source.id],
+    )
+    await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, limit])
+    return { dest_group: await groupView(tx, clientId, dest[0]!.id), source_group: await groupView(tx, clientId, source.id) }
+  })
+}
+
+/** Resize: 1 up to the group's own limit plus its source default group's; the difference moves between them. */
+export async function resizeGroup(ctx: AppContext, clientId: number, rawId: string, limit: number) {
+  const id = parseId(rawId)
+  return ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const group = await lockedGroup(tx, clientId, id)
+    if (group.source_group_id === null) fail('action_unavailable', 'Only a group key made from a default group can be resized')
+    const source = await lockedGroup(tx, clientId, group.source_group_id!)
+    if (limit < 1) fail('group_size', 'The group must keep at least 1 available license', 'limit')
+    if (limit > group.available + source.available) {
+      fail('source_group_limit_reached', `At most ${group.available + source.available} licenses can be available in this group`, 'limit')
+    }
+    const delta = limit - group.available
+    await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [group.id, limit])
+    await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, delta])
+    return { group: await groupView(tx, clientId, group.id), default_group: await groupView(tx, clientId, source.id) }
+  })
+}
+
+function licenseConfigFor(group: Pick<GroupRow, 'product' | 'os_type' | 'config'>, extra: Partial<LicenseConfig> = {}): LicenseConfig {
+  const online = group.product.includes('online') || group.product.endsWith('_subscribe') || group.product.includes('subscription')
+  return {
+    ...(online ? { ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout } } : {}),
+    ...group.config,
+    ...extra,
+    product: group.product,
+    os_type: group.os_type,
+  }
+}
+
+/**
+ * Generates one license from a locked group (limit -1). The caller holds the client lock and has
+ * checked the group belongs to the client.
+ */
+async function generate(
+  tx: Queryable,
+  clientId: number,
+  group: GroupRow,
+  opts: { title?: string | null; config?: Partial<LicenseConfig>; checkUnactivated: boolean; expiresInSeconds?: number | null; staffId?: number },
+): Promise<number> {
+  if (group.available < 1) fail('not_enough_licenses')
+  if (opts.checkUnactivated && (await countUnactivated(tx, clientId)) >= UNACTIVATED_LICENSE_LIMIT) fail('unactivated_limit')
+  const config = licenseConfigFor(group, opts.config)
+  const delta = opts.expiresInSeconds ?? config.license_expire_delta ?? null
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
+     RETURNING id`,
+    [clientId, group.id, platformOfProduct(group.product), group.product, opts.title ?? null, JSON.stringify(config), activationKey(), delta, opts.staffId ?? null],
+  )
+  await tx.query('UPDATE license_groups SET available = available - 1, updated_at = now() WHERE id = $1', [group.id])
+  group.available -= 1
+  return rows[0]!.id
+}
+
+/** Generate a key from a group (the pre-info screen). */
+export async function newLicenseFromGroup(ctx: AppContext, clientId: number, rawId: string, title: string | undefined) {
+  const id = parseId(rawId)
+  const licenseId = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const group = await lockedGroup(tx, clientId, id)
+    return generate(tx, clientId, group, { title, checkUnactivated: true })
+  })
+  return licenseView(ctx, clientId, licenseId)
+}
+
+/** Free trials only: the Nuitrack trial and the Face Machine and Analytics trials, one each per client. */
+export async function createTrial(ctx: AppContext, clientId: number, body: { title?: string; count: number; config: { product: string; tag?: string | null } }) {
+  const trial = TRIALS[body.config.product as keyof typeof TRIALS]
+  if (!trial || (trial.tag !== null && body.config.tag !== trial.tag)) return fail('not_free')
+  if (body.count !== 1) return fail('not_free', 'A trial is one license', 'count')
+  const licenseId = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const taken = await tx.query('SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>\'tag\' IS NOT DISTINCT FROM $3 LIMIT 1', [
+      clientId,
+      trial.product,
+      trial.tag,
+    ])
+    if (taken.length) fail('trial_taken')
+    const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.product === 'fmc_subscribe' ? 3 : 4 } : {}
+    const { groupId } = await fulfil(tx, { clientId, product: trial.product, count: 1, config })
+    const group = await lockedGroup(tx, clientId, groupId)
+    return generate(tx, clientId, group, {
+      title: body.title?.trim() || null,
+      config,
+      checkUnactivated: true,
+      expiresInSeconds: trial.days ? trial.days * DAY_SECONDS : null,
+    })
+  })
+  return { licenses: [await licenseView(ctx, clientId, licenseId)] }
+}
+
+export interface StaffLicenseOrder {
+  title: string
+  count: number
+  client_email: string
+  config: {
+    product: string
+    license_expire_delta: number | null
+    device_bound: boolean
+    max_version: string | null
+    license_content: Record<string, number>
+    online?: boolean
+    desktop_gpu_support?: boolean
+    xml_config?: string
+  }
+  custom_tags: Record<string, unknown>
+  custom_tags_extra?: Record<string, unknown>
+}
+
+/** Staff hand out custom licenses: capacity through fulfilment, then the licenses at once. */
+export async function staffCreateLicenses(ctx: AppContext, staffId: number, order: StaffLicenseOrder) {
+  const client = (await findClientByEmail(ctx.db, order.client_email)) ?? fail('client_not_found_by_email', undefined, 'client_email')
+  const { online, ...rest } = order.config
+  const config: Partial<LicenseConfig> = {
+    ...rest,
+    custom_tags: { ...order.custom_tags, ...order.custom_tags_extra },
+    online: online ? { offline_timeout: ONLINE_DEFAULTS.offline_timeout } : null,
+  }
+  const ids = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, client.id)
+    const { groupId } = await fulfil(tx, { clientId: client.id, product: order.config.product, count: order.count, config: { product: order.config.product } })
+    const group = await lockedGroup(tx, client.id, groupId)
+    const created: number[] = []
+    for (let i = 0; i < order.count; i++) {
+      created.push(await generate(tx, client.id, group, { title: order.title, config, checkUnactivated: false, staffId }))
+    }
+    return created
+  })
+  const now = new Date()
+  const rows = await listLicenses(ctx.db, client.id)
+  const wanted = new Set(ids)
+  return { licenses: rows.filter((r) => wanted.has(r.id)).map((r) => toLicenseView(r, now)) }
+}

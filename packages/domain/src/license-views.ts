@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { PLATFORMS } from './platforms.ts'
+import { licenseConfigSchema } from './licenses.ts'
+
+/** License and group as the API answers them (spec section 3). */
+
+const dateText = z.string().nullable()
+
+export const activationSchema = z.object({
+  id: z.number(),
+  kind: z.string(),
+  name: z.string().nullable(),
+  signature_properties: z.object({ serial: z.string().nullable(), sensor_name: z.string().nullable(), reg: z.string().nullable() }),
+  first_seen: z.string(),
+  last_seen: z.string().nullable(),
+})
+export type Activation = z.infer<typeof activationSchema>
+
+export const licenseViewSchema = z.object({
+  id: z.number(),
+  type: z.enum(PLATFORMS),
+  title: z.string(),
+  group: z.string().nullable(),
+  group_id: z.number().nullable(),
+  config: licenseConfigSchema,
+  created_date: z.string(),
+  expire_date: dateText,
+  activation_date: dateText,
+  dates: z.object({ createdDate: z.string(), expireDate: dateText, activationDate: dateText, days: z.number().nullable() }),
+  status: z.number(),
+  license_status: z.enum(['holded', 'suspended', 'active', 'new']),
+  subscription_status: z.enum(['none', 'cancelled', 'paused', 'active']).nullable(),
+  next_payment: dateText,
+  activations: z.array(activationSchema),
+  locked_to: z.string().nullable(),
+  token: z.string(),
+  serial_sensor: z.string(),
+  data: z.string().nullable(),
+  card_brand: z.string().nullable(),
+  card_last4: z.string().nullable(),
+  paypal_email: z.string().nullable(),
+  is_fake: z.boolean(),
+  is_trial: z.boolean(),
+  is_subscription: z.boolean(),
+  from_custom_group: z.boolean(),
+  price: z.number().nullable(),
+  lifetime: z.enum(['year', 'month']).nullable(),
+  upgradeable: z.object({ toAI: z.enum(['self', 'bySupport']).nullable() }),
+})
+export type LicenseView = z.infer<typeof licenseViewSchema>
+
+export const groupViewSchema = z.object({
+  id: z.number(),
+  type: z.enum(PLATFORMS),
+  product: z.string(),
+  os_type: z.number().nullable(),
+  title: z.string(),
+  is_default: z.boolean(),
+  is_fake: z.boolean(),
+  limit: z.number(),
+  holded_limit: z.number(),
+  used_licenses: z.number(),
+  total: z.number(),
+  config: licenseConfigSchema,
+  token: z.string(),
+  months: z.number().nullable(),
+  source_group_id: z.number().nullable(),
+  upgradeable: z.object({ toAI: z.enum(['self', 'bySupport']).nullable() }),
+  has_available_license: z.boolean(),
+  created_date: z.string(),
+})
+export type GroupView = z.infer<typeof groupViewSchema>

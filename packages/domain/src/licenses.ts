@@ -1,0 +1,357 @@
+import { z } from 'zod'
+import type { Platform } from './platforms.ts'
+
+/**
+ * Licenses and groups: product codes, configs and the states of spec section 4, derived at read
+ * time from stored timestamps by pure functions.
+ */
+
+export const PRODUCTS = [
+  'nuitrack_trial',
+  'nuitrack_online',
+  'nuitrack_online_per_year',
+  'nuitrack_online_subscription_monthly',
+  'nuitrack_online_subscription_yearly',
+  'nuitrack_ai_subscription_monthly',
+  'nuitrack_ai_subscription_yearly',
+  'nuitrack_ai_perpetual',
+  'old',
+  'nuitrack_unlimited',
+  'nuitrack_subscribe',
+  'upgrade_nuitrack_pro',
+  'tvico',
+  'real_dance',
+  'face_online_all_in_one',
+  'face_online_subscribe',
+  'face_online_custom_subscribe',
+  'face_online_custom',
+  'face_offline_custom',
+  'face_offline_perpetual',
+  'fmc_subscribe',
+  'na_subscribe',
+  'facemachine_server',
+] as const
+export type Product = (typeof PRODUCTS)[number]
+export const productSchema = z.enum(PRODUCTS)
+
+export const LOCK_TYPES = ['sensor_id', 'android_app_id', 'ios_app_id', 'hardware_id', 'no_bound', 'fully_portable', 'usb_token'] as const
+export type LockType = (typeof LOCK_TYPES)[number]
+
+export const OS_TYPES = { 0: 'Windows', 1: 'Linux', 2: 'Android' } as const
+export type OsType = 0 | 1 | 2
+
+export const PRODUCT_TITLES: Record<Product, string> = {
+  nuitrack_trial: 'Nuitrack Trial',
+  nuitrack_online: 'Nuitrack Pro',
+  nuitrack_online_per_year: 'Nuitrack Pro (annual)',
+  nuitrack_online_subscription_monthly: 'Nuitrack Pro subscription',
+  nuitrack_online_subscription_yearly: 'Nuitrack Pro annual subscription',
+  nuitrack_ai_subscription_monthly: 'Nuitrack AI subscription',
+  nuitrack_ai_subscription_yearly: 'Nuitrack AI annual subscription',
+  nuitrack_ai_perpetual: 'Nuitrack AI perpetual',
+  old: 'Nuitrack Pro perpetual',
+  nuitrack_unlimited: 'Nuitrack Unlimited',
+  nuitrack_subscribe: 'Nuitrack subscription',
+  upgrade_nuitrack_pro: 'Nuitrack Pro to AI upgrade',
+  tvico: 'Nuitrack TVico',
+  real_dance: 'Nuitrack Real Dance',
+  face_online_all_in_one: 'Face SDK all-in-one',
+  face_online_subscribe: 'Face SDK subscription',
+  face_online_custom_subscribe: 'Face SDK custom subscription',
+  face_online_custom: 'Face SDK custom online',
+  face_offline_custom: 'Face SDK custom offline',
+  face_offline_perpetual: 'Face SDK perpetual',
+  fmc_subscribe: 'Face Machine',
+  na_subscribe: 'Nuitrack Analytics',
+  facemachine_server: 'Face Machine server',
+}
+
+/** Which platform (license `type`) a product belongs to. */
+export function platformOfProduct(product: string): Platform {
+  if (product === 'fmc_subscribe' || product === 'facemachine_server') return 'face-machine'
+  if (product === 'na_subscribe') return 'nuitrack-analytics'
+  if (product.startsWith('face_')) return 'face'
+  return 'nuitrack'
+}
+
+export const SUBSCRIPTION_PRODUCTS: readonly string[] = [
+  'nuitrack_online_subscription_monthly',
+  'nuitrack_online_subscription_yearly',
+  'nuitrack_ai_subscription_monthly',
+  'nuitrack_ai_subscription_yearly',
+  'nuitrack_subscribe',
+  'face_online_subscribe',
+  'face_online_custom_subscribe',
+  'face_online_all_in_one',
+  'fmc_subscribe',
+  'na_subscribe',
+]
+
+/** Free trials a client may take once each (POST /resource/create/). */
+export const TRIALS = {
+  nuitrack_trial: { product: 'nuitrack_trial', tag: null, days: null },
+  fmc_subscribe: { product: 'fmc_subscribe', tag: 'FMC Trial', days: 30 },
+  na_subscribe: { product: 'na_subscribe', tag: 'NA Trial', days: 7 },
+} as const
+
+export const UNACTIVATED_LICENSE_LIMIT = 10
+export const DAY_SECONDS = 86_400
+export const MONTH_SECONDS = 2_592_000
+export const YEAR_SECONDS = 31_104_000
+export const VALIDITY_UNITS = { day: DAY_SECONDS, month: MONTH_SECONDS, year: YEAR_SECONDS } as const
+export type ValidityUnit = keyof typeof VALIDITY_UNITS
+export const ON_HOLD_MINUTES = 15
+
+export const ONLINE_DEFAULTS = {
+  offline_timeout: 86_400,
+  update_timeout: 3_600,
+  try_update_timeout: 300,
+  auto_prolongation: false,
+} as const
+
+export const FACE_COMPONENTS = [
+  'age_gender_estimator',
+  'desktop_gpu_support',
+  'depth_liveness_estimator',
+  'liveness_2d_estimator',
+  'detector',
+  'emotions_estimator',
+  'matcher',
+  'processor',
+  'video_client',
+  'video_client_ext',
+  'video_engine_light',
+  'age_gender_emotions_estimator',
+  'database',
+] as const
+export type FaceComponent = (typeof FACE_COMPONENTS)[number]
+
+export const licenseConfigSchema = z.object({
+  product: z.string(),
+  tag: z.string().nullable().optional(),
+  upgraded: z.boolean().optional(),
+  paused: z.boolean().optional(),
+  license_expire_delta: z.number().int().nonnegative().nullable().optional(),
+  os_type: z.number().int().min(0).max(2).nullable().optional(),
+  license_content: z.record(z.string(), z.number()).optional(),
+  device_bound: z.boolean().optional(),
+  max_version: z.string().nullable().optional(),
+  plan_id: z.number().int().nullable().optional(),
+  custom_tags: z.record(z.string(), z.unknown()).optional(),
+  paypal_subscription_id: z.string().nullable().optional(),
+  online: z.object({ offline_timeout: z.number().int().nonnegative() }).nullable().optional(),
+  max_reactivation_count: z.number().int().nonnegative().nullable().optional(),
+  update_timeout: z.number().int().optional(),
+  try_update_timeout: z.number().int().optional(),
+  auto_prolongation: z.boolean().optional(),
+  paid_channels: z.number().int().nonnegative().optional(),
+  desktop_gpu_support: z.boolean().optional(),
+  xml_config: z.string().optional(),
+})
+export type LicenseConfig = z.infer<typeof licenseConfigSchema>
+
+export type LicenseStatusName = 'holded' | 'suspended' | 'active' | 'new'
+export type SubscriptionStatus = 'none' | 'cancelled' | 'paused' | 'active'
+
+/** What the derivations need of a stored license. */
+export interface LicenseFacts {
+  product: string
+  config: LicenseConfig
+  /** 1 suspended/stopped; 2 is never stored: on hold is derived from held_until */
+  status: number
+  held_until: Date | string | null
+  expire_date: Date | string | null
+  activation_date: Date | string | null
+  activation_count: number
+  group_key_used?: boolean
+}
+
+const time = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).getTime())
+
+export const isOnHold = (l: Pick<LicenseFacts, 'held_until'>, now: Date) => {
+  const t = time(l.held_until)
+  return t !== null && t > now.getTime()
+}
+export const isExpired = (l: Pick<LicenseFacts, 'expire_date'>, now: Date) => {
+  const t = time(l.expire_date)
+  return t !== null && t <= now.getTime()
+}
+
+/** The numeric status the API shows: 2 on hold, 1 suspended/stopped, 0 otherwise. */
+export const numericStatus = (l: Pick<LicenseFacts, 'status' | 'held_until'>, now: Date) => (isOnHold(l, now) ? 2 : l.status === 1 ? 1 : 0)
+
+/** Section 4: holded if status 2; suspended if expired or status 1; active if activated; else new. */
+export function licenseStatus(l: LicenseFacts, now: Date): LicenseStatusName {
+  if (numericStatus(l, now) === 2) return 'holded'
+  if (isExpired(l, now) || l.status === 1) return 'suspended'
+  if (l.activation_count > 0 || l.group_key_used || l.activation_date) return 'active'
+  return 'new'
+}
+
+export const isSubscription = (product: string) => SUBSCRIPTION_PRODUCTS.includes(product)
+/** A trial has a tag and is not upgraded; the Nuitrack trial is a trial by product. */
+export const isTrial = (l: Pick<LicenseFacts, 'product' | 'config'>) =>
+  l.product === 'nuitrack_trial' || (!!l.config.tag && !l.config.upgraded)
+
+/** Section 4, subscription status (subscription products only, else null). */
+export function subscriptionStatus(l: LicenseFacts, now: Date): SubscriptionStatus | null {
+  if (!isSubscription(l.product)) return null
+  const cloud = l.product === 'fmc_subscribe' || l.product === 'na_subscribe'
+  if (cloud && isTrial(l)) return 'none'
+  const expired = isExpired(l, now)
+  if (l.product.startsWith('nuitrack_') && expired) return 'cancelled'
+  if (l.config.paused && expired) return 'cancelled'
+  if (l.config.paused) return 'paused'
+  return 'active'
+}
+
+/** Lifetime label: year if the term is at least 11 months, else month. */
+export function lifetime(config: Pick<LicenseConfig, 'license_expire_delta'>): 'year' | 'month' | null {
+  const delta = config.license_expire_delta
+  if (!delta) return null
+  return delta >= 11 * MONTH_SECONDS ? 'year' : 'month'
+}
+
+/** Whole days until expiry (negative once expired); null without an expiry. */
+export function daysToExpiry(expire: Date | string | null, now: Date): number | null {
+  const t = time(expire)
+  if (t === null) return null
+  return Math.ceil((t - now.getTime()) / (DAY_SECONDS * 1000))
+}
+
+/** Trial days shown: at least 1 while not expired. */
+export const trialDaysLeft = (expire: Date | string | null, now: Date) => {
+  const d = daysToExpiry(expire, now)
+  return d === null ? null : d <= 0 && !isExpired({ expire_date: expire }, now) ? 1 : d
+}
+
+export const productTitle = (product: string) => PRODUCT_TITLES[product as Product] ?? product
+export const defaultLicenseTitle = (product: string, id: number) => `${productTitle(product)} #${id}`
+export const defaultGroupTitle = (product: string, id: number) => `${productTitle(product)} group #${id}`
+
+/** Nuitrack Pro perpetual (old) can be upgraded to AI. */
+export const upgradeableToAI = (product: string) => (product === 'old' || product === 'nuitrack_online' ? 'self' : null)
+
+/** "serial / sensor" text of the first activation. */
+export function serialSensorText(activations: { serial?: string | null; sensor_name?: string | null }[]): string {
+  const a = activations[0]
+  if (!a) return ''
+  return [a.serial, a.sensor_name].filter(Boolean).join(' / ')
+}
+
+/** Group available-license count: 1 up to own limit plus the source default group's limit. */
+export function groupResizeBounds(ownLimit: number, sourceLimit: number) {
+  return { min: 1, max: ownLimit + sourceLimit }
+}
+
+/** Products whose custom groups draw on a default source group of the same os_type. */
+export const SOURCE_GROUP_PRODUCTS: readonly string[] = ['nuitrack_subscribe', 'nuitrack_unlimited']
+
+export const LICENSE_TITLE_MAX = 256
+export const GROUP_TITLE_MAX = 256
+export const GROUP_SIZE_MAX = 9999
+
+/** Title: trimmed, not empty, at most 256. */
+export function checkTitle(raw: string): 'field_empty_error' | 'license_title_max_length_error' | null {
+  const v = raw.trim()
+  if (!v) return 'field_empty_error'
+  if (v.length > LICENSE_TITLE_MAX) return 'license_title_max_length_error'
+  return null
+}
+
+export const titleField = z.string().superRefine((v, ctx) => {
+  const e = checkTitle(v)
+  if (e) ctx.addIssue({ code: 'custom', message: e })
+}).transform((v) => v.trim())
+
+/** Create-group-key form: default size is the lesser of 2 and the source limit. */
+export const defaultGroupSize = (sourceLimit: number) => Math.min(2, sourceLimit)
+
+export type GroupSizeError = 'group_size_is_zero' | 'group_min_size_error' | 'license_in_group_limit_error' | 'group_size_number_error'
+export function checkGroupSize(size: number, sourceLimit: number): GroupSizeError | null {
+  if (!Number.isInteger(size)) return 'group_size_number_error'
+  if (size <= 0) return 'group_size_is_zero'
+  if (size < 2) return 'group_min_size_error'
+  if (size > sourceLimit) return 'license_in_group_limit_error'
+  return null
+}
+
+export const splitBody = z.object({ title: titleField, limit: z.number().int() })
+export const resizeBody = z.object({ limit: z.number().int() })
+export const titleBody = z.object({ title: titleField })
+
+/** Platform architectures a custom license can be locked to (section 9). */
+export const PLATFORM_ARCHITECTURES = [
+  'ios-arm64',
+  'android-arm32',
+  'android-arm64',
+  'windows-x86_32',
+  'windows-x86_64',
+  'linux-arm32',
+  'linux-arm64',
+  'linux-x86_32',
+  'linux-x86_64',
+] as const
+
+export type LockOption = 'hardware' | 'ios_app_id' | 'android_app_id' | 'usb_token' | 'platforms'
+export const EXCLUSIVE_LOCKS: readonly LockOption[] = ['hardware', 'ios_app_id', 'android_app_id', 'usb_token']
+
+/**
+ * Section 4, custom-license form locks: hardware, iOS app id, Android app id or USB token disables
+ * every other lock option; platforms leaves only platform options; nothing checked enables all.
+ */
+export function enabledLockOptions(checked: readonly LockOption[]): Set<LockOption> {
+  const exclusive = checked.find((c) => EXCLUSIVE_LOCKS.includes(c))
+  if (exclusive) return new Set([exclusive])
+  if (checked.includes('platforms')) return new Set(['platforms'])
+  return new Set([...EXCLUSIVE_LOCKS, 'platforms'])
+}
+
+export const lockOptionsValid = (checked: readonly LockOption[]) => checked.every((c) => enabledLockOptions(checked).has(c))
+
+export const staffLicenseBody = z
+  .object({
+    title: titleField,
+    count: z.number().int().min(1, 'count_min_error').max(1000, 'count_max_error'),
+    client_email: z.string().trim().min(1, 'email_empty_error').max(150, 'email_max_length_error').email('email_validation_error'),
+    config: z.object({
+      product: productSchema,
+      license_expire_delta: z.number().int().positive().nullable(),
+      device_bound: z.boolean(),
+      max_version: z.string().trim().max(32).regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error').nullable(),
+      license_content: z.record(z.string(), z.number().int().nonnegative()),
+      online: z.boolean().optional(),
+      desktop_gpu_support: z.boolean().optional(),
+      xml_config: z.string().max(100_000).optional(),
+    }),
+    custom_tags: z
+      .object({
+        ios_app_id: z.string().trim().min(1).max(256).optional(),
+        android_app_id: z.string().trim().min(1).max(256).optional(),
+        hardware_key_serial: z.literal(true).optional(),
+        allowed_platforms: z.string().regex(new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`), 'platforms_error').optional(),
+      })
+      .default({}),
+    custom_tags_extra: z.record(z.string(), z.string().max(1000)).optional(),
+  })
+  .refine(
+    (b) => {
+      const checked: LockOption[] = []
+      if (b.config.device_bound) checked.push('hardware')
+      if (b.custom_tags.ios_app_id) checked.push('ios_app_id')
+      if (b.custom_tags.android_app_id) checked.push('android_app_id')
+      if (b.custom_tags.hardware_key_serial) checked.push('usb_token')
+      if (b.custom_tags.allowed_platforms) checked.push('platforms')
+      return lockOptionsValid(checked)
+    },
+    { message: 'lock_options_error', path: ['custom_tags'] },
+  )
+export type StaffLicenseBody = z.input<typeof staffLicenseBody>
+
+export const trialBody = z.object({
+  title: z.string().max(256).optional(),
+  count: z.number().int(),
+  config: z.object({ product: z.string(), tag: z.string().nullable().optional() }),
+})
+
+export const newLicenseBody = z.object({ title: titleField.optional() })
