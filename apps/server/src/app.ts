@@ -22,6 +22,8 @@ import { serviceRedirectRoutes } from './modules/health/redirect.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
+import { activationRoutes } from './modules/activation/routes.ts'
+import { fileKeyring } from './platform/signing.ts'
 
 export interface BuildOptions {
   config: Config
@@ -57,7 +59,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   installErrorHandler(app)
 
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
-  const ctx: AppContext = { db, mailer, config, log: app.log }
+  const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
+  const ctx: AppContext = { db, mailer, config, log: app.log, keyring }
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
   app.addHook('onReady', async () => mailer.start())
@@ -90,6 +93,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(clientRoutes, { ctx })
       await api.register(catalogueRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
+      await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     },

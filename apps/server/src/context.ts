@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from './db/db.ts'
 import type { Config } from './platform/config.ts'
 import type { Mailer } from './platform/mailer.ts'
+import type { Keyring } from './platform/signing.ts'
 
 /** What services are handed: the database, the outside-world ports and the parsed config. */
 export interface AppContext {
@@ -9,6 +10,7 @@ export interface AppContext {
   mailer: Mailer
   config: Config
   log: FastifyBaseLogger
+  keyring: Keyring
 }
 
 /** Limits on calls that cost us (sign-in guessing, sign-ups, e-mails sent). */

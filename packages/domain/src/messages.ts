@@ -1,4 +1,4 @@
-import { ERRORS } from './errors.ts'
+import { ERRORS, errorByCode } from './errors.ts'
 import { LIMITS } from './validation.ts'
 
 /**
@@ -44,8 +44,7 @@ export function messageFor(key: string): string {
   const m = /^max_length_error:(\d+)$/.exec(key)
   if (m) return `Must be at most ${m[1]} characters`
   if (key in VALIDATION_MESSAGES) return VALIDATION_MESSAGES[key]!
-  const err = Object.values(ERRORS).find((e) => e.code === key)
-  return err?.message ?? key
+  return errorByCode(key)?.message ?? key
 }
 
 export function allMessages(): Record<string, string> {

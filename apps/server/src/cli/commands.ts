@@ -5,6 +5,7 @@ import { findClientByEmail, insertClient, setPassword, setStaff } from '../modul
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'
 import { PRODUCTS } from '@portal/domain'
+import { LICENSE_HELP } from './license-commands.ts'
 
 export interface CommandResult {
   code: number
@@ -22,6 +23,7 @@ Commands:
   licenses:bulk <email> <count>
                           grant and generate <count> Nuitrack licenses at once (benchmarks, demos)
   help                    this text
+${LICENSE_HELP.slice(1)}
 
 Database: with DATABASE_URL set the CLI talks to PostgreSQL directly. Without it the portal
 uses the embedded PGlite database in DATA_DIR (./data), which only one process may open:

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../platform/config.ts'
 import { migrate, openDb } from '../db/db.ts'
 import { HELP, runCommand } from './commands.ts'
+import { runLicenseCommand } from './license-commands.ts'
 
 /** `npm run portal -- <command>`: see HELP in commands.ts. */
 async function main(argv: string[]): Promise<number> {
@@ -11,6 +12,11 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   const config = loadConfig()
+  const local = runLicenseCommand(argv, config.DATA_DIR, config.LICENSE_SIGNING_KEY)
+  if (local) {
+    console.log(local.output)
+    return local.code
+  }
   if (!config.DATABASE_URL) {
     const viaPortal = await sendToRunningPortal(config.DATA_DIR, argv)
     if (viaPortal) {
@@ -18,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
       return viaPortal.code
     }
   }
-  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR })
+  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') })
   try {
     if (argv[0] !== 'migrate') await migrate(db)
     const result = await runCommand(db, argv)

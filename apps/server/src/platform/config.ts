@@ -20,6 +20,12 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('3DiVi Portal <no-reply@portal.local>'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LICENSE_SIGNING_KEY: z
+    .string()
+    .includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' })
+    .optional(),
+  SDK_RATE_PER_KEY: z.coerce.number().int().positive().default(120),
+  SDK_RATE_PER_IP: z.coerce.number().int().positive().default(1200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -13,15 +13,19 @@ export interface RateRule {
  * database: one atomic upsert per rule, no read-then-write.
  */
 export async function hit(db: Queryable, rules: RateRule[]): Promise<void> {
+  if (rules.length === 0) return
+  // all rules in one statement, rows always locked in the order given
+  const rows = await db.query<{ key: string; hits: number }>(
+    `INSERT INTO rate_limits (key, window_start, hits)
+     SELECT r.key, to_timestamp(floor(extract(epoch FROM now()) / r.w) * r.w), 1
+       FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(key, w, n) ORDER BY r.n
+     ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + 1
+     RETURNING key, hits`,
+    [rules.map((r) => r.key), rules.map((r) => r.windowSeconds)],
+  )
   for (const rule of rules) {
-    const rows = await db.query<{ hits: number }>(
-      `INSERT INTO rate_limits (key, window_start, hits)
-       VALUES ($1, to_timestamp(floor(extract(epoch FROM now()) / $2) * $2), 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + 1
-       RETURNING hits`,
-      [rule.key, rule.windowSeconds],
-    )
-    if ((rows[0]?.hits ?? 0) > rule.max) throw new AppError('rate_limited')
+    const row = rows.find((r) => r.key === rule.key)
+    if ((row?.hits ?? 0) > rule.max) throw new AppError('rate_limited')
   }
 }
 

@@ -34,15 +34,15 @@ export function parseId(raw: string | number): number {
 }
 
 /** Every change to a client's licenses and groups takes the client row first: one order, no deadlocks. */
-async function lockClient(tx: Queryable, clientId: number) {
+export async function lockClient(tx: Queryable, clientId: number) {
   await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
 }
 
-async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
+export async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
   return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
 }
 
-async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRow> {
+export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRow> {
   const license = (await lockLicense(tx, clientId, id)) ?? fail('not_found')
   if (isOnHold(license, now)) fail('license_on_hold')
   return license
@@ -169,7 +169,7 @@ function licenseConfigFor(group: Pick<GroupRow, 'product' | 'os_type' | 'config'
  * Generates one license from a locked group (limit -1). The caller holds the client lock and has
  * checked the group belongs to the client.
  */
-async function generate(
+export async function generateFromGroup(
   tx: Queryable,
   clientId: number,
   group: GroupRow,
@@ -196,7 +196,7 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    return generate(tx, clientId, group, { title, checkUnactivated: true })
+    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true })
   })
   return licenseView(ctx, clientId, licenseId)
 }
@@ -217,7 +217,7 @@ export async function createTrial(ctx: AppContext, clientId: number, body: { tit
     const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.product === 'fmc_subscribe' ? 3 : 4 } : {}
     const { groupId } = await fulfil(tx, { clientId, product: trial.product, count: 1, config })
     const group = await lockedGroup(tx, clientId, groupId)
-    return generate(tx, clientId, group, {
+    return generateFromGroup(tx, clientId, group, {
       title: body.title?.trim() || null,
       config,
       checkUnactivated: true,
@@ -260,7 +260,7 @@ export async function staffCreateLicenses(ctx: AppContext, staffId: number, orde
     const group = await lockedGroup(tx, client.id, groupId)
     const created: number[] = []
     for (let i = 0; i < order.count; i++) {
-      created.push(await generate(tx, client.id, group, { title: order.title, config, checkUnactivated: false, staffId }))
+      created.push(await generateFromGroup(tx, client.id, group, { title: order.title, config, checkUnactivated: false, staffId }))
     }
     return created
   })

@@ -1,0 +1,147 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import type { FastifyReply } from 'fastify'
+import { z } from 'zod'
+import { USB_SERIAL_MAX, VALIDATION_CODES, apiError, licenseViewSchema } from '@portal/domain'
+import { errors } from '../../platform/schemas.ts'
+import { hit } from '../../platform/rate-limit.ts'
+import * as activation from './service.ts'
+import { SdkRefusal, type ActivationContext } from './service.ts'
+
+const offlineBody = z.object({
+  data: z.string().max(1_000_000).optional(),
+  hardware_key_serial: z.string().max(USB_SERIAL_MAX + 64).optional(),
+  /** the older name of hardware_key_serial */
+  usbToken: z.string().max(USB_SERIAL_MAX + 64).optional(),
+})
+const serialOf = (b: z.infer<typeof offlineBody>) => {
+  const serial = (b.hardware_key_serial ?? b.usbToken)?.trim()
+  return serial === undefined ? undefined : serial
+}
+const idParams = z.object({ id: z.string() })
+const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
+
+export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; sdkLimits: { perKey: number; perIp: number } }> = async (app, { ctx, sdkLimits }) => {
+  const me = (req: Parameters<typeof app.requireClient>[0]) => app.requireClient(req).id
+  const tags = ['activation']
+
+  const checkSerial = (serial: string | undefined) => {
+    if (serial !== undefined && serial.length > USB_SERIAL_MAX) {
+      throw Object.assign(new Error('USB token serial is at most 256 characters'), { statusCode: 400 })
+    }
+    return serial
+  }
+
+  app.post('/license/:id/activate/offline/', {
+    schema: {
+      tags,
+      summary: 'Activate offline with a request file (data: base64 of its text) or a USB token serial; answers the license with its signed file',
+      params: idParams,
+      body: offlineBody,
+      response: licenseResponse,
+    },
+    handler: async (req) =>
+      activation.activateLicenseOffline(ctx, me(req), req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
+  })
+  app.post('/group/:id/activate/offline/', {
+    schema: { tags, summary: 'Make a license from the group (limit -1) and activate it offline', params: idParams, body: offlineBody, response: licenseResponse },
+    handler: async (req) =>
+      activation.activateGroupOffline(ctx, me(req), req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
+  })
+  app.post('/license/:id/devices/:deviceId/release/', {
+    schema: {
+      tags,
+      summary: 'Release a device of a license (3 per license in any 30 days)',
+      params: z.object({ id: z.string(), deviceId: z.string() }),
+      response: licenseResponse,
+    },
+    handler: async (req) => activation.releaseDevice(ctx, me(req), req.params.id, req.params.deviceId),
+  })
+  app.get('/license/public-key/', {
+    schema: {
+      tags,
+      summary: 'Every license-signing public key with its kid and retirement date',
+      response: {
+        200: z.object({
+          keys: z.array(z.object({ kid: z.string(), algorithm: z.literal('Ed25519'), public_key: z.string(), created_at: z.string(), retire_at: z.string().nullable() })),
+        }),
+      },
+    },
+    handler: async () => ({ keys: ctx.keyring.publicKeys() }),
+  })
+
+  // ---- device API ----
+  const sdkTags = ['sdk']
+  const sdkError = z.object({ error_code: z.string(), error: z.string(), code: z.enum(VALIDATION_CODES).optional() })
+  const limited = async (ip: string, key: string) =>
+    hit(ctx.db, [
+      { key: `sdk:key:${key}`, max: sdkLimits.perKey, windowSeconds: 60 },
+      { key: `sdk:ip:${ip}`, max: sdkLimits.perIp, windowSeconds: 60 },
+    ])
+  const refuse = (reply: FastifyReply, err: unknown) => {
+    if (!(err instanceof SdkRefusal)) throw err
+    const name = err.code === 'NOT_FOUND' ? 'not_found' : err.code === 'TOO_MANY_DEVICES' ? 'too_many_devices' : 'license_not_usable'
+    return reply.status(err.status).send({ ...apiError(name, err.message), code: err.code })
+  }
+  const keyField = z.string().min(1).max(64)
+  const fingerprintField = z.string().trim().min(1).max(256)
+
+  app.post('/sdk/activate/', {
+    schema: {
+      tags: sdkTags,
+      summary: 'Bind a device to a license key (idempotent per fingerprint); answers a signed license file',
+      body: z.object({
+        key: keyField,
+        fingerprint: fingerprintField,
+        name: z.string().trim().max(256).optional(),
+        properties: z.object({ serial: z.string().max(256).optional(), sensor_name: z.string().max(256).optional(), reg: z.string().max(256).optional() }).optional(),
+      }),
+      response: {
+        200: z.object({
+          license_file: z.string(),
+          expires_at: z.string().nullable(),
+          device: z.object({ id: z.number(), name: z.string().nullable(), fingerprint: z.string(), first_seen: z.string() }),
+        }),
+        403: sdkError,
+        404: sdkError,
+        409: sdkError,
+        429: sdkError,
+      },
+    },
+    handler: async (req, reply) => {
+      await limited(req.ip, req.body.key)
+      try {
+        return await activation.sdkActivate(ctx, req.body)
+      } catch (err) {
+        return refuse(reply, err)
+      }
+    },
+  })
+  app.post('/sdk/validate/', {
+    schema: {
+      tags: sdkTags,
+      summary: 'Check a license key on a device; records last seen',
+      body: z.object({ key: keyField, fingerprint: fingerprintField }),
+      response: { 200: z.object({ valid: z.boolean(), code: z.enum(VALIDATION_CODES), detail: z.string(), expires_at: z.string().nullable() }), 429: sdkError },
+    },
+    handler: async (req) => {
+      await limited(req.ip, req.body.key)
+      return activation.sdkValidate(ctx.db, req.body.key, req.body.fingerprint)
+    },
+  })
+  app.post('/sdk/deactivate/', {
+    schema: {
+      tags: sdkTags,
+      summary: 'Free the seat of a device',
+      body: z.object({ key: keyField, fingerprint: fingerprintField }),
+      response: { 200: z.object({ status: z.literal('ok'), released: z.boolean() }), 404: sdkError, 429: sdkError },
+    },
+    handler: async (req, reply) => {
+      await limited(req.ip, req.body.key)
+      try {
+        return await activation.sdkDeactivate(ctx.db, req.body.key, req.body.fingerprint)
+      } catch (err) {
+        return refuse(reply, err)
+      }
+    },
+  })
+}

@@ -1,0 +1,289 @@
+import {
+  DEVICE_RELEASES_PER_30_DAYS,
+  DAY_SECONDS,
+  decodeBase64,
+  encodeBase64,
+  isExpired,
+  isOnHold,
+  parseRequestFile,
+  type LicenseConfig,
+  type LicenseFilePayload,
+  type ValidationCode,
+} from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
+import { AppError, fail } from '../../platform/errors.ts'
+import type { Keyring } from '../../platform/signing.ts'
+import { findLicense, toLicenseView, type LicenseRow } from '../licenses/queries.ts'
+import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
+
+export type ActivationContext = AppContext
+
+type LockType = LicenseFilePayload['lock']['type']
+
+/** How a license is locked, from its config (section 3 lock types). */
+export function lockTypeOf(config: LicenseConfig): LockType {
+  const tags = (config.custom_tags ?? {}) as Record<string, unknown>
+  if (tags.hardware_key_serial) return 'usb_token'
+  if (config.device_bound) return 'hardware_id'
+  if (tags.ios_app_id) return 'ios_app_id'
+  if (tags.android_app_id) return 'android_app_id'
+  if (config.online) return 'fingerprint'
+  return 'no_bound'
+}
+
+/** Devices a license may have bound at once: max_reactivation_count, at least 1. */
+export const seatLimit = (config: LicenseConfig) => Math.max(1, config.max_reactivation_count ?? 1)
+
+interface DeviceRow {
+  id: number
+  kind: string
+  fingerprint: string | null
+  serial: string | null
+  sensor_name: string | null
+  reg: string | null
+  name: string | null
+  first_seen: Date
+  last_seen: Date | null
+}
+
+/**
+ * Signs a file for one device. Online licenses get files that live offline_timeout seconds (a day by
+ * default), so a device that stops checking in stops working; offline files live as long as the license.
+ */
+export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRow, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: LicenseFilePayload['lock'], now = new Date()) {
+  const licenseExpires = license.expire_date ? new Date(license.expire_date) : null
+  let expires = licenseExpires
+  if (license.config.online) {
+    const ttl = new Date(now.getTime() + (license.config.online.offline_timeout ?? DAY_SECONDS) * 1000)
+    expires = licenseExpires && licenseExpires < ttl ? licenseExpires : ttl
+  }
+  const text = keyring.sign({
+    license_id: license.id,
+    product: license.product,
+    license_content: license.config.license_content ?? {},
+    max_version: license.config.max_version ?? null,
+    issued_at: now.toISOString(),
+    license_expires_at: licenseExpires?.toISOString() ?? null,
+    expires_at: expires?.toISOString() ?? null,
+    lock,
+    device_id: device?.id ?? null,
+  })
+  return { text, expiresAt: expires }
+}
+
+async function liveDevices(tx: Queryable, licenseId: number) {
+  return tx.query<DeviceRow>('SELECT * FROM devices WHERE license_id = $1 AND released_at IS NULL ORDER BY id', [licenseId])
+}
+
+export interface OfflineActivation {
+  data?: string
+  hardware_key_serial?: string
+}
+
+/** Binds a request file or a USB token to a locked license row and stores the signed file on it. */
+async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRow, input: OfflineActivation) {
+  const now = new Date()
+  if (isExpired(license, now) || license.status === 1) fail('license_not_usable', 'The license has expired or is suspended')
+  const lockType = lockTypeOf(license.config)
+  const serial = input.hardware_key_serial?.trim()
+  let device: { kind: 'usb_token' | 'request_file'; serial: string; sensor_name: string | null; reg: string | null }
+  if (serial) {
+    if (lockType !== 'usb_token') fail('action_unavailable', 'This license is not locked to a USB token')
+    device = { kind: 'usb_token', serial, sensor_name: null, reg: null }
+  } else {
+    if (lockType === 'usb_token') fail('action_unavailable', 'This license is locked to a USB token: enter its serial')
+    let text: string
+    try {
+      text = decodeBase64(input.data!.trim())
+    } catch {
+      return fail('invalid_license_file', undefined, 'data')
+    }
+    const request = parseRequestFile(text) ?? fail('invalid_license_file', undefined, 'data')
+    device = { kind: 'request_file', ...request }
+  }
+  const fingerprint = `${device.kind}:${device.serial}:${device.reg ?? ''}`
+  const live = await liveDevices(tx, license.id)
+  let bound = live.find((d) => d.fingerprint === fingerprint)
+  if (!bound) {
+    if (live.length >= seatLimit(license.config)) fail('too_many_devices')
+    const rows = await tx.query<DeviceRow>(
+      `INSERT INTO devices (license_id, kind, fingerprint, serial, sensor_name, reg, name, last_seen)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING *`,
+      [license.id, device.kind, fingerprint, device.serial, device.sensor_name, device.reg, device.sensor_name ?? (device.kind === 'usb_token' ? 'USB token' : null)],
+    )
+    bound = rows[0]!
+  }
+  const lock = device.kind === 'usb_token' ? { type: 'usb_token' as const, value: device.serial } : { type: 'hardware_id' as const, value: device.reg || device.serial }
+  const file = licenseFileFor(ctx.keyring, license, bound, lock, now)
+  await tx.query(
+    `UPDATE licenses SET data = $2, activation_date = COALESCE(activation_date, now()), locked_to = $3 WHERE id = $1`,
+    [license.id, encodeBase64(file.text), lock.type],
+  )
+}
+
+function requireInput(input: OfflineActivation) {
+  if (!input.data?.trim() && !input.hardware_key_serial?.trim()) throw new AppError('empty_activation')
+}
+
+export async function activateLicenseOffline(ctx: ActivationContext, clientId: number, rawId: string, input: OfflineActivation) {
+  const id = parseId(rawId)
+  requireInput(input)
+  await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const license = await lockedLicense(tx, clientId, id)
+    await activateOfflineLocked(ctx, tx, license, input)
+  })
+  return toLicenseView((await findLicense(ctx.db, clientId, id))!, new Date())
+}
+
+/** A license made from the group (limit -1) and activated offline at once; a refusal undoes both. */
+export async function activateGroupOffline(ctx: ActivationContext, clientId: number, rawId: string, input: OfflineActivation) {
+  const id = parseId(rawId)
+  requireInput(input)
+  const licenseId = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const group = await lockedGroup(tx, clientId, id)
+    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false })
+    const license = await lockedLicense(tx, clientId, newId)
+    await activateOfflineLocked(ctx, tx, license, input)
+    return newId
+  })
+  return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, new Date())
+}
+
+/** The customer frees a seat: at most 3 times per license in any 30 days. */
+export async function releaseDevice(ctx: AppContext, clientId: number, rawLicenseId: string, rawDeviceId: string) {
+  const licenseId = parseId(rawLicenseId)
+  const deviceId = parseId(rawDeviceId)
+  await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    await lockedLicense(tx, clientId, licenseId)
+    const device = await tx.query('SELECT id FROM devices WHERE id = $1 AND license_id = $2 AND released_at IS NULL', [deviceId, licenseId])
+    if (!device.length) fail('not_found', 'Device not found')
+    const recent = await tx.query<{ released_at: Date }>(
+      `SELECT released_at FROM devices WHERE license_id = $1 AND release_kind = 'customer'
+          AND released_at > now() - interval '30 days' ORDER BY released_at`,
+      [licenseId],
+    )
+    if (recent.length >= DEVICE_RELEASES_PER_30_DAYS) {
+      const next = new Date(new Date(recent[recent.length - DEVICE_RELEASES_PER_30_DAYS]!.released_at).getTime() + 30 * DAY_SECONDS * 1000)
+      fail('release_limit', `A license allows 3 device releases in any 30 days. The next release is possible on ${next.toISOString().slice(0, 10)}`)
+    }
+    await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1`, [deviceId])
+  })
+  return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, new Date())
+}
+
+// ---- the device API (SDKs): no session, keyed by the license token ----
+
+interface SdkLicense extends LicenseRow {
+  device_id: number | null
+}
+
+function refusal(license: LicenseRow | null, now: Date): ValidationCode | null {
+  if (!license) return 'NOT_FOUND'
+  if (isOnHold(license, now)) return 'ON_HOLD'
+  if (license.status === 1) return 'SUSPENDED'
+  if (isExpired(license, now)) return 'EXPIRED'
+  if (license.config.paused) return 'PAUSED'
+  return null
+}
+
+const DETAIL: Record<ValidationCode, string> = {
+  VALID: 'The license is valid on this device',
+  NOT_FOUND: 'No license with this key',
+  NOT_ACTIVATED: 'This device is not activated for the license',
+  TOO_MANY_DEVICES: 'All devices this license allows are in use',
+  EXPIRED: 'The license has expired',
+  SUSPENDED: 'The license is suspended',
+  PAUSED: 'The subscription is paused',
+  ON_HOLD: 'The license is on hold while it is being upgraded',
+}
+
+export class SdkRefusal extends Error {
+  constructor(readonly code: ValidationCode, readonly status: number) {
+    super(DETAIL[code])
+  }
+}
+
+const SDK_STATUS: Record<ValidationCode, number> = {
+  VALID: 200,
+  NOT_FOUND: 404,
+  NOT_ACTIVATED: 403,
+  TOO_MANY_DEVICES: 409,
+  EXPIRED: 403,
+  SUSPENDED: 403,
+  PAUSED: 403,
+  ON_HOLD: 409,
+}
+
+/** Binds a device by fingerprint (idempotent) and answers a fresh signed file. */
+export async function sdkActivate(ctx: ActivationContext, body: { key: string; fingerprint: string; name?: string; properties?: { serial?: string; sensor_name?: string; reg?: string } }) {
+  const now = new Date()
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx.query<LicenseRow>('SELECT * FROM licenses WHERE token = $1 AND revoked_at IS NULL FOR UPDATE', [body.key])
+    const license = rows[0] ?? null
+    const refused = refusal(license, now)
+    if (refused) throw new SdkRefusal(refused, SDK_STATUS[refused])
+    const live = await liveDevices(tx, license!.id)
+    let device = live.find((d) => d.fingerprint === body.fingerprint)
+    if (device) {
+      await tx.query('UPDATE devices SET last_seen = now(), name = COALESCE($2, name) WHERE id = $1', [device.id, body.name ?? null])
+    } else {
+      if (live.length >= seatLimit(license!.config)) throw new SdkRefusal('TOO_MANY_DEVICES', 409)
+      const p = body.properties ?? {}
+      device = (
+        await tx.query<DeviceRow>(
+          `INSERT INTO devices (license_id, kind, fingerprint, serial, sensor_name, reg, name, last_seen)
+           VALUES ($1, 'online', $2, $3, $4, $5, $6, now()) RETURNING *`,
+          [license!.id, body.fingerprint, p.serial ?? null, p.sensor_name ?? null, p.reg ?? null, body.name ?? null],
+        )
+      )[0]!
+      await tx.query('UPDATE licenses SET activation_date = COALESCE(activation_date, now()) WHERE id = $1', [license!.id])
+    }
+    const file = licenseFileFor(ctx.keyring, license!, device, { type: 'fingerprint', value: body.fingerprint }, now)
+    return {
+      license_file: file.text,
+      expires_at: file.expiresAt?.toISOString() ?? null,
+      device: { id: device.id, name: body.name ?? device.name, fingerprint: body.fingerprint, first_seen: new Date(device.first_seen).toISOString() },
+    }
+  })
+}
+
+/**
+ * Validation is the hot path: one round trip that finds the license and the device and records
+ * last-seen (at most once a minute per device, so a chatty SDK does not turn reads into writes).
+ */
+export async function sdkValidate(db: Queryable, key: string, fingerprint: string) {
+  const now = new Date()
+  const rows = await db.query<SdkLicense & { touched: number }>(
+    `WITH l AS (SELECT * FROM licenses WHERE token = $1 AND revoked_at IS NULL),
+          d AS (SELECT d.id FROM devices d, l WHERE d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL),
+          t AS (UPDATE devices SET last_seen = now()
+                 WHERE id = (SELECT id FROM d) AND (last_seen IS NULL OR last_seen < now() - interval '1 minute') RETURNING id)
+     SELECT l.*, (SELECT id FROM d) AS device_id, (SELECT count(*) FROM t)::int AS touched FROM l`,
+    [key, fingerprint],
+  )
+  const license = rows[0] ?? null
+  let code: ValidationCode = refusal(license, now) ?? (license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
+  if (code === 'NOT_FOUND' || !license) code = 'NOT_FOUND'
+  return {
+    valid: code === 'VALID',
+    code,
+    detail: DETAIL[code],
+    expires_at: license?.expire_date ? new Date(license.expire_date).toISOString() : null,
+  }
+}
+
+export async function sdkDeactivate(db: Queryable, key: string, fingerprint: string) {
+  const rows = await db.query<{ id: number }>(
+    `UPDATE devices SET released_at = now(), release_kind = 'sdk'
+      WHERE released_at IS NULL AND fingerprint = $2
+        AND license_id = (SELECT id FROM licenses WHERE token = $1 AND revoked_at IS NULL)
+      RETURNING id`,
+    [key, fingerprint],
+  )
+  if (!rows.length) throw new SdkRefusal('NOT_ACTIVATED', 404)
+  return { status: 'ok' as const, released: true }
+}
