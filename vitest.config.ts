@@ -8,6 +8,8 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
     environment: 'node',
     env: { DB_KIND: kind },
     globalSetup: ['apps/server/src/test/global-setup.ts'],
+    // files of a worker share its one database (a PGlite takes seconds to start)
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

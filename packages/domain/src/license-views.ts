@@ -11,6 +11,7 @@ export const activationSchema = z.object({
   kind: z.string(),
   name: z.string().nullable(),
   signature_properties: z.object({ serial: z.string().nullable(), sensor_name: z.string().nullable(), reg: z.string().nullable() }),
+  fingerprint: z.string().nullable(),
   first_seen: z.string(),
   last_seen: z.string().nullable(),
 })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +15,11 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres'
+  /**
+   * For writes that may be lost in a crash without harm (rate-limit counters, last-seen times):
+   * on PostgreSQL a connection with synchronous_commit off, so the hot path never waits on fsync.
+   */
+  readonly relaxed: Queryable
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
   /** several statements, no parameters (migrations) */
   exec(sql: string): Promise<void>
@@ -23,20 +29,36 @@ export interface Db extends Queryable {
 // Serialization failures and deadlocks are retried: the transaction body must be pure SQL work.
 const RETRYABLE = new Set(['40001', '40P01'])
 
+/**
+ * Every statement runs as a named prepared statement (named by a hash of its text): PostgreSQL
+ * parses and plans it once per connection instead of once per call.
+ */
+const statementNames = new Map<string, string>()
+function prepared(sql: string, values: unknown[]) {
+  let name = statementNames.get(sql)
+  if (!name) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`
+    statementNames.set(sql, name)
+  }
+  return { name, text: sql, values }
+}
+
 export function postgresDb(url: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max })
+  const relaxedPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' })
   pg.types.setTypeParser(20, (v) => Number(v)) // bigint -> number (cents and ids stay below 2^53)
   return {
     kind: 'postgres',
+    relaxed: { query: async (sql, params = []) => (await relaxedPool.query(prepared(sql, params))).rows },
     async query(sql, params = []) {
-      return (await pool.query(sql, params)).rows
+      return (await pool.query(prepared(sql, params))).rows
     },
     async transaction(fn) {
       for (let attempt = 0; ; attempt++) {
         const conn = await pool.connect()
         try {
           await conn.query('BEGIN')
-          const tx: Queryable = { query: async (sql, params = []) => (await conn.query(sql, params)).rows }
+          const tx: Queryable = { query: async (sql, params = []) => (await conn.query(prepared(sql, params))).rows }
           const result = await fn(tx)
           await conn.query('COMMIT')
           return result
@@ -53,7 +75,7 @@ export function postgresDb(url: string, max = 10): Db {
       await pool.query(sql)
     },
     async close() {
-      await pool.end()
+      await Promise.all([pool.end(), relaxedPool.end()])
     },
   }
 }
@@ -71,11 +93,12 @@ export async function pgliteDb(dataDir?: string): Promise<Db> {
     for (const row of rows) for (const k in row) if (typeof row[k] === 'bigint') row[k] = Number(row[k])
     return rows
   }
+  const query = async <T extends object>(sql: string, params: unknown[] = []) =>
+    serial(async () => asNumbers((await lite.query<Record<string, unknown>>(sql, params)).rows) as T[])
   return {
     kind: 'pglite',
-    async query<T extends object>(sql: string, params: unknown[] = []) {
-      return serial(async () => asNumbers((await lite.query<Record<string, unknown>>(sql, params)).rows) as T[])
-    },
+    relaxed: { query },
+    query,
     async transaction(fn) {
       return serial(() =>
         lite.transaction(async (t) =>

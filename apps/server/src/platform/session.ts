@@ -36,6 +36,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   app.decorateRequest('sessionHash', null)
 
   app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0]!
+    if (CSRF_EXEMPT.some((re) => re.test(path))) return
     // every response carries a CSRF token the page can echo
     if (!request.cookies[COOKIES.csrf]) {
       const token = randomToken(24)
@@ -44,12 +46,9 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
     }
     if (!request.url.startsWith('/api/')) return
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
-      const path = request.url.split('?')[0]!
-      if (!CSRF_EXEMPT.some((re) => re.test(path))) {
-        const header = request.headers[CSRF_HEADER]
-        const cookie = request.cookies[COOKIES.csrf]
-        if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie)) throw new AppError('csrf_failed')
-      }
+      const header = request.headers[CSRF_HEADER]
+      const cookie = request.cookies[COOKIES.csrf]
+      if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie)) throw new AppError('csrf_failed')
     }
     const sid = request.cookies[COOKIES.session]
     if (!sid) return

@@ -177,10 +177,6 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
 
 // ---- the device API (SDKs): no session, keyed by the license token ----
 
-interface SdkLicense extends LicenseRow {
-  device_id: number | null
-}
-
 function refusal(license: LicenseRow | null, now: Date): ValidationCode | null {
   if (!license) return 'NOT_FOUND'
   if (isOnHold(license, now)) return 'ON_HOLD'
@@ -257,17 +253,19 @@ export async function sdkActivate(ctx: ActivationContext, body: { key: string; f
  */
 export async function sdkValidate(db: Queryable, key: string, fingerprint: string) {
   const now = new Date()
-  const rows = await db.query<SdkLicense & { touched: number }>(
-    `WITH l AS (SELECT * FROM licenses WHERE token = $1 AND revoked_at IS NULL),
-          d AS (SELECT d.id FROM devices d, l WHERE d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL),
-          t AS (UPDATE devices SET last_seen = now()
-                 WHERE id = (SELECT id FROM d) AND (last_seen IS NULL OR last_seen < now() - interval '1 minute') RETURNING id)
-     SELECT l.*, (SELECT id FROM d) AS device_id, (SELECT count(*) FROM t)::int AS touched FROM l`,
+  const rows = await db.query<Pick<LicenseRow, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & { device_id: number | null; last_seen: Date | null }>(
+    `SELECT l.id, l.product, l.config, l.status, l.held_until, l.expire_date, d.id AS device_id, d.last_seen
+       FROM licenses l
+       LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL
+      WHERE l.token = $1 AND l.revoked_at IS NULL`,
     [key, fingerprint],
   )
   const license = rows[0] ?? null
-  let code: ValidationCode = refusal(license, now) ?? (license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
-  if (code === 'NOT_FOUND' || !license) code = 'NOT_FOUND'
+  // last seen is kept to the minute, so a chatty SDK does not turn every check into a write
+  if (license?.device_id && (!license.last_seen || now.getTime() - new Date(license.last_seen).getTime() > 60_000)) {
+    await db.query(`UPDATE devices SET last_seen = now() WHERE id = $1 AND (last_seen IS NULL OR last_seen < now() - interval '1 minute')`, [license.device_id])
+  }
+  const code: ValidationCode = refusal(license as LicenseRow | null, now) ?? (license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
   return {
     valid: code === 'VALID',
     code,

@@ -83,8 +83,41 @@ const LICENSE_SELECT = `
          ${ACTIVATIONS_SQL} AS activations
     FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
 
+/**
+ * A client's licenses with their devices: two plain queries joined in memory, which is several
+ * times cheaper for a thousand licenses than building JSON per row in the database.
+ */
 export async function listLicenses(db: Queryable, clientId: number): Promise<LicenseRow[]> {
-  return db.query<LicenseRow>(`${LICENSE_SELECT} WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`, [clientId])
+  const [rows, devices] = await Promise.all([
+    db.query<LicenseRow>(
+      `SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default
+         FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id
+        WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
+      [clientId],
+    ),
+    db.query<{ id: number; license_id: number; kind: string; name: string | null; serial: string | null; sensor_name: string | null; reg: string | null; fingerprint: string | null; first_seen: Date; last_seen: Date | null }>(
+      `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint, d.first_seen, d.last_seen
+         FROM devices d JOIN licenses l ON l.id = d.license_id
+        WHERE l.client_id = $1 AND l.revoked_at IS NULL AND d.released_at IS NULL ORDER BY d.id`,
+      [clientId],
+    ),
+  ])
+  const byLicense = new Map<number, Activation[]>()
+  for (const d of devices) {
+    const list = byLicense.get(d.license_id) ?? []
+    list.push({
+      id: d.id,
+      kind: d.kind,
+      name: d.name,
+      signature_properties: { serial: d.serial, sensor_name: d.sensor_name, reg: d.reg },
+      fingerprint: d.fingerprint,
+      first_seen: d.first_seen as unknown as string,
+      last_seen: d.last_seen as unknown as string | null,
+    })
+    byLicense.set(d.license_id, list)
+  }
+  for (const r of rows) r.activations = byLicense.get(r.id) ?? []
+  return rows
 }
 
 export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {
