@@ -16,7 +16,7 @@ import { TEMPLATE_DB, withDatabase } from './global-setup.ts'
 export const DB_KIND = (process.env.DB_KIND ?? 'pglite') as 'pglite' | 'postgres'
 
 /** Tables the catalogue seeds; everything else is emptied between tests. */
-const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog'])
+const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog', 'face_sdk_versions'])
 
 let shared: Promise<Db> | null = null
 
