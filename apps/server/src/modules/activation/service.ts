@@ -170,7 +170,9 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
       const next = new Date(new Date(recent[recent.length - DEVICE_RELEASES_PER_30_DAYS]!.released_at).getTime() + 30 * DAY_SECONDS * 1000)
       fail('release_limit', `A license allows 3 device releases in any 30 days. The next release is possible on ${next.toISOString().slice(0, 10)}`)
     }
-    await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1`, [deviceId])
+    // conditional: the SDK may have released the same device a moment ago
+    const released = await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id`, [deviceId])
+    if (!released.length) fail('not_found', 'Device not found')
   })
   return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, new Date())
 }
