@@ -112,6 +112,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     app.get('/app', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
   }
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/nuitrack/', 302))
+  // the marketing site's old address of the custom Face SDK form
+  app.get('/marketing/face_sdk_custom/create/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/staff/custom-license/perpetual/', 302))
 
   return app
 }
