@@ -1,0 +1,42 @@
+import { useState, type ReactNode } from 'react'
+import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core'
+import { Notifications } from '@mantine/notifications'
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
+import { I18nextProvider } from 'react-i18next'
+import { makeQueryClient } from '../lib/query-client.ts'
+import { initI18n } from './i18n.ts'
+
+export const theme = createTheme({
+  primaryColor: 'indigo',
+  // shade 8 keeps white-on-primary buttons and primary links above 4.5:1 contrast
+  primaryShade: 8,
+  defaultRadius: 'md',
+  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif',
+  headings: { fontWeight: '650' },
+})
+
+/** Dimmed text one shade darker than Mantine's default, for WCAG AA contrast on light backgrounds. */
+const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)' },
+  dark: {},
+})
+
+export const createQueryClient = makeQueryClient
+
+export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? makeQueryClient())
+  const i18n = initI18n()
+  return (
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
+        <Notifications position="top-right" />
+        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      </MantineProvider>
+    </I18nextProvider>
+  )
+}
+
+export const Providers = ({ children, client }: { children: ReactNode; client?: QueryClient }) => (
+  <AppProviders queryClient={client}>{children}</AppProviders>
+)

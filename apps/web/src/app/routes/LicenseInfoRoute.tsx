@@ -1,0 +1,47 @@
+import { useEffect } from 'react'
+import { Center, Loader } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { Navigate, useLocation, useParams } from 'react-router'
+import { GENERIC_MESSAGES, type Platform } from '@portal/domain'
+import { groupsQueryOptions } from '../../api/groups.ts'
+import { licensesQueryOptions, useLicense } from '../../api/licenses.ts'
+import { errorStore } from '../../lib/error-store.ts'
+import { paths } from '../../config/paths.ts'
+import { LicenseInfo } from '../../features/licenses/components/LicenseInfo.tsx'
+import { FaceActivation } from '../../features/activation/components/FaceActivation.tsx'
+import { DevicesPanel } from '../../features/activation/components/DevicesPanel.tsx'
+
+/**
+ * /{platform}/dashboard/{id}/info/: a non-numeric id or a failed load shows the error dialog and
+ * goes back to the dashboard; a license of another platform goes to its own platform's page.
+ */
+export function LicenseInfoRoute() {
+  const { platform, id = '' } = useParams() as { platform: Platform; id: string }
+  const numeric = /^\d+$/.test(id)
+  const license = useLicense(numeric ? id : '0')
+  const qc = useQueryClient()
+  const { state } = useLocation()
+  const failed = !numeric || license.isError
+
+  useEffect(() => {
+    if (failed) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'License not found', kind: 'error' })
+  }, [failed])
+
+  if (failed) return <Navigate to={paths.dashboard(platform)} replace />
+  if (license.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading the license" />
+      </Center>
+    )
+  }
+  const view = license.data
+  if (view.type !== platform) return <Navigate to={paths.licenseInfo(view.type, view.id)} replace />
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
+  return (
+    <LicenseInfo license={view} platform={platform}>
+      {platform === 'face' && <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} onActivated={refresh} />}
+      <DevicesPanel license={view} onChanged={refresh} />
+    </LicenseInfo>
+  )
+}

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react'
+import { Anchor, AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
+import { useTranslation } from 'react-i18next'
+import { Link, Outlet, useLocation } from 'react-router'
+import { PLATFORMS, PLATFORM_TITLES, PORTAL_VERSION, displayName, formatUsd } from '@portal/domain'
+import { external, paths } from '../../config/paths.ts'
+import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
+import { useProfile } from '../../lib/auth.ts'
+import classes from './shell.module.css'
+
+/** Collapse breakpoint: at 1024 px and below the menu sits behind the burger. */
+export const SHELL_BREAKPOINT = 1025
+
+function MenuLink({ to, label, active }: { to: string; label: string; active: boolean }) {
+  return <NavLink component={Link} to={to} label={label} active={active} aria-current={active ? 'page' : undefined} />
+}
+
+/** The signed-in layout: header with the display name, side menu, and the page. */
+export function Shell() {
+  const { t } = useTranslation()
+  const [opened, { toggle, close }] = useDisclosure(false)
+  const [whatsNew, setWhatsNew] = useState(false)
+  const profile = useProfile()
+  const { pathname } = useLocation()
+  const info = profile.data?.client_info
+
+  // the burger menu closes when the user moves to another page
+  useEffect(() => close(), [pathname, close])
+
+  const is = (prefix: string) => pathname.startsWith(prefix)
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: SHELL_BREAKPOINT, collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              className={classes.burger}
+              opened={opened}
+              onClick={toggle}
+              size="sm"
+              aria-label={opened ? t('Close menu') : t('Open menu')}
+              aria-expanded={opened}
+              aria-controls="side-menu"
+            />
+            <Anchor component={Link} to={paths.dashboard('nuitrack')} underline="never" c="indigo.8" fw={800} fz={20}>
+              3DiVi <Text span inherit c="dark.6">Portal</Text>
+            </Anchor>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            {info ? (
+              <Anchor component={Link} to={paths.account} c="dark.7" fw={500} truncate className={classes.name} data-testid="display-name">
+                {displayName(info)}
+              </Anchor>
+            ) : (
+              <Skeleton h={16} w={140} />
+            )}
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar id="side-menu" aria-label={t('Main menu')} p="sm">
+        <AppShell.Section>
+          <Box p="sm" className={classes.balance}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+              {t('Balance')}
+            </Text>
+            {info ? (
+              <Text fz={22} fw={700} data-testid="balance">
+                {formatUsd(info.balance)}
+              </Text>
+            ) : (
+              <Skeleton h={28} w={90} mt={4} />
+            )}
+          </Box>
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea} mt="sm">
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600} px="sm" mb={4}>
+            {t('Products')}
+          </Text>
+          {PLATFORMS.map((p) => (
+            <MenuLink key={p} to={paths.dashboard(p)} label={PLATFORM_TITLES[p]} active={is(`/app/${p}/`)} />
+          ))}
+          <Divider my="sm" />
+          <MenuLink to={paths.groupKeys} label={t('Group keys')} active={is(paths.groupKeys)} />
+          <MenuLink to={paths.paymentDoc} label={t('Payment documents')} active={is(paths.paymentDoc)} />
+          {info?.is_staff && <MenuLink to={paths.staffPerpetual} label={t('Staff: custom licenses')} active={is('/app/staff/')} />}
+          <MenuLink to={paths.account} label={t('Account')} active={is(paths.account)} />
+          <NavLink component={Link} to={paths.logout} label={t('Log out')} />
+        </AppShell.Section>
+        <AppShell.Section>
+          <Divider mb="sm" />
+          <Stack gap={6} px="sm" pb="xs">
+            <Anchor href={external.support('freshdesk')} target="_blank" rel="noopener noreferrer" size="sm">
+              {t('Support')}
+            </Anchor>
+            <Group gap="xs" justify="space-between">
+              <Text size="xs" c="dimmed" data-testid="version">
+                {t('Version')} {PORTAL_VERSION}
+              </Text>
+              <UnstyledButton onClick={() => setWhatsNew(true)} fz="xs" c="indigo.8" td="underline">
+                {t('Release notes')}
+              </UnstyledButton>
+            </Group>
+          </Stack>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main bg="gray.0">
+        <Outlet />
+      </AppShell.Main>
+      <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
+    </AppShell>
+  )
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { ClientInfo, ProfileResponse, UpdateClientBody } from '@portal/domain'
+import { api } from '../../../lib/api-client.ts'
+import { profileQueryOptions } from '../../../api/profile.ts'
+
+export const updateClient = (body: UpdateClientBody) =>
+  api.post<{ client_info: ClientInfo; email_confirmation_sent: boolean }>('/client/', body, { handled: ['6352926b', 'e4a5b8f4', '6a38afc1', '8221e1b0'] })
+
+/** Saves and puts the answer into the profile the whole app reads. */
+export function useUpdateClient() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: updateClient,
+    onSuccess: ({ client_info }) => {
+      qc.setQueryData(profileQueryOptions().queryKey, (old: ProfileResponse | undefined) => (old ? { ...old, client_info } : old))
+      void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+    },
+  })
+}
+
+export const changePassword = (body: { old_password: string; new_password: string }) =>
+  api.post<{ status: 'ok' }>('/client/change-password/', body, { handled: ['3fc79796', '0c21cb17', '59991e53', '4f37c7da', '6a38afc1'] })

@@ -1,0 +1,89 @@
+import { useState } from 'react'
+import { Button, Card, Group, Modal, Table, Text, Title, VisuallyHidden } from '@mantine/core'
+import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '@portal/domain'
+import { releaseDevice } from '../api/activation.ts'
+
+const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
+const when = (d: string | null) => (d ? new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—')
+
+/** Every device of a license, each releasable (3 per license in any 30 days). */
+export function DevicesPanel({ license, onChanged }: { license: LicenseView; onChanged: () => Promise<unknown> }) {
+  const [target, setTarget] = useState<Activation | null>(null)
+  const [busy, setBusy] = useState(false)
+  const release = async () => {
+    if (!target) return
+    setBusy(true)
+    try {
+      await releaseDevice(license.id, target.id)
+      await onChanged()
+    } catch {
+      // the error modal names the date the next release is possible
+    } finally {
+      setBusy(false)
+      setTarget(null)
+    }
+  }
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="devices-title">
+      <Title order={2} size="h4" mb="xs" id="devices-title">
+        Devices
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Devices this license is activated on. Release one to move the license to another device ({DEVICE_RELEASES_PER_30_DAYS} releases in any 30 days).
+      </Text>
+      {license.activations.length === 0 ? (
+        <Text c="dimmed" py="sm">
+          No devices yet.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={620}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Fingerprint or serial</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>First seen</Table.Th>
+                <Table.Th>Last seen</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {license.activations.map((d) => (
+                <Table.Tr key={d.id} data-testid="device-row">
+                  <Table.Td>{d.name ?? d.signature_properties.sensor_name ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" ff="monospace">
+                      {d.kind === 'online' ? d.fingerprint : d.signature_properties.serial}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{KIND[d.kind] ?? d.kind}</Table.Td>
+                  <Table.Td>{when(d.first_seen)}</Table.Td>
+                  <Table.Td>{when(d.last_seen)}</Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="light" color="red" onClick={() => setTarget(d)} disabled={license.status === 2}>
+                      Release
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal opened={target !== null} onClose={() => setTarget(null)} title="Release this device?" centered>
+        <Text mb="lg">The device stops counting against the license and can no longer get a fresh license file. This uses one of the {DEVICE_RELEASES_PER_30_DAYS} releases allowed in any 30 days.</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setTarget(null)}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={release} loading={busy}>
+            Release
+          </Button>
+        </Group>
+      </Modal>
+    </Card>
+  )
+}

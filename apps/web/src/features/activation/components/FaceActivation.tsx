@@ -1,0 +1,169 @@
+import { useEffect, useRef, useState } from 'react'
+import { Anchor, Button, Card, FileInput, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
+import { USB_SERIAL_MAX, encodeBase64, type LicenseView } from '@portal/domain'
+import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { EXTERNAL } from '../../../config/paths.ts'
+import { activateOffline } from '../api/activation.ts'
+import { downloadLicenseFile } from './download.ts'
+
+type Mode = 'request_file' | 'usb_token' | 'download'
+
+/** Section 2, face license activation: a request file, a USB token serial, or the file directly. */
+export function activationMode(license: LicenseView): Mode {
+  const tags = (license.config.custom_tags ?? {}) as Record<string, unknown>
+  if (license.activations.length === 0 && tags.hardware_key_serial) return 'usb_token'
+  const offlineCustom = ['face_offline_custom', 'face_offline_perpetual', 'face_online_custom'].includes(license.config.product)
+  if (license.activations.length === 0 && license.config.device_bound && offlineCustom) return 'request_file'
+  return 'download'
+}
+
+export function FaceActivation({ license, autoDownload, onActivated }: { license: LicenseView; autoDownload: boolean; onActivated: () => Promise<unknown> }) {
+  const mode = activationMode(license)
+  const onHold = license.status === 2
+  const downloaded = useRef(false)
+  useEffect(() => {
+    if (autoDownload && mode === 'download' && license.data && !downloaded.current) {
+      downloaded.current = true
+      downloadLicenseFile(license.data)
+    }
+  }, [autoDownload, mode, license.data])
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="activation-title">
+      <Title order={2} size="h4" mb="md" id="activation-title">
+        Activation
+      </Title>
+      {mode === 'request_file' && <RequestFileActivation license={license} disabled={onHold} onActivated={onActivated} />}
+      {mode === 'usb_token' && <UsbActivation license={license} disabled={onHold} onActivated={onActivated} />}
+      {mode === 'download' &&
+        (license.data ? (
+          <Stack gap="sm">
+            <Text size="sm">The license file is ready. Put it next to your Face SDK application.</Text>
+            <Group>
+              <Button onClick={() => downloadLicenseFile(license.data!)} disabled={onHold}>
+                Download the license file
+              </Button>
+            </Group>
+          </Stack>
+        ) : (
+          <Text size="sm">
+            Activate online: pass the activation key <b>{license.token}</b> to the SDK, which binds the device and keeps its license file fresh.
+          </Text>
+        ))}
+    </Card>
+  )
+}
+
+function Warning({ opened, onClose, onConfirm, busy, what }: { opened: boolean; onClose: () => void; onConfirm: () => void; busy: boolean; what: string }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Bind the license?" centered>
+      <Text mb="lg">The license will be bound to {what}. You can release a device yourself at most 3 times in any 30 days.</Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button onClick={onConfirm} loading={busy}>
+          Activate and download
+        </Button>
+      </Group>
+    </Modal>
+  )
+}
+
+function RequestFileActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated: () => Promise<unknown> }) {
+  const [file, setFile] = useState<File | null>(null)
+  const [text, setText] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [warn, setWarn] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const choose = async (f: File | null) => {
+    setFile(f)
+    setText(null)
+    setError(null)
+    if (!f) return
+    try {
+      setText(await f.text())
+    } catch {
+      // a file that cannot be read leaves nothing behind
+      setFile(null)
+      setError('The file could not be read')
+    }
+  }
+  const submit = async () => {
+    if (!text) return setError('You must upload license file before')
+    setBusy(true)
+    try {
+      const view = await activateOffline(license.id, { data: encodeBase64(text) })
+      setWarn(false)
+      if (view.data) downloadLicenseFile(view.data)
+      await onActivated()
+    } catch (err) {
+      setWarn(false)
+      setError(fieldErrorOf(err)?.message ?? null)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        This license works offline on one device. Make an activation request file on the device, upload it here, and you get the license file for that device.{' '}
+        <Anchor href={EXTERNAL.offlineLicenseDocs} target="_blank" rel="noopener noreferrer">
+          How to make a request file
+        </Anchor>
+      </Text>
+      <FileInput label="Activation request file" placeholder="Choose a .txt file" accept=".txt,text/plain" value={file} onChange={choose} error={error} clearable disabled={disabled} />
+      <Group>
+        <Button onClick={() => (text ? setWarn(true) : setError('You must upload license file before'))} disabled={disabled}>
+          Activate
+        </Button>
+      </Group>
+      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={`the device of ${file?.name ?? 'the request'}`} />
+    </Stack>
+  )
+}
+
+function UsbActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated: () => Promise<unknown> }) {
+  const [serial, setSerial] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [warn, setWarn] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const check = () => {
+    const v = serial.trim()
+    if (!v) return setError('Enter the serial of the USB token')
+    if (v.length > USB_SERIAL_MAX) return setError(`The serial is at most ${USB_SERIAL_MAX} characters`)
+    setWarn(true)
+  }
+  const submit = async () => {
+    setBusy(true)
+    try {
+      const view = await activateOffline(license.id, { hardware_key_serial: serial.trim() })
+      setWarn(false)
+      if (view.data) downloadLicenseFile(view.data)
+      await onActivated()
+    } catch (err) {
+      setWarn(false)
+      setError(fieldErrorOf(err)?.message ?? null)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        This license is locked to a USB token. Enter the token's serial number to get the license file.{' '}
+        <Anchor href={EXTERNAL.usbTokenDocs} target="_blank" rel="noopener noreferrer">
+          Locking to a USB token
+        </Anchor>
+      </Text>
+      <TextInput label="USB token serial" value={serial} maxLength={USB_SERIAL_MAX} onChange={(e) => (setSerial(e.currentTarget.value), setError(null))} error={error} disabled={disabled} />
+      <Group>
+        <Button onClick={check} disabled={disabled}>
+          Activate
+        </Button>
+      </Group>
+      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={`the USB token ${serial.trim()}`} />
+    </Stack>
+  )
+}
+

@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api-client.ts'
+
+export interface ConfirmAnswer {
+  status: 'ok'
+  kind: 'registration' | 'email_change'
+  email: string
+}
+
+/** POST /api/client/confirm/: run once per link, so it is cached as a query (no double submit). */
+export const confirmRegistration = (clientId: number, token: string) =>
+  api.post<ConfirmAnswer>('/api/client/confirm/', { client_id: clientId, confirmation_token: token }, { silent: true })
+
+export const confirmQueryOptions = (clientId: number, token: string) =>
+  queryOptions({
+    queryKey: ['auth', 'confirm', clientId, token] as const,
+    queryFn: () => confirmRegistration(clientId, token),
+    staleTime: Infinity,
+  })
+
+export const useConfirm = (clientId: number, token: string, enabled: boolean) =>
+  useQuery({ ...confirmQueryOptions(clientId, token), enabled })

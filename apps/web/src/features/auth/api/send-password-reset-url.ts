@@ -1,0 +1,15 @@
+import { useMutation } from '@tanstack/react-query'
+import type { Platform } from '@portal/domain'
+import { api } from '../../../lib/api-client.ts'
+
+export const RESET_URL_HANDLED = ['e1a53088'] as const
+
+export interface SendResetBody {
+  client_email: string
+  segment?: Platform
+}
+
+export const sendPasswordResetUrl = (body: SendResetBody) =>
+  api.post<{ status: 'ok' }>('/api/client/send-password-reset-url/', body, { handle: RESET_URL_HANDLED })
+
+export const useSendPasswordResetUrl = () => useMutation({ mutationFn: sendPasswordResetUrl })

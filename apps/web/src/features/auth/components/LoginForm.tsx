@@ -1,0 +1,96 @@
+import { useState, type FormEvent } from 'react'
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { signinBody, type Platform, type ProfileResponse } from '@portal/domain'
+import { paths } from '../../../config/paths.ts'
+import { ApiError } from '../../../lib/api-client.ts'
+import { useSchemaForm } from '../../../lib/form.ts'
+import { useSignin } from '../api/signin.ts'
+import { withPlatform } from '../hooks.ts'
+import { AuthLayout } from './AuthLayout.tsx'
+import { ConfirmEmailScreen } from './ConfirmEmailScreen.tsx'
+
+export interface LoginFormProps {
+  platform: Platform | null
+  /** analytics cloud sign-in (section 2): nuitrack_analytics_login true */
+  analytics?: boolean
+  onSignedIn: (profile: ProfileResponse) => void
+}
+
+export function LoginForm({ platform, analytics = false, onSignedIn }: LoginFormProps) {
+  const { t } = useTranslation()
+  const form = useSchemaForm(signinBody, { username: '', password: '' })
+  const signin = useSignin()
+  const [formError, setFormError] = useState<string | null>(null)
+  const [unconfirmed, setUnconfirmed] = useState<string | null>(null)
+  const tr = (k?: string) => (k ? t(k) : undefined)
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setFormError(null)
+    const body = form.validate()
+    if (!body) return
+    signin.mutate(
+      { username: body.username, password: body.password, nuitrack_analytics_login: analytics },
+      {
+        onSuccess: onSignedIn,
+        onError: (err) => {
+          if (!(err instanceof ApiError) || err.shown) return
+          if (err.code === '3fc79796') form.setFieldError('password', '3fc79796')
+          else if (err.code === 'e1a53088') form.setFieldError('username', 'e1a53088')
+          else if (err.code === 'e6f34eac') setUnconfirmed(body.username)
+          else if (err.code === 'ba8aedaf') setFormError('login_failed')
+        },
+      },
+    )
+  }
+
+  if (unconfirmed) return <ConfirmEmailScreen email={unconfirmed} platform={platform} onBack={() => setUnconfirmed(null)} />
+
+  const registration = analytics ? paths.analyticsRegistration : withPlatform(paths.registration, platform)
+  return (
+    <AuthLayout title={analytics ? t('Sign in to Nuitrack Analytics') : t('Sign in')}>
+      <form onSubmit={submit} noValidate aria-label={t('Sign in')}>
+        <Stack gap="sm">
+          {formError ? (
+            <Alert color="red" role="alert" data-testid="login-error">
+              {t(formError)}
+            </Alert>
+          ) : null}
+          <TextInput
+            label={t('E-mail')}
+            type="email"
+            autoComplete="username"
+            maxLength={151}
+            required
+            {...form.text('username')}
+            error={tr(form.errors.username)}
+          />
+          <PasswordInput
+            label={t('Password')}
+            autoComplete="current-password"
+            maxLength={257}
+            required
+            {...form.text('password')}
+            error={tr(form.errors.password)}
+          />
+          <Group justify="flex-end">
+            <Anchor component={Link} to={withPlatform(paths.forgotPassword, platform)} size="sm">
+              {t('Forgot password?')}
+            </Anchor>
+          </Group>
+          <Button type="submit" loading={signin.isPending} fullWidth>
+            {t('Sign in')}
+          </Button>
+          <Text size="sm" ta="center">
+            {t("Don't have an account?")}{' '}
+            <Anchor component={Link} to={registration}>
+              {t('Create an account')}
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthLayout>
+  )
+}

@@ -1,0 +1,127 @@
+import { useState, type FormEvent } from 'react'
+import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
+import { isPlatform, passwordContainsEmail, sanitizeNext, setPasswordForm, type Platform } from '@portal/domain'
+import { paths } from '../../../config/paths.ts'
+import { ApiError } from '../../../lib/api-client.ts'
+import { useSchemaForm } from '../../../lib/form.ts'
+import { forget } from '../../../lib/session.ts'
+import { useResetPassword } from '../api/reset-password.ts'
+import { useValidateConfirmationToken } from '../api/validate-confirmation-token.ts'
+import { AuthLayout } from '../components/AuthLayout.tsx'
+import { EmailRequestForm } from '../components/EmailRequestForm.tsx'
+import { useSignInPlatform, withPlatform, type SignInState } from '../hooks.ts'
+
+const TOKEN_CODES = new Set(['4bdf9f69', '96b731f4', '636e6338'])
+
+export function SetPasswordRoute() {
+  const { id = '', token = '' } = useParams()
+  const platform = useSignInPlatform()
+  const check = useValidateConfirmationToken(id, token)
+  const [expired, setExpired] = useState(false)
+  const { t } = useTranslation()
+
+  if (check.isPending) {
+    return (
+      <AuthLayout title={t('Set a new password')}>
+        <Center py="lg">
+          <Loader aria-label={t('Checking the link')} />
+        </Center>
+      </AuthLayout>
+    )
+  }
+  if (check.isError || expired) return <ExpiredLink platform={platform} />
+  return <NewPasswordForm id={id} token={token} email={check.data.email} platform={platform} onExpired={() => setExpired(true)} />
+}
+
+export function ExpiredLink({ platform, email = '' }: { platform: Platform | null; email?: string }) {
+  const { t } = useTranslation()
+  const [sentTo, setSentTo] = useState<string | null>(null)
+  return (
+    <AuthLayout title={t('This link has expired')}>
+      <Text data-testid="link-expired">{t('The link is invalid or outdated. Enter your e-mail and we will send you a new one.')}</Text>
+      {sentTo ? (
+        <Alert color="green" role="status" title={t('Link sent')}>
+          {t('We sent a password reset link to {{email}}. It arrives within 5 minutes.', { email: sentTo })}
+        </Alert>
+      ) : (
+        <EmailRequestForm platform={platform} initialEmail={email} submitLabel={t('Send a new link')} onSent={setSentTo} />
+      )}
+      <Text size="sm" ta="center">
+        <Anchor component={Link} to={withPlatform(paths.login, platform)}>
+          {t('Back to login')}
+        </Anchor>
+      </Text>
+    </AuthLayout>
+  )
+}
+
+function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string; token: string; email: string; platform: Platform | null; onExpired: () => void }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const [search] = useSearchParams()
+  const form = useSchemaForm(setPasswordForm, { new_password: '', repeat_password: '' })
+  const reset = useResetPassword()
+  const tr = (k?: string) => (k ? t(k) : undefined)
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const body = form.validate()
+    if (!body) return
+    if (passwordContainsEmail(body.new_password, email)) {
+      form.setFieldError('new_password', 'password_contains_email_error')
+      return
+    }
+    reset.mutate(
+      { client_id: Number(id), confirmation_token: token, new_password: body.new_password },
+      {
+        onSuccess: () => {
+          forget()
+          const state = (location.state ?? {}) as SignInState
+          const statePlatform = isPlatform(state.platform) ? state.platform : platform
+          const target = sanitizeNext(search.get('next')) ?? (statePlatform ? paths.platform(statePlatform) : paths.root)
+          void navigate(target, { replace: true })
+        },
+        onError: (err) => {
+          if (!(err instanceof ApiError) || err.shown || !err.code) return
+          if (TOKEN_CODES.has(err.code)) onExpired()
+          else form.setFieldError('new_password', err.code)
+        },
+      },
+    )
+  }
+
+  return (
+    <AuthLayout title={t('Set a new password')}>
+      <Text size="sm" c="dimmed">
+        {t('Choose a new password for {{email}}.', { email })}
+      </Text>
+      <form onSubmit={submit} noValidate aria-label={t('Set a new password')}>
+        <Stack gap="sm">
+          <PasswordInput
+            label={t('New password')}
+            autoComplete="new-password"
+            maxLength={257}
+            required
+            description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
+            {...form.text('new_password')}
+            error={tr(form.errors.new_password)}
+          />
+          <PasswordInput
+            label={t('Repeat password')}
+            autoComplete="new-password"
+            maxLength={257}
+            required
+            {...form.text('repeat_password')}
+            error={tr(form.errors.repeat_password)}
+          />
+          <Button type="submit" loading={reset.isPending} fullWidth>
+            {t('Save password')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  )
+}

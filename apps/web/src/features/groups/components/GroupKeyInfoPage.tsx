@@ -1,0 +1,147 @@
+import { useEffect, useState } from 'react'
+import { Anchor, Button, Card, Center, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, Navigate, useParams } from 'react-router'
+import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, checkTitle, messageFor, productTitle } from '@portal/domain'
+import { groupsQueryOptions, renameGroup, useGroups } from '../../../api/groups.ts'
+import { licensesQueryOptions, useLicenses } from '../../../api/licenses.ts'
+import { GroupCount } from '../../../components/GroupCount.tsx'
+import { StatusBadge } from '../../../components/LicenseBits.tsx'
+import { errorStore } from '../../../lib/error-store.ts'
+import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { paths } from '../../../config/paths.ts'
+
+export function GroupKeyInfoPage() {
+  const { id = '' } = useParams()
+  const groups = useGroups()
+  const licenses = useLicenses()
+  const qc = useQueryClient()
+  const group = groups.data?.groups.find((g) => g.id === Number(id) && !g.is_default)
+  const missing = !/^\d+$/.test(id) || groups.isError || (groups.isSuccess && !group)
+  useEffect(() => {
+    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'Group key not found', kind: 'error' })
+  }, [missing])
+  if (missing) return <Navigate to={paths.groupKeys} replace />
+  if (!group) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading the group key" />
+      </Center>
+    )
+  }
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey })])
+  const members = (licenses.data?.licenses ?? []).filter((l) => l.group_id === group.id)
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={paths.groupKeys} size="sm">
+        ← Group keys
+      </Anchor>
+      <Group gap="sm">
+        <Title order={1} size="h2">
+          {group.title}
+        </Title>
+        <RenameGroup id={group.id} title={group.title} onSaved={refresh} />
+      </Group>
+      <Card withBorder padding="lg">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+              Group key
+            </Text>
+            <Text ff="monospace">{group.token}</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+              Product
+            </Text>
+            <Text>{productTitle(group.product)}</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+              Licenses
+            </Text>
+            <Text>
+              {group.used_licenses} generated, {group.limit} available, {group.total} in all
+            </Text>
+          </div>
+        </SimpleGrid>
+      </Card>
+      <GroupCount group={group} onSaved={refresh} />
+      <Card withBorder padding="lg" component="section" aria-labelledby="members-title">
+        <Title order={2} size="h4" mb="sm" id="members-title">
+          Licenses of this key
+        </Title>
+        {members.length === 0 ? (
+          <Text c="dimmed">No license has been generated from this key yet.</Text>
+        ) : (
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>License</Table.Th>
+                <Table.Th>Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {members.map((l) => (
+                <Table.Tr key={l.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={paths.licenseInfo(l.type, l.id)}>
+                      {l.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={l.license_status} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Card>
+    </Stack>
+  )
+}
+
+function RenameGroup({ id, title, onSaved }: { id: number; title: string; onSaved: () => Promise<unknown> }) {
+  const [open, setOpen] = useState(false)
+  const [value, setValue] = useState(title)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault()
+    const problem = checkTitle(value)
+    if (problem) return setError(problem === 'field_empty_error' ? messageFor(problem) : `The name must be at most ${LICENSE_TITLE_MAX} characters`)
+    setBusy(true)
+    try {
+      await renameGroup(id, value)
+      await onSaved()
+      setOpen(false)
+    } catch (err) {
+      setError(fieldErrorOf(err)?.message ?? null)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <>
+      <Button variant="subtle" size="xs" onClick={() => (setValue(title), setError(null), setOpen(true))}>
+        Rename
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title="Rename the group key" centered>
+        <form onSubmit={save} noValidate>
+          <Stack>
+            <TextInput label="Name" value={value} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setValue(e.currentTarget.value), setError(null))} error={error} data-autofocus />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={busy}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  )
+}

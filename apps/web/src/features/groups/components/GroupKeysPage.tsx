@@ -1,0 +1,222 @@
+import { useMemo, useState } from 'react'
+import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, useNavigate } from 'react-router'
+import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, checkGroupSize, checkTitle, defaultGroupSize, messageFor, productTitle, type GroupView } from '@portal/domain'
+import { groupsQueryOptions, splitGroup, useGroups } from '../../../api/groups.ts'
+import { useLicenses } from '../../../api/licenses.ts'
+import { PageTitle } from '../../../components/PageTitle.tsx'
+import { StatusBadge } from '../../../components/LicenseBits.tsx'
+import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { paths } from '../../../config/paths.ts'
+
+const isEnterprise = (g: GroupView) => g.product === 'nuitrack_unlimited'
+
+/** Group keys of Nuitrack: the keys, the enterprise keys, and the licenses made from them. */
+export function GroupKeysPage() {
+  const groups = useGroups()
+  const licenses = useLicenses()
+  const [creating, setCreating] = useState(false)
+  const all = groups.data?.groups ?? []
+  const keys = all.filter((g) => !g.is_default && g.type === 'nuitrack')
+  const sources = all.filter((g) => g.is_default && g.type === 'nuitrack' && g.limit >= 1)
+  const fromKeys = (licenses.data?.licenses ?? []).filter((l) => l.from_custom_group)
+
+  if (groups.isPending || licenses.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading group keys" />
+      </Center>
+    )
+  }
+  return (
+    <>
+      <PageTitle
+        right={
+          <Button onClick={() => setCreating(true)} disabled={sources.length === 0}>
+            Create a group key
+          </Button>
+        }
+      >
+        Group keys
+      </PageTitle>
+      {sources.length === 0 && (
+        <Alert color="gray" mb="md">
+          A group key is made from licenses not yet generated in your default Nuitrack groups. You have none available right now.
+        </Alert>
+      )}
+      <Card withBorder padding="lg">
+        <Tabs defaultValue="group-keys">
+          <Tabs.List mb="md">
+            <Tabs.Tab value="licenses">Licenses ({fromKeys.length})</Tabs.Tab>
+            <Tabs.Tab value="group-keys">Group keys ({keys.filter((g) => !isEnterprise(g)).length})</Tabs.Tab>
+            <Tabs.Tab value="enterprise">Enterprise keys ({keys.filter(isEnterprise).length})</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="licenses">
+            {fromKeys.length === 0 ? (
+              <Text c="dimmed" py="md">
+                No licenses have been generated from group keys yet.
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={520}>
+                <Table>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>License</Table.Th>
+                      <Table.Th>Group key</Table.Th>
+                      <Table.Th>Status</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {fromKeys.map((l) => (
+                      <Table.Tr key={l.id}>
+                        <Table.Td>
+                          <Anchor component={Link} to={paths.licenseInfo(l.type, l.id)}>
+                            {l.title}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td>{l.group}</Table.Td>
+                        <Table.Td>
+                          <StatusBadge status={l.license_status} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Tabs.Panel>
+          <Tabs.Panel value="group-keys">
+            <KeyTable groups={keys.filter((g) => !isEnterprise(g))} empty="No group keys yet. Create one to hand several Nuitrack licenses out with one key." />
+          </Tabs.Panel>
+          <Tabs.Panel value="enterprise">
+            <KeyTable groups={keys.filter(isEnterprise)} empty="No enterprise keys yet. They are made from Nuitrack Unlimited licenses." />
+          </Tabs.Panel>
+        </Tabs>
+      </Card>
+      <CreateGroupKey opened={creating} onClose={() => setCreating(false)} sources={sources} />
+    </>
+  )
+}
+
+function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
+  if (groups.length === 0) {
+    return (
+      <Text c="dimmed" py="md">
+        {empty}
+      </Text>
+    )
+  }
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Product</Table.Th>
+            <Table.Th>Key</Table.Th>
+            <Table.Th ta="right">Generated</Table.Th>
+            <Table.Th ta="right">Available</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {groups.map((g) => (
+            <Table.Tr key={g.id} data-testid="group-key-row">
+              <Table.Td>
+                <Anchor component={Link} to={paths.groupKeyInfo(g.id)}>
+                  {g.title}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{productTitle(g.product)}</Table.Td>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  {g.token}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">{g.used_licenses}</Table.Td>
+              <Table.Td ta="right">{g.limit}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  )
+}
+
+const GROUP_SIZE_TEXT: Record<string, (limit: number) => string> = {
+  group_size_is_zero: () => 'Please enter the group size',
+  group_min_size_error: () => 'A group must contain 2 or more licenses',
+  license_in_group_limit_error: (limit) => `There are only ${limit} licenses available to add`,
+  group_size_number_error: () => 'The group size must be a whole number',
+}
+
+function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose: () => void; sources: GroupView[] }) {
+  const qc = useQueryClient()
+  const navigate = useNavigate()
+  const options = useMemo(
+    () => sources.map((g) => ({ value: String(g.id), label: `${productTitle(g.product)}${g.os_type !== null ? `, ${OS_TYPES[g.os_type as 0 | 1 | 2]}` : ''} (${g.limit} available)` })),
+    [sources],
+  )
+  const [sourceId, setSourceId] = useState<string | null>(null)
+  const source = sources.find((g) => String(g.id) === (sourceId ?? options[0]?.value))
+  const [name, setName] = useState('')
+  const [size, setSize] = useState<number | string>('')
+  const [errors, setErrors] = useState<{ name?: string; size?: string; source?: string }>({})
+  const [busy, setBusy] = useState(false)
+  const effectiveSize = size === '' && source ? defaultGroupSize(source.limit) : size
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    const next: typeof errors = {}
+    if (!source) next.source = 'Choose the licenses to make the key from'
+    const titleProblem = checkTitle(name)
+    if (titleProblem) next.name = titleProblem === 'field_empty_error' ? messageFor(titleProblem) : `The name must be at most ${LICENSE_TITLE_MAX} characters`
+    const n = Number(effectiveSize)
+    const sizeProblem = source ? checkGroupSize(n, source.limit) : null
+    if (sizeProblem) next.size = GROUP_SIZE_TEXT[sizeProblem]!(source!.limit)
+    setErrors(next)
+    if (Object.keys(next).length) return
+    setBusy(true)
+    try {
+      const res = await splitGroup(source!.id, name.trim(), n)
+      await qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+      onClose()
+      navigate(paths.groupKeyInfo(res.dest_group.id))
+    } catch (err) {
+      const fe = fieldErrorOf(err)
+      setErrors(fe?.field === 'title' ? { name: fe.message } : { size: fe?.message })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Modal opened={opened} onClose={onClose} title="Create a group key" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Select label="Licenses to use" data={options} value={sourceId ?? options[0]?.value ?? null} onChange={(v) => (setSourceId(v), setSize(''))} error={errors.source} allowDeselect={false} />
+          <TextInput label="Name" value={name} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setName(e.currentTarget.value), setErrors((x) => ({ ...x, name: undefined })))} error={errors.name} data-autofocus />
+          <NumberInput
+            label="Number of licenses"
+            description={source ? `2 to ${source.limit}` : undefined}
+            value={effectiveSize}
+            onChange={(v) => (setSize(v), setErrors((x) => ({ ...x, size: undefined })))}
+            min={1}
+            max={GROUP_SIZE_MAX}
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            error={errors.size}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}

@@ -1,0 +1,177 @@
+import { useEffect, useState } from 'react'
+import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
+import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, OS_TYPES, PLATFORM_TITLES, checkTitle, messageFor, productTitle, type GroupView, type Platform } from '@portal/domain'
+import { groupsQueryOptions, newLicenseFromGroup, useGroups } from '../../../api/groups.ts'
+import { licensesQueryOptions } from '../../../api/licenses.ts'
+import { errorStore } from '../../../lib/error-store.ts'
+import { paths } from '../../../config/paths.ts'
+
+/**
+ * /{platform}/dashboard/{groupId}/pre-info/: a group slot without a license yet. Nuitrack has its own
+ * screen; the other platforms share one.
+ */
+export function PreInfoPage() {
+  const { platform, id = '' } = useParams() as { platform: Platform; id: string }
+  const holded = new URLSearchParams(useLocation().search).has('holded')
+  const groups = useGroups()
+  const numeric = /^\d+$/.test(id)
+  const group = groups.data?.groups.find((g) => g.id === Number(id))
+  const missing = !numeric || groups.isError || (groups.isSuccess && (!group || (group.limit < 1 && !(holded && group.holded_limit > 0))))
+
+  useEffect(() => {
+    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'This group has no license available to generate', kind: 'error' })
+  }, [missing])
+
+  if (missing) return <Navigate to={paths.dashboard(platform)} replace />
+  if (!group) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading the group" />
+      </Center>
+    )
+  }
+  if (group.type !== platform) return <Navigate to={paths.preInfo(group.type, group.id, holded)} replace />
+  return platform === 'nuitrack' ? <NuitrackPreInfo group={group} holded={holded} /> : <SharedPreInfo group={group} platform={platform} holded={holded} />
+}
+
+function useGenerate(group: GroupView, platform: Platform) {
+  const qc = useQueryClient()
+  const navigate = useNavigate()
+  const [title, setTitle] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const generate = async (e: React.FormEvent) => {
+    e.preventDefault()
+    if (title.trim()) {
+      const problem = checkTitle(title)
+      if (problem) return setError(problem === 'field_empty_error' ? messageFor(problem) : `The title must be at most ${LICENSE_TITLE_MAX} characters`)
+    }
+    setBusy(true)
+    try {
+      const license = await newLicenseFromGroup(group.id, title.trim() || undefined)
+      await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
+      navigate(paths.licenseInfo(platform, license.id), { state: { fromGroup: true } })
+    } catch {
+      setBusy(false)
+    }
+  }
+  return { title, setTitle, error, setError, busy, generate }
+}
+
+function GenerateForm({ group, platform, holded }: { group: GroupView; platform: Platform; holded: boolean }) {
+  const g = useGenerate(group, platform)
+  return (
+    <form onSubmit={g.generate} noValidate>
+      <Stack>
+        <TextInput
+          label="Title of the new license (optional)"
+          placeholder={`${productTitle(group.product)} #…`}
+          value={g.title}
+          maxLength={LICENSE_TITLE_MAX + 1}
+          onChange={(e) => (g.setTitle(e.currentTarget.value), g.setError(null))}
+          error={g.error}
+        />
+        <Group>
+          <Button type="submit" loading={g.busy} disabled={holded || group.limit < 1}>
+            Generate the key
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}
+
+function Facts({ group }: { group: GroupView }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <div>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          Product
+        </Text>
+        <Text>{productTitle(group.product)}</Text>
+      </div>
+      <div>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          Available
+        </Text>
+        <Text data-testid="group-available">
+          {group.limit} of {group.total}
+        </Text>
+      </div>
+      {group.os_type !== null && (
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            Operating system
+          </Text>
+          <Text>{OS_TYPES[group.os_type as 0 | 1 | 2]}</Text>
+        </div>
+      )}
+      {group.months !== null && (
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            Term
+          </Text>
+          <Text>{group.months} months</Text>
+        </div>
+      )}
+    </SimpleGrid>
+  )
+}
+
+function Back({ platform }: { platform: Platform }) {
+  return (
+    <Anchor component={Link} to={paths.dashboard(platform)} size="sm">
+      ← {PLATFORM_TITLES[platform]}
+    </Anchor>
+  )
+}
+
+function NuitrackPreInfo({ group, holded }: { group: GroupView; holded: boolean }) {
+  return (
+    <Stack gap="lg">
+      <Back platform="nuitrack" />
+      <Title order={1} size="h2">
+        {group.title}
+      </Title>
+      {holded && <Alert color="orange" title="On hold">Licenses of this group are on hold while an upgrade completes (about 15 minutes).</Alert>}
+      <Card withBorder padding="lg">
+        <Stack>
+          <Facts group={group} />
+          <Text size="sm">
+            Generate an activation key for one Nuitrack device. To hand several keys to a team, make a{' '}
+            <Anchor component={Link} to={paths.groupKeys}>
+              group key
+            </Anchor>{' '}
+            instead.
+          </Text>
+          <GenerateForm group={group} platform="nuitrack" holded={holded} />
+        </Stack>
+      </Card>
+    </Stack>
+  )
+}
+
+function SharedPreInfo({ group, platform, holded }: { group: GroupView; platform: Platform; holded: boolean }) {
+  return (
+    <Stack gap="lg">
+      <Back platform={platform} />
+      <Title order={1} size="h2">
+        {group.title}
+      </Title>
+      {holded && <Alert color="orange" title="On hold">This license is on hold while an upgrade completes (about 15 minutes).</Alert>}
+      <Card withBorder padding="lg">
+        <Stack>
+          <Facts group={group} />
+          <Text size="sm">
+            {platform === 'face'
+              ? 'Generate the license to get its key and license file; a device-bound license asks for the device request file next.'
+              : 'Generate the license to get its key and start using the service.'}
+          </Text>
+          <GenerateForm group={group} platform={platform} holded={holded} />
+        </Stack>
+      </Card>
+    </Stack>
+  )
+}

@@ -1,0 +1,284 @@
+import { useMemo, useState } from 'react'
+import { Alert, Anchor, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Stepper, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, useLocation, useNavigate, useParams } from 'react-router'
+import { PLATFORM_TITLES, SUPPORT_SERVICE, productTitle, type LicenseStatusName, type Platform } from '@portal/domain'
+import { useLicenses, licensesQueryOptions, startTrial } from '../../../api/licenses.ts'
+import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
+import { useProfile } from '../../../api/profile.ts'
+import { PageTitle } from '../../../components/PageTitle.tsx'
+import { StatusBadge, formatDate } from '../../../components/LicenseBits.tsx'
+import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
+import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, buildRows, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
+
+export function DashboardPage() {
+  const platform = useParams().platform as Platform
+  const licenses = useLicenses()
+  const groups = useGroups()
+  const loading = licenses.isPending || groups.isPending
+  const rows = useMemo(() => buildRows(platform, licenses.data?.licenses ?? [], groups.data?.groups ?? []), [platform, licenses.data, groups.data])
+
+  return (
+    <>
+      <PageTitle>{PLATFORM_TITLES[platform]}</PageTitle>
+      <Stack gap="lg">
+        <HelpTiles platform={platform} />
+        {!loading && <FirstSteps platform={platform} hasLicenses={rows.length > 0} />}
+        {loading ? (
+          <Center py="xl">
+            <Loader aria-label="Loading licenses" />
+          </Center>
+        ) : (
+          <>
+            <DefaultGroups platform={platform} rows={rows} />
+            <LicenseTable key={platform} platform={platform} rows={rows} />
+          </>
+        )}
+      </Stack>
+    </>
+  )
+}
+
+const DOCS: Record<Platform, string> = {
+  nuitrack: EXTERNAL.nuitrackDocs,
+  face: EXTERNAL.faceDocs,
+  'face-machine': EXTERNAL.faceMachineDocs,
+  'nuitrack-analytics': EXTERNAL.analyticsDocs,
+}
+
+/** Help tiles per platform (section 2); buying arrives with the basket, so no buy tile yet. */
+function HelpTiles({ platform }: { platform: Platform }) {
+  const tiles = [
+    { title: 'Support', text: 'Ask our engineers; they answer within one working day.', href: supportUrl(SUPPORT_SERVICE[platform]), cta: 'Open a ticket' },
+    { title: 'Documentation', text: `Guides and API reference for ${PLATFORM_TITLES[platform]}.`, href: DOCS[platform], cta: 'Read the docs' },
+    ...(platform === 'nuitrack' ? [{ title: 'Forum', text: 'Questions and answers of the Nuitrack community.', href: EXTERNAL.forum, cta: 'Visit the forum' }] : []),
+  ]
+  return (
+    <SimpleGrid cols={{ base: 1, sm: tiles.length }} component="section" aria-label="Help">
+      {tiles.map((t) => (
+        <Card key={t.title} withBorder padding="md">
+          <Text fw={600}>{t.title}</Text>
+          <Text size="sm" c="dimmed" mb="sm">
+            {t.text}
+          </Text>
+          <Anchor href={t.href} target="_blank" rel="noopener noreferrer" size="sm">
+            {t.cta}
+            <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+          </Anchor>
+        </Card>
+      ))}
+    </SimpleGrid>
+  )
+}
+
+const TRIAL: Partial<Record<Platform, { product: string; tag: string | null; label: string }>> = {
+  nuitrack: { product: 'nuitrack_trial', tag: null, label: 'Start the free Nuitrack trial' },
+  'face-machine': { product: 'fmc_subscribe', tag: 'FMC Trial', label: 'Start the 30-day Face Machine trial' },
+  'nuitrack-analytics': { product: 'na_subscribe', tag: 'NA Trial', label: 'Start the 7-day Analytics trial' },
+}
+
+const STEPS: Record<Platform, string[]> = {
+  nuitrack: ['Get a license', 'Start building'],
+  face: ['Fill the balance', 'Get a license', 'Start building'],
+  'face-machine': ['Start a trial', 'Fill the balance', 'Start working'],
+  'nuitrack-analytics': ['Start a trial', 'Fill the balance', 'Start working'],
+}
+
+/** The onboarding first steps; hidden once the client has licenses or closed it (per e-mail and platform). */
+function FirstSteps({ platform, hasLicenses }: { platform: Platform; hasLicenses: boolean }) {
+  const email = useProfile().data?.client_info.email ?? ''
+  const key = `portal.first-steps.${email}.${platform}`
+  const [hidden, setHidden] = useState(() => sessionStorage.getItem(key) === 'hidden')
+  const qc = useQueryClient()
+  const [starting, setStarting] = useState(false)
+  if (hasLicenses || hidden) return null
+  const trial = TRIAL[platform]
+  const start = async () => {
+    if (!trial) return
+    setStarting(true)
+    try {
+      await startTrial(trial.product, trial.tag)
+      await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
+    } catch {
+      // the error modal has told the user
+    } finally {
+      setStarting(false)
+    }
+  }
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="first-steps">
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h4" id="first-steps">
+          First steps
+        </Title>
+        <Button
+          variant="subtle"
+          size="xs"
+          onClick={() => {
+            sessionStorage.setItem(key, 'hidden')
+            setHidden(true)
+          }}
+        >
+          Hide
+        </Button>
+      </Group>
+      <Stepper active={0} size="sm" allowNextStepsSelect={false}>
+        {STEPS[platform].map((label) => (
+          <Stepper.Step key={label} label={label} />
+        ))}
+      </Stepper>
+      <Group mt="md">
+        {trial ? (
+          <Button onClick={start} loading={starting}>
+            {trial.label}
+          </Button>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Face SDK licenses are issued by our sales team for now: contact support to get one.
+          </Text>
+        )}
+      </Group>
+    </Card>
+  )
+}
+
+function DefaultGroups({ platform, rows }: { platform: Platform; rows: Row[] }) {
+  const slots = rows.filter((r): r is Extract<Row, { kind: 'slot' }> => r.kind === 'slot')
+  if (!slots.length) return null
+  return (
+    <section aria-labelledby="available-title">
+      <Title order={2} size="h4" mb="sm" id="available-title">
+        Available to generate
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {slots.map(({ group }) => (
+          <Card key={group.id} withBorder padding="md">
+            <Text fw={600}>{group.title}</Text>
+            <Text size="sm" c="dimmed" mb="sm">
+              {group.limit} of {group.total} licenses not generated yet{group.holded_limit > 0 ? `, ${group.holded_limit} on hold` : ''}
+            </Text>
+            <Button component={Link} to={paths.preInfo(platform, group.id, group.limit === 0 && group.holded_limit > 0)} variant="light" size="xs">
+              Generate a key
+            </Button>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </section>
+  )
+}
+
+function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
+  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const [status, setStatus] = useState<'all' | LicenseStatusName>('all')
+  const [product, setProduct] = useState('all')
+  const [shown, setShown] = useState(FIRST_PAGE)
+  const productFilters = PRODUCT_FILTERS[platform]
+
+  const byProduct = rows.filter((r) => productMatches(product, rowProduct(r), rowIsTrial(r)))
+  const counts = Object.fromEntries(STATUS_TABS(platform).map((s) => [s, byProduct.filter((r) => r.status === s).length]))
+  const filtered = status === 'all' ? byProduct : byProduct.filter((r) => r.status === status)
+  const visible = filtered.slice(0, shown)
+  const reset = () => setShown(FIRST_PAGE)
+  const hrefOf = (r: Row) => (r.kind === 'license' ? `${pathname}${r.license.id}/info/` : `${pathname}${r.group.id}/pre-info/${r.status === 'holded' ? '?holded' : ''}`)
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="licenses-title">
+      <Title order={2} size="h4" mb="sm" id="licenses-title">
+        Licenses
+      </Title>
+      <Tabs
+        value={status}
+        onChange={(v) => {
+          setStatus((v as typeof status) ?? 'all')
+          reset()
+        }}
+        mb="sm"
+      >
+        <Tabs.List>
+          <Tabs.Tab value="all">All ({byProduct.length})</Tabs.Tab>
+          {STATUS_TABS(platform).map((s) => (
+            <Tabs.Tab key={s} value={s} disabled={counts[s] === 0}>
+              {s === 'holded' ? 'On hold' : s[0]!.toUpperCase() + s.slice(1)} ({counts[s]})
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      {productFilters && (
+        <SegmentedControl
+          mb="md"
+          aria-label="Product"
+          value={product}
+          onChange={(v) => {
+            setProduct(v)
+            setStatus('all')
+            reset()
+          }}
+          data={productFilters}
+        />
+      )}
+      {rows.length === 0 ? (
+        <Alert color="gray" title="You have no licenses yet">
+          Licenses you get appear here. Start with a trial in the first steps above, or contact support to buy.
+        </Alert>
+      ) : (
+        <>
+          <Table.ScrollContainer minWidth={640}>
+            <Table highlightOnHover verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Title</Table.Th>
+                  <Table.Th>Product</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Key</Table.Th>
+                  <Table.Th>Expires</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {visible.map((r) => (
+                  <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
+                    <Table.Td>
+                      <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()}>
+                        {r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{productTitle(rowProduct(r))}</Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={r.status} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace">
+                        {r.kind === 'license' ? r.license.token : '—'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{r.kind === 'license' ? formatDate(r.license.expire_date) : '—'}</Table.Td>
+                  </Table.Tr>
+                ))}
+                {visible.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={5}>
+                      <Text ta="center" c="dimmed" py="md">
+                        No licenses match the filter.
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Group justify="space-between" mt="md">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              Showing {visible.length} of {filtered.length}
+            </Text>
+            {filtered.length > shown && (
+              <Button variant="light" onClick={() => setShown((n) => n + PAGE_STEP)}>
+                Show {Math.min(PAGE_STEP, filtered.length - shown)} more
+              </Button>
+            )}
+          </Group>
+        </>
+      )}
+    </Card>
+  )
+}
+

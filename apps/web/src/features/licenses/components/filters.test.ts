@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { buildRows, productMatches } from './filters.ts'
+import type { GroupView, LicenseView } from '@portal/domain'
+
+const lic = (id: number, product: string, status: LicenseView['license_status'], type: LicenseView['type'] = 'nuitrack') =>
+  ({ id, type, license_status: status, is_trial: false, config: { product } }) as unknown as LicenseView
+const grp = (id: number, limit: number, holded = 0) => ({ id, type: 'nuitrack', is_default: true, limit, holded_limit: holded, product: 'nuitrack_subscribe' }) as unknown as GroupView
+
+describe('dashboard rows', () => {
+  it('puts group slots first and keeps only the platform', () => {
+    const rows = buildRows('nuitrack', [lic(1, 'old', 'active'), lic(2, 'face_online_subscribe', 'new', 'face')], [grp(9, 3), grp(10, 0), grp(11, 0, 2)])
+    expect(rows.map((r) => (r.kind === 'slot' ? `g${r.group.id}:${r.status}` : `l${r.license.id}`))).toEqual(['g9:new', 'g11:holded', 'l1'])
+  })
+
+  it('matches the product filters of section 2', () => {
+    expect(productMatches('nuitrack_trial', 'nuitrack_trial', true)).toBe(true)
+    expect(productMatches('nuitrack_online', 'nuitrack_ai_subscription_monthly', false)).toBe(true)
+    expect(productMatches('nuitrack_online', 'old', false)).toBe(false)
+    expect(productMatches('old', 'old', false)).toBe(true)
+    expect(productMatches('custom', 'face_offline_custom', false)).toBe(true)
+    expect(productMatches('face_trial_tag', 'fmc_subscribe', true)).toBe(true)
+    expect(productMatches('face_online_sub', 'face_online_subscribe', false)).toBe(true)
+  })
+})

@@ -1,0 +1,63 @@
+import type { GroupView, LicenseStatusName, LicenseView, Platform } from '@portal/domain'
+
+/** One row of the dashboard table: a real license, or the not-yet-generated slots of a group. */
+export type Row =
+  | { kind: 'license'; license: LicenseView; status: LicenseStatusName }
+  | { kind: 'slot'; group: GroupView; status: LicenseStatusName }
+
+export const STATUS_TABS = (platform: Platform): LicenseStatusName[] =>
+  platform === 'nuitrack' ? ['new', 'active', 'suspended', 'holded'] : ['new', 'active', 'suspended']
+
+export const PRODUCT_FILTERS: Partial<Record<Platform, { value: string; label: string }[]>> = {
+  nuitrack: [
+    { value: 'all', label: 'All' },
+    { value: 'nuitrack_trial', label: 'Trial' },
+    { value: 'nuitrack_online', label: 'Pro and AI' },
+    { value: 'old', label: 'Perpetual' },
+  ],
+  face: [
+    { value: 'all', label: 'All' },
+    { value: 'face_trial_tag', label: 'Trial' },
+    { value: 'face_online_all_in_one', label: 'All-in-one' },
+    { value: 'face_online_sub', label: 'Subscription' },
+    { value: 'custom', label: 'Custom' },
+  ],
+}
+
+/** Which product filter a license or group product falls under. */
+export function productMatches(filter: string, product: string, isTrial: boolean): boolean {
+  switch (filter) {
+    case 'all':
+      return true
+    case 'nuitrack_trial':
+      return product === 'nuitrack_trial'
+    case 'nuitrack_online':
+      return product !== 'nuitrack_trial' && product !== 'old' && product !== 'nuitrack_unlimited'
+    case 'old':
+      return product === 'old' || product === 'nuitrack_unlimited'
+    case 'face_trial_tag':
+      return isTrial
+    case 'face_online_all_in_one':
+      return product === 'face_online_all_in_one'
+    case 'face_online_sub':
+      return product === 'face_online_subscribe'
+    case 'custom':
+      return product.includes('custom') || product === 'face_offline_perpetual'
+    default:
+      return true
+  }
+}
+
+export function buildRows(platform: Platform, licenses: LicenseView[], groups: GroupView[]): Row[] {
+  const slots: Row[] = groups
+    .filter((g) => g.type === platform && g.is_default && (g.limit > 0 || g.holded_limit > 0))
+    .map((g) => ({ kind: 'slot', group: g, status: g.holded_limit > 0 ? 'holded' : 'new' }))
+  const real: Row[] = licenses.filter((l) => l.type === platform).map((l) => ({ kind: 'license', license: l, status: l.license_status }))
+  return [...slots, ...real]
+}
+
+export const rowProduct = (r: Row) => (r.kind === 'license' ? r.license.config.product : r.group.product)
+export const rowIsTrial = (r: Row) => (r.kind === 'license' ? r.license.is_trial : false)
+
+export const FIRST_PAGE = 20
+export const PAGE_STEP = 50

@@ -1,0 +1,12 @@
+import { useQuery } from '@tanstack/react-query'
+import type { LicenseView, StaffLicenseBody } from '@portal/domain'
+import { api } from '../../../lib/api-client.ts'
+
+export const createCustomLicenses = (body: StaffLicenseBody) =>
+  api.post<{ licenses: LicenseView[] }>('/resource/custom/create/', body, { handled: 'all' })
+
+export const getFaceVersions = () => api.get<{ facesdk_versions: { version: string; is_default: boolean }[] }>('/versions/face/')
+export const useFaceVersions = () => useQuery({ queryKey: ['face-versions'], queryFn: getFaceVersions, staleTime: 10 * 60_000 })
+
+export const getFaceComponents = () => api.get<{ components: string[] }>('/components/face/')
+export const useFaceComponents = () => useQuery({ queryKey: ['face-components'], queryFn: getFaceComponents, staleTime: 10 * 60_000 })

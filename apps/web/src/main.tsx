@@ -1,0 +1,17 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { RouterProvider } from 'react-router'
+import '@mantine/core/styles.css'
+import '@mantine/notifications/styles.css'
+import { Providers, createQueryClient } from './app/providers.tsx'
+import { router } from './app/router.tsx'
+
+const client = createQueryClient()
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Providers client={client}>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+)

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+export const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/portal-e2e-data'
+export const PASSWORD = 'Str0ng-Pass'
+const ROOT = join(import.meta.dirname, '..')
+
+let counter = 0
+/** A fresh address per call, so tests never share an account. */
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}@example.com`
+
+/** The portal's CLI; with PGlite it hands the command to the running portal. */
+export function cli(...args: string[]): string {
+  return execFileSync('node', ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
+    encoding: 'utf8',
+  })
+}
+
+async function csrf(request: APIRequestContext): Promise<string> {
+  const state = await request.storageState()
+  let token = state.cookies.find((c) => c.name === 'csrftoken')?.value
+  if (!token) {
+    await request.get('/api/health/')
+    token = (await request.storageState()).cookies.find((c) => c.name === 'csrftoken')!.value
+  }
+  return token
+}
+
+export async function apiPost(request: APIRequestContext, url: string, data: unknown) {
+  return request.post(url, { data, headers: { 'x-csrftoken': await csrf(request) } })
+}
+
+interface Mail {
+  id: number
+  to: string
+  subject: string
+  text: string
+  html: string
+  created_at: string
+}
+
+/** The newest mail to an address in the dev outbox, waiting for it to arrive. */
+export async function lastMail(request: APIRequestContext, to: string, subject?: RegExp): Promise<Mail & { link: string }> {
+  for (let i = 0; i < 50; i++) {
+    const res = await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`)
+    const { messages } = (await res.json()) as { messages: Mail[] }
+    const mail = messages.find((m) => !subject || subject.test(m.subject))
+    if (mail) return { ...mail, link: /https?:\/\/\S+\/app\/\S+/.exec(mail.text)![0] }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no mail to ${to}`)
+}
+
+/** Registers and confirms an account through the API and the dev mailbox. */
+export async function confirmedAccount(request: APIRequestContext, email = uniqueEmail(), password = PASSWORD) {
+  const signup = await apiPost(request, '/api/client/signup/', { username: email, email, password, is_corporate: false })
+  expect(signup.status()).toBe(201)
+  const mail = await lastMail(request, email)
+  const [, id, token] = /\/registration-confirm\/(\d+)\/([\w-]+)\//.exec(mail.link)!
+  expect((await apiPost(request, '/api/client/confirm/', { client_id: Number(id), confirmation_token: token })).ok()).toBe(true)
+  return { email, password }
+}
+
+/** Signs the page's browser context in through the API (the cookies land in the browser). */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  const res = await apiPost(page.context().request, '/api/client/signin/', { username: email, password })
+  expect(res.status(), await res.text()).toBe(200)
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+export async function expectAccessible(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([])
+}
+
+const SHOTS = join(import.meta.dirname, 'screenshots')
+
+/** Screenshots at 1280 and 800 px wide, for a person to look at. */
+export async function screenshots(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true })
+  const size = page.viewportSize() ?? { width: 1280, height: 800 }
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.waitForTimeout(150)
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize(size)
+}
+
+/** A console error fails the test: the app must not log errors while it works. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = []
+      page.on('console', (msg) => {
+        // a refused API call is logged by the browser itself; the test asserts the UI's answer
+        if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(msg.text())
+      })
+      page.on('pageerror', (err) => errors.push(err.message))
+      await use(errors)
+      expect(errors, 'console errors').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+export { expect }
