@@ -6,7 +6,7 @@ const LABELS: Record<LicenseStatusName, string> = { new: 'New', active: 'Active'
 
 export function StatusBadge({ status }: { status: LicenseStatusName }) {
   return (
-    <Badge color={COLORS[status]} variant="light">
+    <Badge color={COLORS[status]} variant="light" c="dark.8">
       {LABELS[status]}
     </Badge>
   )

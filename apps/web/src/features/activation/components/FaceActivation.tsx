@@ -112,7 +112,7 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
           How to make a request file
         </Anchor>
       </Text>
-      <FileInput label="Activation request file" placeholder="Choose a .txt file" accept=".txt,text/plain" value={file} onChange={choose} error={error} clearable disabled={disabled} />
+      <FileInput label="Activation request file" accept=".txt,text/plain" value={file} onChange={choose} error={error} clearable disabled={disabled} />
       <Group>
         <Button onClick={() => (text ? setWarn(true) : setError('You must upload license file before'))} disabled={disabled}>
           Activate

@@ -167,6 +167,8 @@ function DefaultGroups({ platform, rows }: { platform: Platform; rows: Row[] }) 
   )
 }
 
+const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
+
 function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
   const navigate = useNavigate()
   const { pathname } = useLocation()
@@ -203,7 +205,10 @@ function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
             </Tabs.Tab>
           ))}
         </Tabs.List>
-      </Tabs>
+      {STATUS_VALUES(platform).map((value) => (
+        <Tabs.Panel key={value} value={value}>
+          {status === value && (
+            <>
       {productFilters && (
         <SegmentedControl
           mb="md"
@@ -236,7 +241,7 @@ function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
               </Table.Thead>
               <Table.Tbody>
                 {visible.map((r) => (
-                  <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
+                  <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer', whiteSpace: 'nowrap' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
                     <Table.Td>
                       <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()}>
                         {r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`}
@@ -278,6 +283,11 @@ function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
           </Group>
         </>
       )}
+            </>
+          )}
+        </Tabs.Panel>
+      ))}
+      </Tabs>
     </Card>
   )
 }

@@ -116,12 +116,14 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
   return (
     <>
       <PageTitle>Custom licenses</PageTitle>
-      <Tabs value={variant} onChange={(v) => navigate(v === 'subscription' ? paths.staffSubscription : paths.staffPerpetual)} mb="md">
+      <Tabs value={variant} onChange={(v) => navigate(v === 'subscription' ? paths.staffSubscription : paths.staffPerpetual)}>
         <Tabs.List>
           <Tabs.Tab value="perpetual">Perpetual custom license</Tabs.Tab>
           <Tabs.Tab value="subscription">Custom subscription license</Tabs.Tab>
         </Tabs.List>
-      </Tabs>
+        {(['perpetual', 'subscription'] as const).map((v) => (
+          <Tabs.Panel key={v} value={v} pt="md">
+            {v === variant && (
       <Card withBorder padding="lg">
         <form onSubmit={submit} noValidate aria-label="Create custom licenses">
           <Stack>
@@ -188,6 +190,10 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
           </Stack>
         </form>
       </Card>
+            )}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </>
   )
 }
