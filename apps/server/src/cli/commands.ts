@@ -88,7 +88,7 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
           `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
            SELECT $1, $2, 'nuitrack', 'nuitrack_online_subscription_monthly',
                   jsonb_build_object('product', 'nuitrack_online_subscription_monthly', 'license_expire_delta', 2592000),
-                  'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END
+                  'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
              FROM generate_series(1, $3::int) g`,
           [client.id, groupId, count],
         )

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { ActionIcon, Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import {
@@ -83,11 +83,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               </Text>
               <CopyButton value={license.token}>
                 {({ copied, copy }) => (
-                  <Tooltip label={copied ? 'Copied' : 'Copy'}>
-                    <ActionIcon variant="subtle" onClick={copy} aria-label="Copy the activation key">
-                      {copied ? '✓' : '⧉'}
-                    </ActionIcon>
-                  </Tooltip>
+                  <Button variant="subtle" size="compact-xs" onClick={copy} aria-label="Copy the activation key">
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
                 )}
               </CopyButton>
             </Group>
