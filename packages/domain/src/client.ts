@@ -83,7 +83,8 @@ export const updateClientBody = z.object({
   phone: profileFields.phone.optional(),
   position: profileFields.position.optional(),
   company: companySchema.partial().optional(),
-  options: optionsSchema.omit({ facesdk_allow_subscribe: true }).partial().optional(),
+  // strict: facesdk_allow_subscribe is staff's to set, and a request naming it is refused, not ignored
+  options: optionsSchema.omit({ facesdk_allow_subscribe: true }).partial().strict().optional(),
 })
 export type UpdateClientBody = z.input<typeof updateClientBody>
 

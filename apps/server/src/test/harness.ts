@@ -19,6 +19,10 @@ export const DB_KIND = (process.env.DB_KIND ?? 'pglite') as 'pglite' | 'postgres
 const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog', 'face_sdk_versions'])
 
 let shared: Promise<Db> | null = null
+let sharedUrl: string | null = null
+
+/** The worker's PostgreSQL database URL (null on PGlite), for a second app on the same database. */
+export const workerDatabaseUrl = () => sharedUrl
 
 /** One database per test worker: an in-memory PGlite, or a PostgreSQL copy of the template. */
 export function workerDb(): Promise<Db> {
@@ -31,7 +35,8 @@ export function workerDb(): Promise<Db> {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
       await admin.end()
-      return postgresDb(withDatabase(url, name), 20)
+      sharedUrl = withDatabase(url, name)
+      return postgresDb(sharedUrl, 20)
     }
     const db = await pgliteDb()
     await migrate(db)
