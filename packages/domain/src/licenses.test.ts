@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest'
+import {
+  MONTH_SECONDS,
+  checkGroupSize,
+  checkTitle,
+  daysToExpiry,
+  defaultGroupSize,
+  defaultGroupTitle,
+  defaultLicenseTitle,
+  enabledLockOptions,
+  groupResizeBounds,
+  isSubscription,
+  isTrial,
+  licenseStatus,
+  lifetime,
+  lockOptionsValid,
+  numericStatus,
+  platformOfProduct,
+  serialSensorText,
+  subscriptionStatus,
+  trialDaysLeft,
+  type LicenseFacts,
+} from './licenses.ts'
+
+const now = new Date('2026-11-22T12:00:00Z')
+const later = new Date('2026-12-22T12:00:00Z')
+const earlier = new Date('2026-10-22T12:00:00Z')
+const lic = (over: Partial<LicenseFacts> = {}): LicenseFacts => ({
+  product: 'nuitrack_subscribe',
+  config: { product: 'nuitrack_subscribe' },
+  status: 0,
+  held_until: null,
+  expire_date: null,
+  activation_date: null,
+  activation_count: 0,
+  ...over,
+})
+
+describe('license status (section 4)', () => {
+  it('holded while on hold (status 2 is derived from held_until)', () => {
+    expect(licenseStatus(lic({ held_until: later }), now)).toBe('holded')
+    expect(numericStatus(lic({ held_until: later }), now)).toBe(2)
+    expect(licenseStatus(lic({ held_until: earlier }), now)).toBe('new')
+  })
+  it('suspended when expired or status 1', () => {
+    expect(licenseStatus(lic({ expire_date: earlier, activation_count: 1 }), now)).toBe('suspended')
+    expect(licenseStatus(lic({ status: 1 }), now)).toBe('suspended')
+    expect(numericStatus(lic({ status: 1 }), now)).toBe(1)
+  })
+  it('active when activated, when a group key was used, or with an activation date', () => {
+    expect(licenseStatus(lic({ activation_count: 1 }), now)).toBe('active')
+    expect(licenseStatus(lic({ group_key_used: true }), now)).toBe('active')
+    expect(licenseStatus(lic({ activation_date: earlier }), now)).toBe('active')
+  })
+  it('new otherwise', () => {
+    expect(licenseStatus(lic({ expire_date: later }), now)).toBe('new')
+  })
+})
+
+describe('subscription status (section 4)', () => {
+  it('is null for products that are not subscriptions', () => {
+    expect(subscriptionStatus(lic({ product: 'old' }), now)).toBeNull()
+  })
+  it('none for a non-upgraded Face Machine or Analytics trial', () => {
+    expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', tag: 'FMC Trial' } }), now)).toBe('none')
+    expect(subscriptionStatus(lic({ product: 'na_subscribe', config: { product: 'na_subscribe', tag: 'NA Trial', upgraded: true } }), now)).toBe('active')
+  })
+  it('cancelled if an online Nuitrack product is expired, or paused and expired', () => {
+    expect(subscriptionStatus(lic({ expire_date: earlier }), now)).toBe('cancelled')
+    expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, expire_date: earlier }), now)).toBe('cancelled')
+  })
+  it('paused if paused, else active', () => {
+    expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, expire_date: later }), now)).toBe('paused')
+    expect(subscriptionStatus(lic({ product: 'face_online_subscribe', config: { product: 'face_online_subscribe' }, expire_date: earlier }), now)).toBe('active')
+  })
+})
+
+describe('derived values', () => {
+  it('trial: a tag and not upgraded, or the Nuitrack trial', () => {
+    expect(isTrial({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', tag: 'FMC Trial' } })).toBe(true)
+    expect(isTrial({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', tag: 'FMC Trial', upgraded: true } })).toBe(false)
+    expect(isTrial({ product: 'nuitrack_trial', config: { product: 'nuitrack_trial' } })).toBe(true)
+    expect(isSubscription('na_subscribe')).toBe(true)
+    expect(isSubscription('old')).toBe(false)
+  })
+  it('lifetime: year from 11 months on', () => {
+    expect(lifetime({ license_expire_delta: 11 * MONTH_SECONDS })).toBe('year')
+    expect(lifetime({ license_expire_delta: 11 * MONTH_SECONDS - 1 })).toBe('month')
+    expect(lifetime({ license_expire_delta: null })).toBeNull()
+  })
+  it('days to expiry and trial days (at least 1 while running)', () => {
+    expect(daysToExpiry(later, now)).toBe(30)
+    expect(daysToExpiry(earlier, now)).toBe(-31)
+    expect(daysToExpiry(null, now)).toBeNull()
+    expect(trialDaysLeft(new Date(now.getTime() + 3600_000), now)).toBe(1)
+    expect(trialDaysLeft(earlier, now)).toBe(-31)
+  })
+  it('default titles, platforms and the serial/sensor text', () => {
+    expect(defaultLicenseTitle('face_online_subscribe', 7)).toBe('Face SDK subscription #7')
+    expect(defaultGroupTitle('nuitrack_subscribe', 3)).toBe('Nuitrack subscription group #3')
+    expect(platformOfProduct('fmc_subscribe')).toBe('face-machine')
+    expect(platformOfProduct('na_subscribe')).toBe('nuitrack-analytics')
+    expect(platformOfProduct('face_offline_custom')).toBe('face')
+    expect(platformOfProduct('old')).toBe('nuitrack')
+    expect(serialSensorText([{ serial: 'S1', sensor_name: 'D435' }])).toBe('S1 / D435')
+    expect(serialSensorText([])).toBe('')
+  })
+})
+
+describe('section 5 rules for titles and groups', () => {
+  it('title: trimmed, not empty, at most 256', () => {
+    expect(checkTitle('  ')).toBe('field_empty_error')
+    expect(checkTitle(' ' + 'x'.repeat(256) + ' ')).toBeNull()
+    expect(checkTitle('x'.repeat(257))).toBe('license_title_max_length_error')
+  })
+  it('group size: above 0, 2 or more, not above the source; default the lesser of 2 and the limit', () => {
+    expect(checkGroupSize(0, 5)).toBe('group_size_is_zero')
+    expect(checkGroupSize(1, 5)).toBe('group_min_size_error')
+    expect(checkGroupSize(6, 5)).toBe('license_in_group_limit_error')
+    expect(checkGroupSize(2.5, 5)).toBe('group_size_number_error')
+    expect(checkGroupSize(5, 5)).toBeNull()
+    expect(defaultGroupSize(1)).toBe(1)
+    expect(defaultGroupSize(9)).toBe(2)
+    expect(groupResizeBounds(3, 4)).toEqual({ min: 1, max: 7 })
+  })
+  it('custom-license locks: an exclusive lock disables the rest; platforms leave only platforms', () => {
+    expect([...enabledLockOptions([])].sort()).toEqual(['android_app_id', 'hardware', 'ios_app_id', 'platforms', 'usb_token'])
+    expect([...enabledLockOptions(['usb_token'])]).toEqual(['usb_token'])
+    expect([...enabledLockOptions(['platforms'])]).toEqual(['platforms'])
+    expect(lockOptionsValid(['hardware', 'ios_app_id'])).toBe(false)
+    expect(lockOptionsValid(['platforms'])).toBe(true)
+  })
+})
