@@ -97,7 +97,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
         fingerprint: fingerprintField,
         name: z.string().trim().max(256).optional(),
         properties: z.object({ serial: z.string().max(256).optional(), sensor_name: z.string().max(256).optional(), reg: z.string().max(256).optional() }).optional(),
-      }),
+      }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…', name: 'Lobby kiosk', properties: { serial: 'SN-1', sensor_name: 'RealSense D435' } }] }),
       response: {
         200: z.object({
           license_file: z.string(),
@@ -125,8 +125,13 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     schema: {
       tags: sdkTags,
       summary: 'Check a license key on a device; records last seen',
-      body: z.object({ key: keyField, fingerprint: fingerprintField }),
-      response: { 200: z.object({ valid: z.boolean(), code: z.enum(VALIDATION_CODES), detail: z.string(), expires_at: z.string().nullable() }), 429: sdkError },
+      body: z.object({ key: keyField, fingerprint: fingerprintField }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…' }] }),
+      response: {
+        200: z
+          .object({ valid: z.boolean(), code: z.enum(VALIDATION_CODES), detail: z.string(), expires_at: z.string().nullable() })
+          .meta({ examples: [{ valid: true, code: 'VALID', detail: 'The license is valid on this device', expires_at: '2026-12-22T10:00:00.000Z' }] }),
+        429: sdkError,
+      },
     },
     handler: async (req) => {
       await limited(req.ip, req.body.key)
@@ -137,8 +142,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     schema: {
       tags: sdkTags,
       summary: 'Free the seat of a device',
-      body: z.object({ key: keyField, fingerprint: fingerprintField }),
-      response: { 200: z.object({ status: z.literal('ok'), released: z.boolean() }), 404: sdkError, 429: sdkError },
+      body: z.object({ key: keyField, fingerprint: fingerprintField }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…' }] }),
+      response: { 200: z.object({ status: z.literal('ok'), released: z.boolean() }).meta({ examples: [{ status: 'ok', released: true }] }), 404: sdkError, 429: sdkError },
     },
     handler: async (req, reply) => {
       await limited(req.ip, req.body.key)

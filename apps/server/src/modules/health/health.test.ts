@@ -51,3 +51,14 @@ describe('health, docs, changelog, service redirect, dev mailbox', () => {
     expect(res.json().error_code).toBe('d7b928d5')
   })
 })
+
+describe('the device API in the OpenAPI document', () => {
+  it('describes activate, validate and deactivate with examples', async () => {
+    const doc = (await new Agent(t.app).get('/api/openapi.json')).json()
+    for (const op of ['activate', 'validate', 'deactivate']) {
+      const post = doc.paths[`/api/sdk/${op}/`].post
+      expect(post.summary).toBeTruthy()
+      expect(JSON.stringify(post.requestBody)).toContain('ABCD-EFGH-JKLM-NPQR')
+    }
+  })
+})

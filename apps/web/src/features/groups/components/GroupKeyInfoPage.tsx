@@ -1,14 +1,14 @@
-import { useEffect, useState } from 'react'
-import { Anchor, Button, Card, Center, Group, Loader, Modal, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { useEffect } from 'react'
+import { Anchor, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useParams } from 'react-router'
-import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, checkTitle, messageFor, productTitle } from '@portal/domain'
+import { GENERIC_MESSAGES, productTitle } from '@portal/domain'
 import { groupsQueryOptions, renameGroup, useGroups } from '../../../api/groups.ts'
 import { licensesQueryOptions, useLicenses } from '../../../api/licenses.ts'
 import { GroupCount } from '../../../components/GroupCount.tsx'
+import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
 import { errorStore } from '../../../lib/error-store.ts'
-import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { paths } from '../../../config/paths.ts'
 
 export function GroupKeyInfoPage() {
@@ -40,7 +40,16 @@ export function GroupKeyInfoPage() {
         <Title order={1} size="h2">
           {group.title}
         </Title>
-        <RenameGroup id={group.id} title={group.title} onSaved={refresh} />
+        <EditTitleButton
+          current={group.title}
+          button="Rename"
+          dialogTitle="Rename the group key"
+          fieldLabel="Name"
+          onSave={async (title) => {
+            await renameGroup(group.id, title)
+            await refresh()
+          }}
+        />
       </Group>
       <Card withBorder padding="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -99,49 +108,5 @@ export function GroupKeyInfoPage() {
         )}
       </Card>
     </Stack>
-  )
-}
-
-function RenameGroup({ id, title, onSaved }: { id: number; title: string; onSaved: () => Promise<unknown> }) {
-  const [open, setOpen] = useState(false)
-  const [value, setValue] = useState(title)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const save = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const problem = checkTitle(value)
-    if (problem) return setError(problem === 'field_empty_error' ? messageFor(problem) : `The name must be at most ${LICENSE_TITLE_MAX} characters`)
-    setBusy(true)
-    try {
-      await renameGroup(id, value)
-      await onSaved()
-      setOpen(false)
-    } catch (err) {
-      setError(fieldErrorOf(err)?.message ?? null)
-    } finally {
-      setBusy(false)
-    }
-  }
-  return (
-    <>
-      <Button variant="subtle" size="xs" onClick={() => (setValue(title), setError(null), setOpen(true))}>
-        Rename
-      </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Rename the group key" centered>
-        <form onSubmit={save} noValidate>
-          <Stack>
-            <TextInput label="Name" value={value} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setValue(e.currentTarget.value), setError(null))} error={error} data-autofocus />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={busy}>
-                Save
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
-    </>
   )
 }

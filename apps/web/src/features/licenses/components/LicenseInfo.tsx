@@ -1,13 +1,10 @@
 import { useState, type ReactNode } from 'react'
-import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import {
-  LICENSE_TITLE_MAX,
   OS_TYPES,
   PLATFORM_TITLES,
-  checkTitle,
-  messageFor,
   productTitle,
   trialDaysLeft,
   type LicenseView,
@@ -17,7 +14,7 @@ import { licensesQueryOptions, pauseLicense, releaseLicense, renameLicense, resu
 import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
 import { StatusBadge, formatDate } from '../../../components/LicenseBits.tsx'
 import { GroupCount } from '../../../components/GroupCount.tsx'
-import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths } from '../../../config/paths.ts'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
@@ -58,7 +55,17 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           {license.title}
         </Title>
         <StatusBadge status={license.license_status} />
-        <EditTitle license={license} disabled={onHold} onSaved={refresh} />
+        <EditTitleButton
+          current={license.title}
+          button="Edit title"
+          dialogTitle="Edit the title"
+          fieldLabel="Title"
+          disabled={onHold}
+          onSave={async (title) => {
+            await renameLicense(license.id, title)
+            await refresh()
+          }}
+        />
       </Group>
       {onHold && (
         <Alert color="orange" title="On hold">
@@ -176,49 +183,5 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       </Text>
       <div>{children}</div>
     </div>
-  )
-}
-
-function EditTitle({ license, disabled, onSaved }: { license: LicenseView; disabled: boolean; onSaved: () => Promise<unknown> }) {
-  const [open, setOpen] = useState(false)
-  const [title, setTitle] = useState(license.title)
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  const save = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const problem = checkTitle(title)
-    if (problem) return setError(problem === 'field_empty_error' ? messageFor('field_empty_error') : `The title must be at most ${LICENSE_TITLE_MAX} characters`)
-    setSaving(true)
-    try {
-      await renameLicense(license.id, title)
-      await onSaved()
-      setOpen(false)
-    } catch (err) {
-      setError(fieldErrorOf(err)?.message ?? null)
-    } finally {
-      setSaving(false)
-    }
-  }
-  return (
-    <>
-      <Button variant="subtle" size="xs" onClick={() => (setTitle(license.title), setError(null), setOpen(true))} disabled={disabled}>
-        Edit title
-      </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Edit the title" centered>
-        <form onSubmit={save} noValidate>
-          <Stack>
-            <TextInput label="Title" value={title} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setTitle(e.currentTarget.value), setError(null))} error={error} data-autofocus />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={saving}>
-                Save
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
-    </>
   )
 }

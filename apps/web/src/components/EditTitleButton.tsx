@@ -1,0 +1,55 @@
+import { useState } from 'react'
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
+import { LICENSE_TITLE_MAX, checkTitle, messageFor } from '@portal/domain'
+import { fieldErrorOf } from '../lib/api-client.ts'
+
+/** A button that opens a dialog to change a license's or a group's title (trimmed, 1 to 256). */
+export function EditTitleButton(props: {
+  current: string
+  button: string
+  dialogTitle: string
+  fieldLabel: string
+  disabled?: boolean
+  onSave: (title: string) => Promise<unknown>
+}) {
+  const [open, setOpen] = useState(false)
+  const [value, setValue] = useState(props.current)
+  const [error, setError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault()
+    const problem = checkTitle(value)
+    if (problem) return setError(problem === 'field_empty_error' ? messageFor(problem) : `At most ${LICENSE_TITLE_MAX} characters`)
+    setSaving(true)
+    try {
+      await props.onSave(value)
+      setOpen(false)
+    } catch (err) {
+      setError(fieldErrorOf(err)?.message ?? null)
+    } finally {
+      setSaving(false)
+    }
+  }
+  return (
+    <>
+      <Button variant="subtle" size="xs" onClick={() => (setValue(props.current), setError(null), setOpen(true))} disabled={props.disabled}>
+        {props.button}
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={props.dialogTitle} centered>
+        <form onSubmit={save} noValidate>
+          <Stack>
+            <TextInput label={props.fieldLabel} value={value} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setValue(e.currentTarget.value), setError(null))} error={error} data-autofocus />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={saving}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  )
+}
