@@ -159,14 +159,15 @@ export interface LicenseFacts {
   config: LicenseConfig
   /** 1 suspended/stopped; 2 is never stored: on hold is derived from held_until */
   status: number
-  held_until: Date | string | null
-  expire_date: Date | string | null
-  activation_date: Date | string | null
+  held_until: Date | string | number | null
+  expire_date: Date | string | number | null
+  activation_date: Date | string | number | null
   activation_count: number
   group_key_used?: boolean
 }
 
-const time = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).getTime())
+/** Times arrive as Dates, ISO strings or epoch milliseconds (the license list reads them as numbers). */
+const time = (d: Date | string | number | null | undefined) => (d == null ? null : typeof d === 'number' ? d : d instanceof Date ? d.getTime() : new Date(d).getTime())
 
 export const isOnHold = (l: Pick<LicenseFacts, 'held_until'>, now: Date) => {
   const t = time(l.held_until)
@@ -213,14 +214,14 @@ export function lifetime(config: Pick<LicenseConfig, 'license_expire_delta'>): '
 }
 
 /** Whole days until expiry (negative once expired); null without an expiry. */
-export function daysToExpiry(expire: Date | string | null, now: Date): number | null {
+export function daysToExpiry(expire: Date | string | number | null, now: Date): number | null {
   const t = time(expire)
   if (t === null) return null
   return Math.ceil((t - now.getTime()) / (DAY_SECONDS * 1000))
 }
 
 /** Trial days shown: at least 1 while not expired. */
-export const trialDaysLeft = (expire: Date | string | null, now: Date) => {
+export const trialDaysLeft = (expire: Date | string | number | null, now: Date) => {
   const d = daysToExpiry(expire, now)
   return d === null ? null : d <= 0 && !isExpired({ expire_date: expire }, now) ? 1 : d
 }

@@ -28,10 +28,11 @@ export interface LicenseRow {
   title: string | null
   config: LicenseConfig
   status: number
-  held_until: Date | null
-  created_at: Date
-  expire_date: Date | null
-  activation_date: Date | null
+  // Dates, or epoch milliseconds where the list reads them (parsing 4,000 Dates costs more than the query)
+  held_until: Date | number | null
+  created_at: Date | number
+  expire_date: Date | number | null
+  activation_date: Date | number | null
   token: string
   locked_to: string | null
   data: string | null
@@ -67,7 +68,9 @@ export interface GroupRow {
   used_licenses: number
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
+const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
+
+const iso = (d: Date | string | number | null) => (d === null ? null : d instanceof Date ? d.toISOString() : new Date(d).toISOString())
 
 // Active devices of a license as JSON, so a list is one query however many licenses it holds.
 const ACTIVATIONS_SQL = `COALESCE((
@@ -90,13 +93,18 @@ const LICENSE_SELECT = `
 export async function listLicenses(db: Queryable, clientId: number): Promise<LicenseRow[]> {
   const [rows, devices] = await Promise.all([
     db.query<LicenseRow>(
-      `SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default
+      `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
+              l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
+              ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
+              ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
+              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default
          FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id
         WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
       [clientId],
     ),
-    db.query<{ id: number; license_id: number; kind: string; name: string | null; serial: string | null; sensor_name: string | null; reg: string | null; fingerprint: string | null; first_seen: Date; last_seen: Date | null }>(
-      `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint, d.first_seen, d.last_seen
+    db.query<{ id: number; license_id: number; kind: string; name: string | null; serial: string | null; sensor_name: string | null; reg: string | null; fingerprint: string | null; first_seen: number; last_seen: number | null }>(
+      `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint,
+              ${EPOCH_MS('d.first_seen')} AS first_seen, ${EPOCH_MS('d.last_seen')} AS last_seen
          FROM devices d JOIN licenses l ON l.id = d.license_id
         WHERE l.client_id = $1 AND l.revoked_at IS NULL AND d.released_at IS NULL ORDER BY d.id`,
       [clientId],
@@ -111,6 +119,7 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
       name: d.name,
       signature_properties: { serial: d.serial, sensor_name: d.sensor_name, reg: d.reg },
       fingerprint: d.fingerprint,
+      // epoch numbers here; toLicenseView makes the ISO text once
       first_seen: d.first_seen as unknown as string,
       last_seen: d.last_seen as unknown as string | null,
     })
@@ -163,9 +172,22 @@ export async function countUnactivated(db: Queryable, clientId: number): Promise
 
 export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
   const activations = (row.activations ?? []).map((a) => ({ ...a, first_seen: iso(a.first_seen)!, last_seen: iso(a.last_seen) }))
-  const facts = { ...row, activation_count: activations.length }
+  // the derivations read only these: a small object instead of a copy of the row (1,000 rows a list)
+  const facts = {
+    product: row.product,
+    config: row.config,
+    status: row.status,
+    held_until: row.held_until,
+    expire_date: row.expire_date,
+    activation_date: row.activation_date,
+    activation_count: activations.length,
+    group_key_used: row.group_key_used,
+  }
   const subscription = subscriptionStatus(facts, now)
   const expire = iso(row.expire_date)
+  const created = iso(row.created_at)!
+  const activated = iso(row.activation_date)
+  const trial = isTrial(row)
   return {
     id: row.id,
     type: platformOfProduct(row.product),
@@ -173,14 +195,14 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     group: row.group_id === null ? null : (row.group_title ?? defaultGroupTitle(row.group_product ?? row.product, row.group_id)),
     group_id: row.group_id,
     config: row.config,
-    created_date: iso(row.created_at)!,
+    created_date: created,
     expire_date: expire,
-    activation_date: iso(row.activation_date),
-    dates: { createdDate: iso(row.created_at)!, expireDate: expire, activationDate: iso(row.activation_date), days: daysToExpiry(row.expire_date, now) },
+    activation_date: activated,
+    dates: { createdDate: created, expireDate: expire, activationDate: activated, days: daysToExpiry(row.expire_date, now) },
     status: numericStatus(row, now),
     license_status: licenseStatus(facts, now),
     subscription_status: subscription,
-    next_payment: subscription === 'active' && !isTrial(row) ? expire : null,
+    next_payment: subscription === 'active' && !trial ? expire : null,
     activations,
     locked_to: row.locked_to,
     token: row.token,
@@ -190,7 +212,7 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     card_last4: row.card_last4,
     paypal_email: row.paypal_email,
     is_fake: row.is_fake,
-    is_trial: isTrial(row),
+    is_trial: trial,
     is_subscription: isSubscription(row.product),
     from_custom_group: row.group_id !== null && row.group_is_default === false,
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
