@@ -23,6 +23,7 @@ import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
+import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
 
 export interface BuildOptions {
@@ -93,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(clientRoutes, { ctx })
       await api.register(catalogueRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
+      await api.register(analyticsRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())

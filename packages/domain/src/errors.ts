@@ -42,6 +42,8 @@ export const ERRORS = {
   release_limit: { code: '59ff98bd', status: 429, message: 'A license allows 3 device releases in any 30 days' },
   license_not_usable: { code: '1aa189d5', status: 403, message: 'This license cannot be activated now' },
   empty_activation: { code: 'internal_server_error', status: 400, message: 'empty data or usb token' },
+  captcha_invalid: { code: '1fb53c53', status: 400, message: 'reCaptcha validation failed. Please try again' },
+  captcha_missing: { code: '824d29c0', status: 400, message: 'The captcha has expired or is missing. Please solve it again' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const
 

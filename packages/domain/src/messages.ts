@@ -26,6 +26,8 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   field_empty_error: 'This field is required',
   name_empty_error: 'Please enter your name',
   token_invalid: 'The link is invalid or outdated',
+  captcha_required_error: 'Please solve the captcha',
+  fill_info_empty_error: 'Fill in at least one field, or skip this step',
 }
 
 export const GENERIC_MESSAGES = {

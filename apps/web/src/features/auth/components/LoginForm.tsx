@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { signinBody, type Platform, type ProfileResponse } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
@@ -20,6 +20,7 @@ export interface LoginFormProps {
 
 export function LoginForm({ platform, analytics = false, onSignedIn }: LoginFormProps) {
   const { t } = useTranslation()
+  const justRegistered = new URLSearchParams(useLocation().search).has('registered')
   const form = useSchemaForm(signinBody, { username: '', password: '' })
   const signin = useSignin()
   const [formError, setFormError] = useState<string | null>(null)
@@ -51,6 +52,11 @@ export function LoginForm({ platform, analytics = false, onSignedIn }: LoginForm
   const registration = analytics ? paths.analyticsRegistration : withPlatform(paths.registration, platform)
   return (
     <AuthLayout title={analytics ? t('Sign in to Nuitrack Analytics') : t('Sign in')}>
+      {justRegistered && (
+        <Alert color="green" role="status" mb="sm">
+          {t('Your account is created. Confirm your e-mail with the link we sent, then sign in.')}
+        </Alert>
+      )}
       <form onSubmit={submit} noValidate aria-label={t('Sign in')}>
         <Stack gap="sm">
           {formError ? (

@@ -1,3 +1,4 @@
+import { AnalyticsRegistration } from '../components/AnalyticsRegistration.tsx'
 import { RegistrationForm } from '../components/RegistrationForm.tsx'
 import { useSignInPlatform } from '../hooks.ts'
 
@@ -6,7 +7,7 @@ export function RegistrationRoute() {
   return <RegistrationForm platform={platform} />
 }
 
-/** /app/registrate/nuitrack-analytics/ (the captcha and the fill-info step come in a later issue). */
+/** /app/registrate/nuitrack-analytics/: captcha, then exist or fill-info. */
 export function AnalyticsRegistrationRoute() {
-  return <RegistrationForm platform="nuitrack-analytics" analytics />
+  return <AnalyticsRegistration />
 }
