@@ -1,34 +1,59 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from './config.ts'
 
-describe('configuration', () => {
-  it('reports one line per bad value', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
-    try {
-      loadConfig({ DATA_DIR: dir, PORT: 'abc', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://x', LOG_LEVEL: 'loud', NODE_ENV: 'staging' })
-      expect.unreachable()
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError)
-      const problems = (err as ConfigError).problems
-      expect(problems).toHaveLength(5)
-      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'NODE_ENV', 'PORT', 'SMTP_URL'])
-    }
+const tempDir = () => mkdtempSync(join(tmpdir(), 'cfg-'))
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env)
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError)
+    return (err as ConfigError).problems
+  }
+  throw new Error('loadConfig accepted a bad environment')
+}
+
+describe('loadConfig', () => {
+  it('reports one problem per bad value, each naming its variable', () => {
+    const problems = problemsOf({ DATA_DIR: tempDir(), PORT: 'abc', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://x', LOG_LEVEL: 'loud' })
+    expect(problems).toHaveLength(4)
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SMTP_URL'])
+    expect(problems.find((p) => p.startsWith('DATABASE_URL'))).toContain('postgres://')
+    expect(problems.find((p) => p.startsWith('SMTP_URL'))).toContain('smtp://')
+  })
+
+  it('refuses other bad values too: port out of range, short secret, unknown NODE_ENV', () => {
+    const problems = problemsOf({ DATA_DIR: tempDir(), PORT: '70000', SESSION_SECRET: 'short', NODE_ENV: 'staging' })
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['NODE_ENV', 'PORT', 'SESSION_SECRET'])
+  })
+
+  it('accepts good values and treats empty ones as unset', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '8080', DATABASE_URL: 'postgresql://u@h/db', SMTP_URL: 'smtps://u:p@mail.example:465', LOG_LEVEL: 'warn', PUBLIC_URL: '' })
+    expect(config).toMatchObject({ PORT: 8080, databaseKind: 'postgres', SMTP_URL: 'smtps://u:p@mail.example:465', LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost:8080' })
   })
 
   it('defaults to PGlite, generates the session secret into DATA_DIR once, and derives PUBLIC_URL', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
+    const dir = tempDir()
     const a = loadConfig({ DATA_DIR: dir, PORT: '4000' })
-    const b = loadConfig({ DATA_DIR: dir })
     expect(a.databaseKind).toBe('pglite')
     expect(a.SESSION_SECRET.length).toBeGreaterThanOrEqual(32)
-    expect(b.SESSION_SECRET).toBe(a.SESSION_SECRET)
+    const file = join(dir, 'session-secret')
+    expect(readFileSync(file, 'utf8').trim()).toBe(a.SESSION_SECRET)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    // the next start reads the same secret, so sessions survive a restart
+    expect(loadConfig({ DATA_DIR: dir }).SESSION_SECRET).toBe(a.SESSION_SECRET)
+    // another data directory gets its own
+    expect(loadConfig({ DATA_DIR: tempDir() }).SESSION_SECRET).not.toBe(a.SESSION_SECRET)
     expect(a.PUBLIC_URL).toBe('http://localhost:4000')
-    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://u@h/db', PUBLIC_URL: 'https://portal.example/' })).toMatchObject({
-      databaseKind: 'postgres',
-      PUBLIC_URL: 'https://portal.example',
-    })
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://portal.example/' }).PUBLIC_URL).toBe('https://portal.example')
+  })
+
+  it('a SESSION_SECRET given in the environment wins over the file', () => {
+    const dir = tempDir()
+    loadConfig({ DATA_DIR: dir })
+    expect(loadConfig({ DATA_DIR: dir, SESSION_SECRET: 'x'.repeat(40) }).SESSION_SECRET).toBe('x'.repeat(40))
   })
 })

@@ -9,19 +9,31 @@ export interface RateRule {
 }
 
 /**
- * Fixed-window counters in the database, so the limit holds across every server process on one
- * database: one atomic upsert per rule, no read-then-write.
+ * Sliding-window counters in the database, so the limit holds across every server process on one
+ * database. Hits go into small buckets (a fifteenth of the window); a hit is refused when the
+ * buckets of the last window, its own included, hold more than `max`. The window never resets at
+ * a clock boundary, so no span of `windowSeconds` lets more than `max` through (it may count up to
+ * one bucket more than the window: stricter, never looser). One statement per call: the upsert
+ * answers the current bucket's count exactly (row lock), and older buckets no longer change.
  */
 export async function hit(db: Queryable, rules: RateRule[]): Promise<void> {
   if (rules.length === 0) return
   // all rules in one statement, rows always locked in the order given
   const rows = await db.query<{ key: string; hits: number }>(
-    `INSERT INTO rate_limits (key, window_start, hits)
-     SELECT r.key, to_timestamp(floor(extract(epoch FROM now()) / r.w) * r.w), 1
-       FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(key, w, n) ORDER BY r.n
-     ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + 1
-     RETURNING key, hits`,
-    [rules.map((r) => r.key), rules.map((r) => r.windowSeconds)],
+    `WITH r AS (
+       SELECT key, w, n, to_timestamp(floor(extract(epoch FROM now()) / b) * b) AS bucket
+         FROM unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS r(key, w, b, n)
+     ), up AS (
+       INSERT INTO rate_limits (key, window_start, hits)
+       SELECT key, bucket, 1 FROM r ORDER BY n
+       ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + 1
+       RETURNING key, hits
+     )
+     SELECT up.key, (up.hits + COALESCE((SELECT sum(l.hits) FROM rate_limits l
+                                          WHERE l.key = r.key AND l.window_start < r.bucket
+                                            AND l.window_start >= r.bucket - make_interval(secs => r.w)), 0))::int AS hits
+       FROM up JOIN r ON r.key = up.key`,
+    [rules.map((r) => r.key), rules.map((r) => r.windowSeconds), rules.map((r) => Math.max(1, Math.ceil(r.windowSeconds / 15)))],
   )
   for (const rule of rules) {
     const row = rows.find((r) => r.key === rule.key)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { afterAll, beforeEach } from 'vitest'
+import { afterAll, beforeEach, expect } from 'vitest'
 import { COOKIES } from '@portal/domain'
 import { buildApp } from '../app.ts'
 import { migrate, pgliteDb, postgresDb, type Db } from '../db/db.ts'
@@ -148,4 +148,21 @@ export async function lastMailTo(db: Db, to: string) {
   const link = /https?:\/\/\S+\/app\/\S+/.exec(mail.text_body)?.[0] ?? null
   const m = link ? /\/app\/[a-z-]+\/(\d+)\/([A-Za-z0-9_-]+)\//.exec(link) : null
   return { ...mail, link, clientId: m ? Number(m[1]) : null, token: m?.[2] ?? null }
+}
+
+/** A spec-shaped error answer: the status, the catalogue code, and the field when one is named. */
+export function expectError(res: LightMyRequestResponse, status: number, code: string, field?: string) {
+  const what = `${res.statusCode} ${res.body}`
+  expect(res.statusCode, what).toBe(status)
+  const body = res.json()
+  expect(body.error_code, what).toBe(code)
+  expect(typeof body.error, what).toBe('string')
+  expect(body.error.length, what).toBeGreaterThan(0)
+  if (field !== undefined) expect(body.field, what).toBe(field)
+}
+
+/** How many rows a query counts, for checking the state after a call. */
+export async function count(db: Db, sql: string, params: unknown[] = []): Promise<number> {
+  const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)
+  return rows[0]!.n
 }

@@ -1,30 +1,115 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, STRONG_PASSWORD, lastMailTo, signedInClient, useTestApp } from '../../test/harness.ts'
+import { Agent, STRONG_PASSWORD, count, expectError, lastMailTo, signedInClient, useTestApp } from '../../test/harness.ts'
 
 const t = useTestApp()
 
+const signin = (email: string, password = STRONG_PASSWORD) => new Agent(t.app).post('/api/client/signin/', { username: email, password })
+
+describe('GET /api/client/', () => {
+  it('answers every client_info field of section 3, prices per platform and the payment keys', async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const res = await agent.get('/api/client/')
+    expect(res.statusCode).toBe(200)
+    const body = res.json()
+    expect(Object.keys(body).sort()).toEqual(['client_info', 'payment_provider_key', 'paypal_client_id', 'paypal_merchant_id', 'prices'])
+    expect(body.client_info).toEqual({
+      id: client.id,
+      balance: 0,
+      token: client.token,
+      options: {
+        balance_autofill: false,
+        bills_mail: true,
+        news_notification: true,
+        updates_notification: true,
+        corporate_member: false,
+        facesdk_allow_subscribe: false,
+      },
+      company: { name: '', address: '', vat: '', type: '', site: '', position: '' },
+      email,
+      pending_email: null,
+      name: '',
+      last_name: '',
+      phone: '',
+      position: '',
+      is_staff: false,
+    })
+    expect(Object.keys(body.prices).sort()).toEqual(['face', 'face-machine', 'nuitrack', 'nuitrack-analytics'])
+    for (const platform of Object.keys(body.prices)) expect(body.prices[platform].length, platform).toBeGreaterThan(0)
+    expect(body.prices.nuitrack[0]).toEqual(
+      expect.objectContaining({ product: expect.any(String), cost: expect.any(Number), old_price: expect.toBeOneOf([null, expect.any(Number)]), discount: expect.toBeOneOf([null, expect.any(Number)]) }),
+    )
+    // the analytics cloud price is read from tier 4 of na_subscribe
+    expect(body.prices['nuitrack-analytics'].find((p: { product: string; tier: number }) => p.product === 'na_subscribe' && p.tier === 4)).toBeTruthy()
+    expect(typeof body.payment_provider_key).toBe('string')
+    expect(body.payment_provider_key.length).toBeGreaterThan(0)
+    expect(typeof body.paypal_merchant_id).toBe('string')
+    expect(typeof body.paypal_client_id).toBe('string')
+  })
+
+  it('shows the balance in dollars with 2 decimals', async () => {
+    const { agent, client } = await signedInClient(t)
+    await t.db.query('UPDATE clients SET balance_cents = 12345 WHERE id = $1', [client.id])
+    expect((await agent.get('/api/client/')).json().client_info.balance).toBe(123.45)
+  })
+
+  it('anonymous: 401 1920e203 Unauthorized user AnonymousUser', async () => {
+    const res = await new Agent(t.app).get('/api/client/')
+    expect(res.statusCode).toBe(401)
+    expect(res.json()).toEqual({ error_code: '1920e203', error: 'Unauthorized user AnonymousUser' })
+  })
+})
+
 describe('POST /api/client/', () => {
-  it('updates profile, company and options; only what is sent changes', async () => {
+  it('updates profile, company and options; only what is sent changes, and it is stored', async () => {
     const { agent } = await signedInClient(t)
     const res = await agent.post('/api/client/', {
       name: '  Ada ',
       last_name: 'Lovelace',
       phone: '+44 20 7946 0958',
       position: 'CTO',
-      company: { name: 'Engines', vat: 'GB123', site: 'engines.example' },
+      company: { name: 'Engines', vat: 'GB123', site: 'engines.example', type: 'Ltd', position: 'Founder' },
       options: { corporate_member: true, news_notification: false },
     })
     expect(res.statusCode).toBe(200)
+    expect(res.json().email_confirmation_sent).toBe(false)
     const info = res.json().client_info
-    expect(info).toMatchObject({ name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0958', position: 'CTO', company: { name: 'Engines', vat: 'GB123', address: '' } })
-    expect(info.options).toMatchObject({ corporate_member: true, news_notification: false, bills_mail: true })
-    const second = (await agent.post('/api/client/', { company: { address: 'London' } })).json().client_info
-    expect(second.company).toMatchObject({ name: 'Engines', address: 'London' })
-    expect(second.name).toBe('Ada')
-    expect((await agent.get('/api/client/')).json().client_info.options.corporate_member).toBe(true)
+    expect(info).toMatchObject({
+      name: 'Ada',
+      last_name: 'Lovelace',
+      phone: '+44 20 7946 0958',
+      position: 'CTO',
+      company: { name: 'Engines', vat: 'GB123', site: 'engines.example', type: 'Ltd', position: 'Founder', address: '' },
+      options: { corporate_member: true, news_notification: false, bills_mail: true, updates_notification: true, balance_autofill: false },
+    })
+    const second = await agent.post('/api/client/', { company: { address: 'London' }, options: { balance_autofill: true } })
+    expect(second.statusCode).toBe(200)
+    const stored = (await agent.get('/api/client/')).json().client_info
+    expect(stored).toMatchObject({
+      name: 'Ada',
+      last_name: 'Lovelace',
+      company: { name: 'Engines', address: 'London', vat: 'GB123' },
+      options: { corporate_member: true, news_notification: false, balance_autofill: true },
+    })
+    // switching back to a personal account
+    await agent.post('/api/client/', { options: { corporate_member: false } })
+    expect((await agent.get('/api/client/')).json().client_info.options.corporate_member).toBe(false)
   })
 
-  it('refuses values over the section-5 maxlengths with the field named, and changes nothing', async () => {
+  it('accepts every field at its section-5 maximum', async () => {
+    const { agent } = await signedInClient(t)
+    const body = {
+      name: 'n'.repeat(30),
+      last_name: 'l'.repeat(150),
+      phone: '1'.repeat(30),
+      position: 'p'.repeat(150),
+      company: { name: 'c'.repeat(30), address: 'a'.repeat(999), vat: 'v'.repeat(150), type: 't'.repeat(150), site: 's'.repeat(150), position: 'q'.repeat(150) },
+    }
+    const res = await agent.post('/api/client/', body)
+    expect(res.statusCode, res.body).toBe(200)
+    expect((await agent.get('/api/client/')).json().client_info).toMatchObject(body)
+  })
+
+  it('refuses a value over its maxlength with 400 6a38afc1 naming the field, and changes nothing', async () => {
     const { agent } = await signedInClient(t)
     for (const [body, field] of [
       [{ name: 'x'.repeat(31) }, 'name'],
@@ -35,41 +120,88 @@ describe('POST /api/client/', () => {
       [{ company: { name: 'x'.repeat(31) } }, 'name'],
       [{ company: { address: 'x'.repeat(1000) } }, 'address'],
       [{ company: { vat: 'x'.repeat(151) } }, 'vat'],
-      [{ options: { facesdk_allow_subscribe: true } }, undefined],
+      [{ company: { type: 'x'.repeat(151) } }, 'type'],
+      [{ company: { site: 'x'.repeat(151) } }, 'site'],
+      [{ company: { position: 'x'.repeat(151) } }, 'position'],
     ] as const) {
-      const res = await agent.post('/api/client/', body)
-      expect(res.statusCode, JSON.stringify(body)).toBe(400)
-      expect(res.json().error_code).toBe('6a38afc1')
-      if (field) expect(res.json().field).toBe(field)
+      // a valid field alongside must not be saved either
+      expectError(await agent.post('/api/client/', { ...body, last_name: field === 'last_name' ? body.last_name : 'Saved?' }), 400, '6a38afc1', field)
     }
     const info = (await agent.get('/api/client/')).json().client_info
-    expect(info).toMatchObject({ name: '', phone: '', options: { facesdk_allow_subscribe: false } })
+    expect(info).toMatchObject({ name: '', last_name: '', phone: '', position: '', company: { name: '', address: '', vat: '', type: '', site: '', position: '' } })
   })
 
-  it('a new e-mail waits for confirmation at the new address; the old one works until then', async () => {
+  it('refuses to let the client set the staff-only option facesdk_allow_subscribe', async () => {
+    const { agent } = await signedInClient(t)
+    expectError(await agent.post('/api/client/', { options: { facesdk_allow_subscribe: true } }), 400, '6a38afc1')
+    expect((await agent.get('/api/client/')).json().client_info.options.facesdk_allow_subscribe).toBe(false)
+  })
+})
+
+describe('changing the e-mail', () => {
+  it('mails the new address; the change takes effect only after confirm, and the old e-mail signs in until then', async () => {
     const { agent, email, client } = await signedInClient(t)
-    const taken = await signedInClient(t)
-    expect((await agent.post('/api/client/', { email: taken.email.toUpperCase() })).json()).toMatchObject({ error_code: '6352926b', field: 'email' })
-    const res = await agent.post('/api/client/', { email: 'new-address@example.com' })
-    expect(res.json()).toMatchObject({ email_confirmation_sent: true, client_info: { email, pending_email: 'new-address@example.com' } })
+    const res = await agent.post('/api/client/', { email: 'new-address@example.com', name: 'Ada' })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ email_confirmation_sent: true, client_info: { email, pending_email: 'new-address@example.com', name: 'Ada' } })
+    expect(await count(t.db, 'mail_outbox WHERE to_address = $1', [email])).toBe(0)
     const mail = await lastMailTo(t.db, 'new-address@example.com')
     expect(mail!.subject).toBe('Confirm your new e-mail')
     expect(mail!.link).toContain(`/app/registration-confirm/${client.id}/`)
-    expect((await new Agent(t.app).post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+
+    // before confirmation: the old e-mail signs in, the new one is unknown
+    expect((await signin(email)).statusCode).toBe(200)
+    expectError(await signin('new-address@example.com'), 400, 'e1a53088', 'username')
+    expect((await agent.get('/api/client/')).json().client_info).toMatchObject({ email, pending_email: 'new-address@example.com' })
+
     const confirmed = await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: mail!.token })
+    expect(confirmed.statusCode).toBe(200)
     expect(confirmed.json()).toEqual({ status: 'ok', kind: 'email_change', email: 'new-address@example.com' })
-    const info = (await agent.get('/api/client/')).json().client_info
-    expect(info).toMatchObject({ email: 'new-address@example.com', pending_email: null })
-    expect((await new Agent(t.app).post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).json().error_code).toBe('e1a53088')
-    expect((await new Agent(t.app).post('/api/client/signin/', { username: 'new-address@example.com', password: STRONG_PASSWORD })).statusCode).toBe(200)
+    expect((await agent.get('/api/client/')).json().client_info).toMatchObject({ email: 'new-address@example.com', pending_email: null })
+    expectError(await signin(email), 400, 'e1a53088', 'username')
+    expect((await signin('new-address@example.com')).statusCode).toBe(200)
+    // the link works once
+    expectError(await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: mail!.token }), 403, '4bdf9f69')
   })
 
-  it('an e-mail taken by someone else before confirmation is refused at confirmation', async () => {
-    const { agent, client } = await signedInClient(t)
+  it('refuses an e-mail in use (6352926b) or malformed (e4a5b8f4), and mails nothing', async () => {
+    const { agent, email } = await signedInClient(t)
+    const taken = await signedInClient(t)
+    expectError(await agent.post('/api/client/', { email: taken.email.toUpperCase() }), 400, '6352926b', 'email')
+    expectError(await agent.post('/api/client/', { email: 'not-an-email' }), 400, 'e4a5b8f4', 'email')
+    expect((await agent.get('/api/client/')).json().client_info).toMatchObject({ email, pending_email: null })
+    expect(await count(t.db, 'mail_outbox')).toBe(0)
+  })
+
+  it('sending the current e-mail again changes nothing and mails nothing', async () => {
+    const { agent, email } = await signedInClient(t)
+    const res = await agent.post('/api/client/', { email: email.toUpperCase() })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ email_confirmation_sent: false, client_info: { email, pending_email: null } })
+    expect(await count(t.db, 'mail_outbox')).toBe(0)
+  })
+
+  it('an expired link answers 403, and a second change makes the first link useless', async () => {
+    const { agent, email, client } = await signedInClient(t)
+    await agent.post('/api/client/', { email: 'first@example.com' })
+    const first = await lastMailTo(t.db, 'first@example.com')
+    await agent.post('/api/client/', { email: 'second@example.com' })
+    const second = await lastMailTo(t.db, 'second@example.com')
+    expect((await agent.get('/api/client/')).json().client_info.pending_email).toBe('second@example.com')
+    expectError(await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: first!.token }), 403, '4bdf9f69')
+    await t.db.query(`UPDATE email_tokens SET expires_at = now() - interval '1 minute' WHERE purpose = 'email_change'`)
+    expectError(await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: second!.token }), 403, '4bdf9f69')
+    expect((await agent.get('/api/client/')).json().client_info.email).toBe(email)
+    expect((await signin(email)).statusCode).toBe(200)
+  })
+
+  it('an e-mail taken by someone else before confirmation is refused at confirmation (6352926b)', async () => {
+    const { agent, client, email } = await signedInClient(t)
     await agent.post('/api/client/', { email: 'race@example.com' })
     const mail = await lastMailTo(t.db, 'race@example.com')
-    await signedInClient(t, 'race@example.com')
-    const res = await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: mail!.token })
-    expect(res.json().error_code).toBe('6352926b')
+    const rival = await signedInClient(t, 'race@example.com')
+    expectError(await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: mail!.token }), 400, '6352926b')
+    expect((await agent.get('/api/client/')).json().client_info.email).toBe(email)
+    expect((await rival.agent.get('/api/client/')).json().client_info.email).toBe('race@example.com')
   })
 })

@@ -1,64 +1,101 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, DB_KIND, useTestApp } from '../../test/harness.ts'
+import { Agent, DB_KIND, expectError, useTestApp } from '../../test/harness.ts'
+import { SERVICE_URLS } from './redirect.ts'
 
 const t = useTestApp()
 
-describe('health, docs, changelog, service redirect, dev mailbox', () => {
-  it('health names the database', async () => {
+describe('GET /api/health/', () => {
+  it('answers ok and names the database', async () => {
     const res = await new Agent(t.app).get('/api/health/')
+    expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ status: 'ok', database: DB_KIND })
-    expect(res.headers['x-request-id'] ?? res.headers['request-id'] ?? 'present').toBeTruthy()
-  })
-
-  it('serves an OpenAPI 3 document of every route and its UI', async () => {
-    const a = new Agent(t.app)
-    const doc = (await a.get('/api/openapi.json')).json()
-    expect(doc.openapi).toMatch(/^3\./)
-    for (const path of ['/api/client/signin/', '/api/client/signup/', '/api/client/{id}/validate-confirmation-token/{token}/', '/api/license/', '/api/group/{id}/split/', '/api/sdk/validate/', '/api/license/public-key/']) {
-      expect(doc.paths, path).toHaveProperty([path])
-    }
-    expect((await a.get('/api/docs/')).statusCode).toBeLessThan(400)
-  })
-
-  it('lists release notes newest first', async () => {
-    const entries = (await new Agent(t.app).get('/api/changelog/')).json().entries
-    expect(entries.length).toBeGreaterThanOrEqual(3)
-    expect(entries[0].date >= entries[1].date).toBe(true)
-  })
-
-  it('redirects to the helpdesk with the license id', async () => {
-    const res = await new Agent(t.app).get('/api/service/redirect/?service=freshdesk&license_id=12')
-    expect(res.statusCode).toBe(302)
-    expect(res.headers.location).toContain('license_id=12')
-    expect((await new Agent(t.app).get('/api/service/redirect/?service=evil')).statusCode).toBe(400)
-  })
-
-  it('the dev mailbox lists mails newest first, as JSON and as a page with links', async () => {
-    const a = new Agent(t.app)
-    await a.post('/api/client/signup/', { username: 'one@example.com', password: 'Str0ng-Pass' })
-    await a.post('/api/client/signup/', { username: 'two@example.com', password: 'Str0ng-Pass' })
-    const json = (await a.get('/dev/mailbox.json')).json()
-    expect(json.messages.map((m: { to: string }) => m.to)).toEqual(['two@example.com', 'one@example.com'])
-    expect(Object.keys(json.messages[0]).sort()).toEqual(['created_at', 'html', 'id', 'subject', 'text', 'to'])
-    const page = await a.get('/dev/mailbox')
-    expect(page.headers['content-type']).toContain('text/html')
-    expect(page.body).toContain('href="http://portal.test/app/registration-confirm/')
-  })
-
-  it('an unknown API route answers a coded 404', async () => {
-    const res = await new Agent(t.app).get('/api/nope/')
-    expect(res.statusCode).toBe(404)
-    expect(res.json().error_code).toBe('d7b928d5')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
   })
 })
 
-describe('the device API in the OpenAPI document', () => {
-  it('describes activate, validate and deactivate with examples', async () => {
+describe('GET /api/openapi.json', () => {
+  it('is an OpenAPI 3 document with the paths of the calls, and the docs UI is served', async () => {
+    const a = new Agent(t.app)
+    const res = await a.get('/api/openapi.json')
+    expect(res.statusCode).toBe(200)
+    const doc = res.json()
+    expect(doc.openapi).toMatch(/^3\./)
+    for (const [path, method] of [
+      ['/api/client/', 'get'],
+      ['/api/client/', 'post'],
+      ['/api/client/signin/', 'post'],
+      ['/api/client/signup/', 'post'],
+      ['/api/client/logout/', 'get'],
+      ['/api/client/send-confirmation-url/', 'post'],
+      ['/api/client/confirm/', 'post'],
+      ['/api/client/send-password-reset-url/', 'post'],
+      ['/api/client/{id}/validate-confirmation-token/{token}/', 'get'],
+      ['/api/client/reset-password/', 'post'],
+      ['/api/client/change-password/', 'post'],
+      ['/api/health/', 'get'],
+      ['/api/changelog/', 'get'],
+      ['/api/service/redirect/', 'get'],
+      ['/api/license/', 'get'],
+      ['/api/group/{id}/split/', 'post'],
+      ['/api/sdk/validate/', 'post'],
+      ['/api/license/public-key/', 'get'],
+    ] as const) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeTruthy()
+    }
+    // the dev mailbox and the document itself are not API calls
+    expect(doc.paths).not.toHaveProperty(['/dev/mailbox.json'])
+    expect((await a.get('/api/docs/')).statusCode).toBeLessThan(400)
+  })
+
+  it('describes the device API calls with examples', async () => {
     const doc = (await new Agent(t.app).get('/api/openapi.json')).json()
     for (const op of ['activate', 'validate', 'deactivate']) {
       const post = doc.paths[`/api/sdk/${op}/`].post
       expect(post.summary).toBeTruthy()
       expect(JSON.stringify(post.requestBody)).toContain('ABCD-EFGH-JKLM-NPQR')
     }
+  })
+})
+
+describe('GET /api/changelog/', () => {
+  it('lists release notes newest first, each with version, date and changes', async () => {
+    const res = await new Agent(t.app).get('/api/changelog/')
+    expect(res.statusCode).toBe(200)
+    const entries = res.json().entries as { version: string; date: string; changes: string[] }[]
+    expect(entries.length).toBeGreaterThanOrEqual(2)
+    for (const e of entries) {
+      expect(Object.keys(e).sort()).toEqual(['changes', 'date', 'version'])
+      expect(e.version).toMatch(/\S/)
+      expect(Number.isNaN(Date.parse(e.date))).toBe(false)
+      expect(e.changes.length).toBeGreaterThan(0)
+    }
+    const dates = entries.map((e) => e.date)
+    expect(dates).toEqual([...dates].sort().reverse())
+  })
+})
+
+describe('GET /api/service/redirect/', () => {
+  it('redirects to the helpdesk (302), with the license id when given', async () => {
+    const a = new Agent(t.app)
+    const plain = await a.get('/api/service/redirect/?service=freshdesk')
+    expect(plain.statusCode).toBe(302)
+    expect(plain.headers.location).toBe(SERVICE_URLS.freshdesk)
+    const withId = await a.get('/api/service/redirect/?service=freshdesk&license_id=12')
+    expect(withId.statusCode).toBe(302)
+    const url = new URL(String(withId.headers.location))
+    expect(`${url.origin}${url.pathname}`).toBe(SERVICE_URLS.freshdesk)
+    expect(url.searchParams.get('license_id')).toBe('12')
+  })
+
+  it('refuses an unknown service instead of redirecting anywhere', async () => {
+    const res = await new Agent(t.app).get('/api/service/redirect/?service=evil')
+    expectError(res, 400, '6a38afc1')
+    expect(res.headers.location).toBeUndefined()
+  })
+})
+
+describe('unknown routes', () => {
+  it('an unknown API route answers a coded 404', async () => {
+    expectError(await new Agent(t.app).get('/api/nope/'), 404, 'd7b928d5')
   })
 })

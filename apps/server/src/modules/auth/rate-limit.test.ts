@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../app.ts'
+import { postgresDb } from '../../db/db.ts'
+import { RATE_LIMITS } from '../../context.ts'
+import { Agent, DB_KIND, STRONG_PASSWORD, count, expectError, lastMailTo, signedInClient, testConfig, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
+
+const t = useTestApp()
+
+const LIMITED = { error_code: '8221e1b0', error: 'Too many requests. Please wait a few minutes and try again' }
+
+function expectLimited(res: Awaited<ReturnType<Agent['post']>>) {
+  expect(res.statusCode, res.body).toBe(429)
+  expect(res.json()).toEqual(LIMITED)
+}
+
+const mailsTo = (email: string) => count(t.db, 'mail_outbox WHERE lower(to_address) = lower($1)', [email])
+
+it('the limits are the ones the issue names', () => {
+  expect(RATE_LIMITS.signinPerEmail).toEqual({ max: 10, windowSeconds: 900 })
+  expect(RATE_LIMITS.mailPerAddress).toEqual({ max: 5, windowSeconds: 900 })
+  expect(RATE_LIMITS.signupPerIp).toEqual({ max: 20, windowSeconds: 3600 })
+})
+
+describe('sign-in', () => {
+  it('more than 10 tries for one e-mail in 15 minutes answer 429, even with the right password and from other addresses', async () => {
+    // signedInClient signs in once: that is the first of the 10
+    const { email } = await signedInClient(t)
+    const other = await signedInClient(t)
+    await t.db.query('DELETE FROM sessions')
+    for (let i = 0; i < 9; i++) {
+      expectError(await new Agent(t.app, `10.9.0.${i}`).post('/api/client/signin/', { username: email, password: 'Wrong-pass1' }), 400, '3fc79796', 'password')
+    }
+    const a = new Agent(t.app, '10.9.1.1')
+    expectLimited(await a.post('/api/client/signin/', { username: email.toUpperCase(), password: STRONG_PASSWORD }))
+    expect(a.cookies.has('sessionid')).toBe(false)
+    expect(await count(t.db, 'sessions')).toBe(0)
+    // the limit is per e-mail: another account signs in from the same address
+    expect((await a.post('/api/client/signin/', { username: other.email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+  })
+
+  it('the window slides: tries from 5 minutes ago still count, tries from 20 minutes ago do not', async () => {
+    const { email } = await signedInClient(t)
+    const key = `signin:email:${email}`
+    await t.db.query('DELETE FROM rate_limits')
+    // 10 earlier tries, as a server would have counted them 5 minutes ago (in an earlier clock window)
+    await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '5 minutes', 10)`, [key])
+    expectLimited(await new Agent(t.app).post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
+    await t.db.query('DELETE FROM rate_limits')
+    await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '20 minutes', 10)`, [key])
+    expect((await new Agent(t.app).post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+  })
+})
+
+describe('sign-up', () => {
+  it('more than 20 from one IP address in an hour answer 429; another address can still register', async () => {
+    const a = new Agent(t.app, '10.2.2.2')
+    for (let i = 0; i < 20; i++) {
+      expect((await a.post('/api/client/signup/', { username: `many${i}@example.com`, password: STRONG_PASSWORD })).statusCode).toBe(201)
+    }
+    expectLimited(await a.post('/api/client/signup/', { username: 'many20@example.com', password: STRONG_PASSWORD }))
+    expect(await count(t.db, 'clients')).toBe(20)
+    expect(await mailsTo('many20@example.com')).toBe(0)
+    const b = new Agent(t.app, '10.2.2.3')
+    expect((await b.post('/api/client/signup/', { username: 'many20@example.com', password: STRONG_PASSWORD })).statusCode).toBe(201)
+    expect(await count(t.db, 'clients')).toBe(21)
+  })
+})
+
+describe('e-mail sending: at most 5 mails to one address in 15 minutes', () => {
+  it('send-password-reset-url: the 6th answers 429 and sends nothing; the 5th link still works', async () => {
+    const { client, email } = await signedInClient(t)
+    for (let i = 0; i < 5; i++) {
+      expect((await new Agent(t.app, `10.3.0.${i}`).post('/api/client/send-password-reset-url/', { client_email: email })).statusCode).toBe(200)
+    }
+    const fifth = await lastMailTo(t.db, email)
+    expectLimited(await new Agent(t.app, '10.3.1.1').post('/api/client/send-password-reset-url/', { client_id: client.id }))
+    expect(await mailsTo(email)).toBe(5)
+    // the refused call issued no token, so the last mailed link was not replaced
+    expect((await new Agent(t.app).get(`/api/client/${client.id}/validate-confirmation-token/${fifth!.token}/`)).statusCode).toBe(200)
+  })
+
+  it('send-confirmation-url: the sign-up mail and 4 resends, then 429; the last link still confirms', async () => {
+    const a = new Agent(t.app, '10.4.0.1')
+    await a.post('/api/client/signup/', { username: 'resend@example.com', password: STRONG_PASSWORD })
+    for (let i = 0; i < 4; i++) {
+      expect((await a.post('/api/client/send-confirmation-url/', { client_email: 'resend@example.com' })).statusCode).toBe(200)
+    }
+    const last = await lastMailTo(t.db, 'resend@example.com')
+    expectLimited(await a.post('/api/client/send-confirmation-url/', { client_email: 'resend@example.com' }))
+    expect(await mailsTo('resend@example.com')).toBe(5)
+    expect((await a.post('/api/client/confirm/', { client_id: last!.clientId, confirmation_token: last!.token })).statusCode).toBe(200)
+  })
+
+  it('e-mail change: the 6th mail to the new address answers 429 and the whole update is refused', async () => {
+    const { agent } = await signedInClient(t)
+    for (let i = 0; i < 5; i++) {
+      const res = await agent.post('/api/client/', { email: 'target@example.com' })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().email_confirmation_sent).toBe(true)
+    }
+    expectLimited(await agent.post('/api/client/', { email: 'Target@example.com', name: 'Changed' }))
+    expect(await mailsTo('target@example.com')).toBe(5)
+    expect((await agent.get('/api/client/')).json().client_info).toMatchObject({ name: '', pending_email: 'target@example.com' })
+    // the limit is per address: another new address still gets its mail
+    expect((await agent.post('/api/client/', { email: 'elsewhere@example.com' })).statusCode).toBe(200)
+    expect(await mailsTo('elsewhere@example.com')).toBe(1)
+  })
+
+  it('10 parallel reset requests for one address let at most 5 mails into the outbox', async () => {
+    const { email } = await signedInClient(t)
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => new Agent(t.app, `10.1.1.${i}`).post('/api/client/send-password-reset-url/', { client_email: email })),
+    )
+    const ok = results.filter((r) => r.statusCode === 200)
+    const limited = results.filter((r) => r.statusCode === 429)
+    expect(ok.length + limited.length).toBe(10)
+    expect(ok.length).toBeLessThanOrEqual(5)
+    for (const r of limited) expect(r.json()).toEqual(LIMITED)
+    expect(await mailsTo(email)).toBe(ok.length)
+    expect(await mailsTo(email)).toBeLessThanOrEqual(5)
+  })
+})
+
+describe('limits across server processes on one PostgreSQL', () => {
+  // a second app with its own connection pool on the same database, as a second process would be
+  async function withSecondApp(fn: (other: FastifyInstance) => Promise<void>) {
+    const otherDb = postgresDb(workerDatabaseUrl()!, 4)
+    const other = await buildApp({ config: testConfig(), db: otherDb })
+    await other.ready()
+    try {
+      await fn(other)
+    } finally {
+      await other.close()
+      await otherDb.close()
+    }
+  }
+
+  it.runIf(DB_KIND === 'postgres')('sign-in attempts alternated between two servers are refused after 10 in total', async () => {
+    const { email } = await signedInClient(t)
+    await t.db.exec('DELETE FROM rate_limits; DELETE FROM sessions')
+    await withSecondApp(async (other) => {
+      const agents = [new Agent(t.app, '10.7.7.7'), new Agent(other, '10.7.7.8')]
+      const codes: number[] = []
+      for (let i = 0; i < 12; i++) codes.push((await agents[i % 2]!.post('/api/client/signin/', { username: email, password: 'Wrong-pass1' })).statusCode)
+      expect(codes).toEqual([...Array(10).fill(400), 429, 429])
+      expectLimited(await agents[1]!.post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
+      expectLimited(await agents[0]!.post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
+      expect(await count(t.db, 'sessions')).toBe(0)
+    })
+  })
+
+  it.runIf(DB_KIND === 'postgres')('10 parallel reset requests spread over two servers send at most 5 mails', async () => {
+    const { email } = await signedInClient(t)
+    await withSecondApp(async (other) => {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => new Agent(i % 2 ? other : t.app, `10.8.8.${i}`).post('/api/client/send-password-reset-url/', { client_email: email })),
+      )
+      const ok = results.filter((r) => r.statusCode === 200).length
+      expect(ok).toBe(5)
+      for (const r of results.filter((r) => r.statusCode !== 200)) expectLimited(r)
+      expect(await mailsTo(email)).toBe(5)
+    })
+  })
+})
