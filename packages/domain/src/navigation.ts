@@ -18,6 +18,9 @@ export const SIGN_IN_PATHS = [
 /** Pages a signed-in user is sent away from. */
 export const ANONYMOUS_ONLY_PATHS = ['registration', 'forgot-password', 'set-password'] as const
 
+const DOT_SEGMENT_RE = /^(?:\.|%2e){1,2}$/i
+const RESOLVE_BASE = 'https://portal.invalid'
+
 /** The `next` value is kept only when it stays under /app/ (no scheme, no protocol-relative URL). */
 export function sanitizeNext(next: string | null | undefined): string | null {
   if (!next) return null
@@ -30,7 +33,17 @@ export function sanitizeNext(next: string | null | undefined): string | null {
   if (!value.startsWith('/app/')) return null
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (value.includes('\\') || value.includes('//') || /[\u0000-\u001f]/.test(value)) return null
-  if (value.split('/').some((seg) => seg === '..' || seg === '.')) return null
+  // no dot segments anywhere, also before a ? or # and percent-encoded (a browser resolves /app/..?x
+  // and /app/%2e%2e/x to paths outside /app/)
+  if (value.split(/[/?#]/).some((seg) => DOT_SEGMENT_RE.test(seg))) return null
+  // and, as the browser would resolve it, it must still be a path under /app/ of this origin
+  let resolved: URL
+  try {
+    resolved = new URL(value, RESOLVE_BASE)
+  } catch {
+    return null
+  }
+  if (resolved.origin !== RESOLVE_BASE || !resolved.pathname.startsWith('/app/')) return null
   return value
 }
 

@@ -19,8 +19,9 @@ export const LIMITS = {
   companySite: 150,
 } as const
 
-// RFC 5322-lite, the usual "something@something.tld" without spaces
-const EMAIL_RE = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\]+\.[^\s@"(),:;<>[\]\\]{2,}$/
+// RFC 5322-lite, the usual "something@something.tld" without spaces; the domain is dot-separated
+// non-empty labels (no "a@b..co", "a@.b.co" or "a@b.co.")
+const EMAIL_RE = /^[^\s@"(),:;<>[\]\\]+@(?:[^\s@"(),:;<>[\]\\.]+\.)+[^\s@"(),:;<>[\]\\.]{2,}$/
 const PASSWORD_ALLOWED_RE = /^[A-Za-z0-9.,:;?!*+%\-<>@[\]{}\\/_$#]*$/
 const DIGIT_OR_SPECIAL_RE = /[0-9.,:;?!*+%\-<>@[\]{}\\/_$#]/
 

@@ -2,7 +2,8 @@ import pg from 'pg'
 import { migrate, postgresDb } from '../db/db.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 
-export const TEMPLATE_DB = 'portal_test_template'
+// TEST_DB_SUFFIX keeps two checkouts' test runs on one PostgreSQL apart
+export const TEMPLATE_DB = `portal_test_template${(process.env.TEST_DB_SUFFIX ?? '').replace(/\W/g, '')}`
 
 /** PostgreSQL runs: one migrated, seeded template database that every worker copies. */
 export default async function setup(project: { name: string }) {
