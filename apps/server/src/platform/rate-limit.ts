@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Queryable } from '../db/db.ts'
 import { AppError } from './errors.ts'
 
@@ -41,69 +42,148 @@ export async function hit(db: Queryable, rules: RateRule[]): Promise<void> {
   }
 }
 
-export async function pruneRateLimits(db: Queryable): Promise<void> {
-  await db.query(`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`)
+/** Deletes counters older than `keepSeconds` (the longest window in use, so no live count is lost). */
+export async function pruneRateLimits(db: Queryable, keepSeconds: number): Promise<number> {
+  const rows = await db.query(`DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => $1) RETURNING 1`, [keepSeconds])
+  return rows.length
 }
 
+interface LimiterLog {
+  warn(obj: object, msg: string): void
+}
+
+/** Keys go into a text column: anything beyond plain printable ASCII (a NUL, say) is stored hashed. */
+const storedKey = (key: string) => (/^[\x20-\x7e]{1,200}$/.test(key) ? key : `h:${createHash('sha256').update(key).digest('hex')}`)
+
 /**
- * Rate limits for the device API, the hot path: counts are kept in the process and added to the
- * shared counters in the database every `flushMs` in one statement, which answers the totals of
- * every process. A request is refused when the last known total plus this process's unflushed
- * count passes the limit, so with several processes a limit can be overrun by at most what the
- * others let through in one flush interval. Sign-in, sign-up and e-mail limits stay exact (hit()).
+ * Rate limits for the device API, the hot path: requests are counted in the process and added to
+ * the shared counters in the database every `flushMs` in one statement, which answers every
+ * process's counts. The accounting is the sliding window of hit(): buckets of a fifteenth of the
+ * window, and a request is refused when the buckets of the last window (the database's counts as
+ * of the last flush plus this process's unflushed ones) pass the limit, so no burst passes at a
+ * clock boundary. With several processes a limit can be overrun by at most what the others let
+ * through in one flush interval. A failed flush never escapes: it is logged, its counts are kept
+ * and sent again with back-off. Sign-in, sign-up and e-mail limits stay exact (hit()).
  */
 export class BatchedLimiter {
-  private pending = new Map<string, number>()
-  private known = new Map<string, number>()
-  private window = 0
+  /** unflushed counts: key -> bucket start (epoch seconds) -> hits */
+  private pending = new Map<string, Map<number, number>>()
+  /** the database's counts per bucket as of the last flush */
+  private known = new Map<string, Map<number, number>>()
   private timer: NodeJS.Timeout | null = null
   private flushing: Promise<void> | null = null
+  private failures = 0
+  private readonly bucketSeconds: number
 
   constructor(
     private db: Queryable,
     private windowSeconds = 60,
     private flushMs = 200,
-  ) {}
+    private opts: { log?: LimiterLog; now?: () => number } = {},
+  ) {
+    this.bucketSeconds = Math.max(1, Math.ceil(windowSeconds / 15))
+  }
 
-  private roll() {
-    const w = Math.floor(Date.now() / 1000 / this.windowSeconds) * this.windowSeconds
-    if (w !== this.window) {
-      this.window = w
-      this.known.clear()
-      this.pending.clear()
-    }
+  private nowSeconds() {
+    return (this.opts.now?.() ?? Date.now()) / 1000
+  }
+
+  /** the current bucket's start, and the oldest bucket start that still counts */
+  private span() {
+    const bucket = Math.floor(this.nowSeconds() / this.bucketSeconds) * this.bucketSeconds
+    return { bucket, since: bucket - this.windowSeconds }
+  }
+
+  private static sum(buckets: Map<number, number> | undefined, since: number) {
+    let n = 0
+    if (buckets) for (const [b, hits] of buckets) if (b >= since) n += hits
+    return n
   }
 
   /** Counts one request against every rule; false when any is over its limit. */
   take(rules: { key: string; max: number }[]): boolean {
-    this.roll()
+    const { bucket, since } = this.span()
     let ok = true
     for (const r of rules) {
-      const mine = (this.pending.get(r.key) ?? 0) + 1
-      this.pending.set(r.key, mine)
-      if ((this.known.get(r.key) ?? 0) + mine > r.max) ok = false
+      const key = storedKey(r.key)
+      let mine = this.pending.get(key)
+      if (!mine) this.pending.set(key, (mine = new Map()))
+      mine.set(bucket, (mine.get(bucket) ?? 0) + 1)
+      if (BatchedLimiter.sum(this.known.get(key), since) + BatchedLimiter.sum(mine, since) > r.max) ok = false
     }
-    this.timer ??= setTimeout(() => void this.flush(), this.flushMs)
+    this.schedule(this.flushMs)
     return ok
   }
 
+  private schedule(ms: number) {
+    this.timer ??= setTimeout(() => {
+      this.timer = null
+      // flush() never rejects; the catch only keeps a future slip from reaching the process
+      this.flush().catch((err) => this.opts.log?.warn({ err }, 'rate-limit flush failed'))
+    }, ms)
+    this.timer.unref()
+  }
+
+  /** Sends the unflushed counts; on failure keeps them for the next try. Never rejects. */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     if (this.pending.size === 0) return
-    const batch = [...this.pending]
-    const window = this.window
-    this.pending.clear()
+    const { since } = this.span()
+    const batch = this.pending
+    this.pending = new Map()
+    const keys: string[] = []
+    const buckets: number[] = []
+    const hits: number[] = []
+    for (const [key, perBucket] of batch) {
+      for (const [b, n] of perBucket) {
+        if (b < since) continue // slid out of every window while waiting: nothing to add
+        keys.push(key)
+        buckets.push(b)
+        hits.push(n)
+      }
+    }
+    if (keys.length === 0) return
     this.flushing = (async () => {
-      const rows = await this.db.query<{ key: string; hits: number }>(
-        `INSERT INTO rate_limits (key, window_start, hits)
-         SELECT k, to_timestamp($3), n FROM unnest($1::text[], $2::int[]) AS r(k, n) ORDER BY k
-         ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + EXCLUDED.hits
-         RETURNING key, hits`,
-        [batch.map(([k]) => k), batch.map(([, n]) => n), window],
-      )
-      if (window === this.window) for (const r of rows) this.known.set(r.key, r.hits)
+      try {
+        // the upsert's rows are the current counts of the buckets sent; the other buckets of the
+        // window come from the table (a CTE does not see its sibling's writes, hence the union)
+        const rows = await this.db.query<{ key: string; bucket: number; hits: number }>(
+          `WITH r AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::int[]) AS r(k, b, n)),
+           up AS (
+             INSERT INTO rate_limits (key, window_start, hits)
+             SELECT k, to_timestamp(b), n FROM r ORDER BY k, b
+             ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + EXCLUDED.hits
+             RETURNING key, window_start, hits
+           )
+           SELECT key, extract(epoch FROM window_start)::float8 AS bucket, hits FROM up
+           UNION ALL
+           SELECT l.key, extract(epoch FROM l.window_start)::float8, l.hits FROM rate_limits l
+            WHERE l.key IN (SELECT DISTINCT k FROM r) AND l.window_start >= to_timestamp($4)
+              AND NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.key AND to_timestamp(r.b) = l.window_start)`,
+          [keys, buckets, hits, since],
+        )
+        const fresh = new Map<string, Map<number, number>>()
+        for (const r of rows) {
+          let m = fresh.get(r.key)
+          if (!m) fresh.set(r.key, (m = new Map()))
+          m.set(Number(r.bucket), r.hits)
+        }
+        for (const [key, m] of fresh) this.known.set(key, m)
+        this.failures = 0
+      } catch (err) {
+        // keep the counts (they still limit this process through `pending`) and try again later
+        for (let i = 0; i < keys.length; i++) {
+          let m = this.pending.get(keys[i]!)
+          if (!m) this.pending.set(keys[i]!, (m = new Map()))
+          m.set(buckets[i]!, (m.get(buckets[i]!) ?? 0) + hits[i]!)
+        }
+        this.failures++
+        this.opts.log?.warn({ err, failures: this.failures }, 'rate-limit flush failed; counts kept for the next try')
+        this.schedule(Math.min(30_000, this.flushMs * 2 ** Math.min(this.failures, 8)))
+      }
+      this.forgetOld()
     })()
     try {
       await this.flushing
@@ -112,7 +192,18 @@ export class BatchedLimiter {
     }
   }
 
+  /** Drops what no window counts any more, so random keys do not pile up in memory. */
+  private forgetOld() {
+    const { since } = this.span()
+    for (const [key, m] of this.known) {
+      for (const b of m.keys()) if (b < since) m.delete(b)
+      if (m.size === 0) this.known.delete(key)
+    }
+  }
+
   async stop() {
-    await this.flush().catch(() => undefined)
+    await this.flush()
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
   }
 }

@@ -73,7 +73,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   // ---- device API ----
   const sdkTags = ['sdk']
   const sdkError = z.object({ error_code: z.string(), error: z.string(), code: z.enum(VALIDATION_CODES).optional() })
-  const limiter = new BatchedLimiter(ctx.db.relaxed, 60)
+  const limiter = new BatchedLimiter(ctx.db.relaxed, 60, 200, { log: ctx.log })
   app.addHook('onClose', async () => limiter.stop())
   const limited = async (ip: string, key: string) => {
     if (!limiter.take([{ key: `sdk:key:${key}`, max: sdkLimits.perKey }, { key: `sdk:ip:${ip}`, max: sdkLimits.perIp }])) {
