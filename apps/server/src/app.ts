@@ -58,6 +58,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandler(app)
+  db.setLogger(app.log)
 
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)

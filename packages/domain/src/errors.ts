@@ -44,6 +44,7 @@ export const ERRORS = {
   empty_activation: { code: 'internal_server_error', status: 400, message: 'empty data or usb token' },
   captcha_invalid: { code: '1fb53c53', status: 400, message: 'reCaptcha validation failed. Please try again' },
   captcha_missing: { code: '824d29c0', status: 400, message: 'The captcha has expired or is missing. Please solve it again' },
+  database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const
 

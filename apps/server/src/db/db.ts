@@ -24,6 +24,30 @@ export interface Db extends Queryable {
   /** several statements, no parameters (migrations) */
   exec(sql: string): Promise<void>
   close(): Promise<void>
+  /** where connection losses that no caller awaits are reported (the app's logger) */
+  setLogger(log: DbLogger): void
+}
+
+export interface DbLogger {
+  warn(obj: object, msg: string): void
+}
+
+// SQLSTATE class 08 (connection exception), admin/crash shutdown, cannot connect now
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|PGlite is closed|Cannot use a pool after calling end/i
+
+/**
+ * Whether an error means the database cannot be reached right now (restart, failover, a dropped
+ * connection), as opposed to a fault of the statement: such a request answers 503 and the next one
+ * gets a fresh connection.
+ */
+export function isConnectionError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown }
+  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true
+  if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true
+  // node's AggregateError when every address of the host refused (localhost on ::1 and 127.0.0.1)
+  return Array.isArray(errors) && errors.some(isConnectionError)
 }
 
 // Serialization failures and deadlocks are retried: the transaction body must be pure SQL work.
@@ -44,8 +68,15 @@ function prepared(sql: string, values: unknown[]) {
 }
 
 export function postgresDb(url: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max })
-  const relaxedPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' })
+  let log: DbLogger = { warn: (obj, msg) => console.warn(msg, obj) }
+  // an idle connection the server closes (restart, failover, pg_terminate_backend, a proxy's idle
+  // timeout) is reported here; without a listener the 'error' event would end the process
+  const onIdleError = (err: Error) => log.warn({ err }, 'database connection lost; the pool reconnects on the next query')
+  const options = { connectionString: url, connectionTimeoutMillis: 5000 }
+  const pool = new pg.Pool({ ...options, max })
+  const relaxedPool = new pg.Pool({ ...options, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' })
+  pool.on('error', onIdleError)
+  relaxedPool.on('error', onIdleError)
   pg.types.setTypeParser(20, (v) => Number(v)) // bigint -> number (cents and ids stay below 2^53)
   return {
     kind: 'postgres',
@@ -56,6 +87,11 @@ export function postgresDb(url: string, max = 10): Db {
     async transaction(fn) {
       for (let attempt = 0; ; attempt++) {
         const conn = await pool.connect()
+        // a checked-out connection has no pool listener: its loss rejects the running statement,
+        // and the event itself must not reach the process
+        let lost: Error | null = null
+        const onError = (err: Error) => (lost = err)
+        conn.on('error', onError)
         try {
           await conn.query('BEGIN')
           const tx: Queryable = { query: async (sql, params = []) => (await conn.query(prepared(sql, params))).rows }
@@ -63,11 +99,14 @@ export function postgresDb(url: string, max = 10): Db {
           await conn.query('COMMIT')
           return result
         } catch (err) {
-          await conn.query('ROLLBACK').catch(() => undefined)
+          if (!lost && !isConnectionError(err)) await conn.query('ROLLBACK').catch(() => undefined)
           if (attempt < 5 && RETRYABLE.has((err as { code?: string }).code ?? '')) continue
+          if (!lost && isConnectionError(err)) lost = err as Error
           throw err
         } finally {
-          conn.release()
+          conn.removeListener('error', onError)
+          // a broken connection is destroyed instead of going back to the pool
+          conn.release(lost ?? undefined)
         }
       }
     },
@@ -76,6 +115,9 @@ export function postgresDb(url: string, max = 10): Db {
     },
     async close() {
       await Promise.all([pool.end(), relaxedPool.end()])
+    },
+    setLogger(next) {
+      log = next
     },
   }
 }
@@ -115,6 +157,8 @@ export async function pgliteDb(dataDir?: string): Promise<Db> {
     async close() {
       await serial(() => lite.close())
     },
+    // an embedded database has no connection to lose
+    setLogger() {},
   }
 }
 

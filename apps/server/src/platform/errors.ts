@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { ERRORS, apiError, messageFor, type ApiError, type ErrorName } from '@portal/domain'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { isConnectionError } from '../db/db.ts'
 
 /** Errors are values: a catalogue name, an optional user-facing text and the field it concerns. */
 export class AppError extends Error {
@@ -57,6 +58,11 @@ export function installErrorHandler(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       // body too large, bad JSON, unsupported media type: a 4xx with our shape, its text is safe
       return reply.status(status).send(apiError('validation_failed', err.message))
+    }
+    if (isConnectionError(err)) {
+      // the database is restarting or out of reach: a retryable answer, and the pool reconnects
+      request.log.warn({ err }, 'database unavailable')
+      return reply.status(503).header('retry-after', '5').send(apiError('database_unavailable'))
     }
     request.log.error({ err }, 'unhandled error')
     return reply.status(500).send(apiError('internal_server_error'))

@@ -6,11 +6,20 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get('/health/', {
     schema: {
       tags: ['health'],
-      summary: 'Liveness and which database serves',
-      response: { 200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }) },
+      summary: 'Liveness and which database serves; 503 while the database cannot be reached',
+      response: {
+        200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+        503: z.object({ status: z.literal('unavailable'), database: z.literal('down') }),
+      },
     },
-    handler: async () => {
-      await ctx.db.query('SELECT 1')
+    handler: async (req, reply) => {
+      try {
+        await ctx.db.query('SELECT 1')
+      } catch (err) {
+        // a load balancer takes this process out of rotation until the database answers again
+        req.log.warn({ err }, 'health check: database down')
+        return reply.status(503).header('retry-after', '5').send({ status: 'unavailable' as const, database: 'down' as const })
+      }
       return { status: 'ok' as const, database: ctx.db.kind }
     },
   })
