@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
@@ -9,6 +9,13 @@ export const verifyPassword = (stored: string, password: string) => verify(store
 
 /** Opaque tokens travel to the browser or mailbox; only their hash is stored. */
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url')
+/** `length` characters drawn uniformly from `alphabet` (randomInt rejects the biased draws). */
+export function randomString(alphabet: string, length: number): string {
+  let out = ''
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)]
+  return out
+}
+
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 export function safeEqual(a: string, b: string): boolean {

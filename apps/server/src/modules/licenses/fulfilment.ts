@@ -1,6 +1,6 @@
 import { platformOfProduct, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
-import { randomToken } from '../../platform/crypto.ts'
+import { randomString, randomToken } from '../../platform/crypto.ts'
 
 export interface FulfilmentOrder {
   clientId: number
@@ -12,13 +12,11 @@ export interface FulfilmentOrder {
   config?: Partial<LicenseConfig>
 }
 
-/** XXXX-XXXX-XXXX-XXXX from an unambiguous alphabet: what a customer types into an SDK. */
+export const ACTIVATION_KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** XXXX-XXXX-XXXX-XXXX from an unambiguous alphabet, every character equally likely: what a customer types into an SDK. */
 export function activationKey(): string {
-  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const bytes = randomToken(24)
-  let key = ''
-  for (let i = 0; i < 16; i++) key += alphabet[bytes.charCodeAt(i) % alphabet.length]
-  return key.match(/.{4}/g)!.join('-')
+  return randomString(ACTIVATION_KEY_ALPHABET, 16).match(/.{4}/g)!.join('-')
 }
 
 /**
