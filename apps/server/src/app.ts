@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
-import type { Config } from './platform/config.ts'
+import { trustProxyOption, type Config } from './platform/config.ts'
 import { installErrorHandler } from './platform/errors.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
 import { sessionPlugin } from './platform/session.ts'
@@ -51,7 +51,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
-    trustProxy: true,
+    // X-Forwarded-For counts only from the configured proxies: it names the client for every per-address limit
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 2 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>()
 

@@ -57,3 +57,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir, SESSION_SECRET: 'x'.repeat(40) }).SESSION_SECRET).toBe('x'.repeat(40))
   })
 })
+
+describe('TRUST_PROXY', () => {
+  const dir = tempDir()
+  it('is unset by default, and takes a hop count or a list of addresses and CIDRs', () => {
+    expect(loadConfig({ DATA_DIR: dir }).TRUST_PROXY).toBeUndefined()
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,::1,fd00::/8, loopback' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', 'loopback'])
+  })
+
+  it('refuses anything else with one problem naming it', () => {
+    for (const bad of ['true', 'yes', '10.0.0.0/33', '300.1.1.1', '10.0.0.1, proxy.example', '-1', '21', ',']) {
+      const problems = problemsOf({ DATA_DIR: dir, TRUST_PROXY: bad })
+      expect(problems, bad).toHaveLength(1)
+      expect(problems[0], bad).toMatch(/^TRUST_PROXY: must be a hop count/)
+    }
+  })
+})

@@ -1,7 +1,37 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+
+/** proxy-addr's names for address ranges, usable in TRUST_PROXY beside addresses and CIDRs */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/')
+  const version = isIP(address)
+  if (!version || rest.length) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
+}
+
+/**
+ * Whose X-Forwarded-For to believe. Unset: nobody's, the client is the socket's address (so no
+ * header can dodge a per-address limit). A number: that many proxy hops in front of the portal.
+ * Otherwise the proxies' addresses or CIDRs, comma-separated.
+ */
+const trustProxySchema = z.string().transform((value, ctx): number | string[] => {
+  const text = value.trim()
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text)
+    if (hops <= 20) return hops
+  } else {
+    const list = text.split(',').map((s) => s.trim()).filter(Boolean)
+    const bad = list.filter((s) => !PROXY_RANGE_NAMES.has(s) && !isAddressOrCidr(s))
+    if (list.length && !bad.length) return list
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be a hop count (0-20) or a comma-separated list of proxy addresses or CIDRs' })
+  return z.NEVER
+})
 
 /** Environment, parsed once at start; its type is derived from the schema. */
 const envSchema = z.object({
@@ -26,6 +56,7 @@ const envSchema = z.object({
     .optional(),
   SDK_RATE_PER_KEY: z.coerce.number().int().positive().default(120),
   SDK_RATE_PER_IP: z.coerce.number().int().positive().default(1200),
+  TRUST_PROXY: trustProxySchema.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -41,6 +72,17 @@ export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(problems.join('\n'))
   }
+}
+
+/**
+ * Fastify's trustProxy for the setting. A hop count becomes a function because Fastify itself
+ * refuses plain hop counts (a client that reaches the portal directly could claim any address);
+ * the README says to use one only when the portal is reachable through its proxies alone.
+ */
+export function trustProxyOption(setting: Config['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === undefined || setting === 0) return false
+  if (typeof setting === 'number') return (_address, hop) => hop < setting
+  return setting
 }
 
 /** Empty strings count as unset, so `FOO= npm start` behaves like no FOO. */
