@@ -12,6 +12,8 @@ import type { Db } from './db/db.ts'
 import { trustProxyOption, type Config } from './platform/config.ts'
 import { installErrorHandler } from './platform/errors.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
+import { createJobQueue } from './platform/jobs.ts'
+import { scheduleHousekeeping } from './platform/housekeeping.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { PORTAL_VERSION } from '@portal/domain'
 import { authRoutes } from './modules/auth/routes.ts'
@@ -61,13 +63,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   installErrorHandler(app)
   db.setLogger(app.log)
 
-  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
+  const jobs = createJobQueue({ db, log: app.log })
+  const mailer = createMailer({ db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
+  scheduleHousekeeping(jobs, db, app.log)
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
-  const ctx: AppContext = { db, mailer, config, log: app.log, keyring }
+  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring }
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
-  app.addHook('onReady', async () => mailer.start())
-  app.addHook('onClose', async () => mailer.stop())
+  app.addHook('onReady', async () => jobs.start())
+  app.addHook('onClose', async () => {
+    await jobs.stop()
+    await mailer.stop()
+  })
   app.addHook('onSend', async (_req, reply) => {
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'same-origin')

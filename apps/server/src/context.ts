@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from './db/db.ts'
 import type { Config } from './platform/config.ts'
+import type { JobQueue } from './platform/jobs.ts'
 import type { Mailer } from './platform/mailer.ts'
 import type { Keyring } from './platform/signing.ts'
 
@@ -8,6 +9,8 @@ import type { Keyring } from './platform/signing.ts'
 export interface AppContext {
   db: Db
   mailer: Mailer
+  /** background and scheduled work, shared by every server process */
+  jobs: JobQueue
   config: Config
   log: FastifyBaseLogger
   keyring: Keyring

@@ -10,12 +10,12 @@ import { AppError } from './errors.ts'
  * until a solution is used (then once only). No third party sees the visitor.
  */
 const MAX_NUMBER = 50_000
-const LIFETIME_MS = 10 * 60_000
+export const CAPTCHA_LIFETIME_MS = 10 * 60_000
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 export function createChallenge(secret: string, now = Date.now()): CaptchaChallenge {
-  const salt = `${randomBytes(12).toString('hex')}?expires=${Math.floor((now + LIFETIME_MS) / 1000)}`
+  const salt = `${randomBytes(12).toString('hex')}?expires=${Math.floor((now + CAPTCHA_LIFETIME_MS) / 1000)}`
   const challenge = sha256(salt + randomInt(0, MAX_NUMBER))
   return { algorithm: 'SHA-256', challenge, salt, signature: createHmac('sha256', secret).update(challenge).digest('hex'), maxnumber: MAX_NUMBER }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SMTPServer } from 'smtp-server'
 import type { AddressInfo } from 'node:net'
 import { buildApp } from '../app.ts'
@@ -131,6 +131,16 @@ describe('mail over SMTP through the outbox', () => {
       } finally {
         await back.close()
       }
+    })
+  })
+
+  it('the job queue delivers the mail by itself, without anyone calling flush', async () => {
+    await withSmtpApp(smtpPort, async (app) => {
+      await new Agent(app).post('/api/client/signup/', { username: 'queued@example.com', password: STRONG_PASSWORD })
+      await vi.waitFor(() => expect(smtp.state.received.map((r) => r.to)).toEqual(['queued@example.com']), { timeout: 5000, interval: 50 })
+      await vi.waitFor(async () => expect(await outbox()).toMatchObject([{ status: 'sent', attempts: 1 }]))
+      // the job that carried it is done, and no other waits for it
+      expect(await t.db.query(`SELECT status FROM jobs WHERE name = 'mail.deliver' AND singleton_key = 'mail.deliver'`)).toEqual([{ status: 'done' }])
     })
   })
 

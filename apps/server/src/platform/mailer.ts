@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db, Queryable } from '../db/db.ts'
+import type { JobQueue } from './jobs.ts'
 
 export interface Mail {
   to: string
@@ -10,24 +11,26 @@ export interface Mail {
 }
 
 /**
- * Mail goes through an outbox table: the row is written in the caller's transaction, and a worker
- * delivers it over SMTP, retrying with back-off until it goes through. Without SMTP_URL the row is
- * kept as a dev mail, readable at /dev/mailbox.
+ * Mail goes through an outbox table: the row is written in the caller's transaction together with a
+ * `mail.deliver` job, and the job queue delivers it over SMTP (also every few seconds on a schedule),
+ * retrying each mail with back-off until it goes through. Without SMTP_URL the row is kept as a dev
+ * mail, readable at /dev/mailbox.
  */
 export interface Mailer {
   enqueue(tx: Queryable, mail: Mail): Promise<void>
   /** deliver what is due now; answers how many went out */
   flush(): Promise<number>
-  start(): void
   stop(): Promise<void>
   readonly mode: 'smtp' | 'dev'
 }
 
+export const MAIL_JOB = 'mail.deliver'
+const BATCH = 20
+
 const MAX_BACKOFF_SECONDS = 3600
 
-export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log: FastifyBaseLogger; pollMs?: number }): Mailer {
+export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; from: string; log: FastifyBaseLogger; pollSeconds?: number }): Mailer {
   const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null
-  let timer: NodeJS.Timeout | null = null
   let running: Promise<number> | null = null
 
   async function deliverBatch(): Promise<number> {
@@ -37,7 +40,7 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log
         WHERE id IN (SELECT id FROM mail_outbox
                       WHERE status = 'pending' AND next_attempt_at <= now()
                         AND (locked_until IS NULL OR locked_until < now())
-                      ORDER BY id LIMIT 20 FOR UPDATE SKIP LOCKED)
+                      ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING id, to_address, subject, text_body, html_body, attempts`,
     )
     let sent = 0
@@ -70,6 +73,14 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log
     }
   }
 
+  if (transport) {
+    // a full batch means more may wait: keep going within the one run
+    opts.jobs.register(MAIL_JOB, async () => {
+      for (let i = 0; i < 50 && (await flush()) === BATCH; i++);
+    })
+    opts.jobs.schedule(MAIL_JOB, opts.pollSeconds ?? 5)
+  }
+
   return {
     mode: transport ? 'smtp' : 'dev',
     async enqueue(tx, mail) {
@@ -77,17 +88,11 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log
         `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5)`,
         [mail.to, mail.subject, mail.text, mail.html, transport ? 'pending' : 'dev'],
       )
-      if (transport) setImmediate(() => void flush().catch((err) => opts.log.error({ err }, 'mail flush failed')))
+      // committed with the mail, so the next queue round delivers it
+      if (transport) await opts.jobs.enqueue(tx, MAIL_JOB, {}, { singletonKey: MAIL_JOB })
     },
     flush,
-    start() {
-      if (!transport || timer) return
-      timer = setInterval(() => void flush().catch((err) => opts.log.error({ err }, 'mail flush failed')), opts.pollMs ?? 5000)
-      timer.unref()
-    },
     async stop() {
-      if (timer) clearInterval(timer)
-      timer = null
       await running?.catch(() => 0)
       transport?.close()
     },
