@@ -15,6 +15,9 @@ async function main() {
   await seedCatalogue(db)
   const adminToken = config.databaseKind === 'pglite' ? randomToken(32) : undefined
   const app = await buildApp({ config, db, adminToken })
+  // last safety net: every background task catches its own failures, but a slip must not take the
+  // portal down with every request in flight; it is logged as the bug it is
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection (a bug: the task should catch it)'))
   const address = await app.listen({ port: config.PORT, host: config.HOST })
   const portalFile = join(config.DATA_DIR, 'portal.json')
   if (adminToken) writeFileSync(portalFile, JSON.stringify({ port: config.PORT, token: adminToken, pid: process.pid }), { mode: 0o600 })
