@@ -97,7 +97,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(analyticsRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+      api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },
   )

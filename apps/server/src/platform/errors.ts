@@ -45,8 +45,15 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0]
-      const path = String(first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
-      const key = first?.message ?? 'validation_failed'
+      const segments = String(first?.instancePath ?? '').split('/').filter(Boolean)
+      let key = first?.message ?? 'validation_failed'
+      if (first?.keyword === 'invalid_key') {
+        // a record key failed: the field is the record, the key itself is the caller's text
+        segments.pop()
+        const inner = (first.params as { issues?: { message?: string }[] }).issues?.[0]?.message
+        if (inner) key = inner
+      }
+      const path = segments.join('.')
       return reply.status(400).send(fieldError(path || 'body', key, request.url.split('?')[0] ?? ''))
     }
     if (err.validation) {
