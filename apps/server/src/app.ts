@@ -10,7 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
 import type { Config } from './platform/config.ts'
-import { installErrorHandler } from './platform/errors.ts'
+import { frameworkErrors, installErrorHandler } from './platform/errors.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { PORTAL_VERSION } from '@portal/domain'
@@ -53,6 +53,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERRORS, apiError, messageFor, type ApiError, type ErrorName } from '@portal/domain'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 
@@ -71,4 +71,13 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(apiError('route_not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })
+}
+
+/**
+ * The router's own refusals (a path that is not valid percent-encoding, a path parameter over the
+ * router's length limit) come here instead of the error handler: the same coded answer as any path
+ * the portal cannot read.
+ */
+export function frameworkErrors(_err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  void reply.status(400).send(apiError('token_invalid_path'))
 }
