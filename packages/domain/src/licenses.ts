@@ -321,7 +321,7 @@ export const staffLicenseBody = z
       license_expire_delta: boundedInt(1).nullable(),
       device_bound: z.boolean(),
       max_version: text().trim().max(32).regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error').nullable(),
-      license_content: z.record(text(), boundedInt(0)),
+      license_content: z.record(text().max(64), boundedInt(0)),
       online: z.boolean().optional(),
       desktop_gpu_support: z.boolean().optional(),
       xml_config: text().max(100_000).optional(),
@@ -331,10 +331,10 @@ export const staffLicenseBody = z
         ios_app_id: text().trim().min(1).max(256).optional(),
         android_app_id: text().trim().min(1).max(256).optional(),
         hardware_key_serial: z.literal(true).optional(),
-        allowed_platforms: text().regex(new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`), 'platforms_error').optional(),
+        allowed_platforms: text().max(200).regex(new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`), 'platforms_error').optional(),
       })
       .default({}),
-    custom_tags_extra: z.record(text(), text().max(1000)).optional(),
+    custom_tags_extra: z.record(text().max(64), text().max(1000)).optional(),
   })
   .refine(
     (b) => {
@@ -353,7 +353,7 @@ export type StaffLicenseBody = z.input<typeof staffLicenseBody>
 export const trialBody = z.object({
   title: text().max(256).optional(),
   count: boundedInt(),
-  config: z.object({ product: text(), tag: text().nullable().optional() }),
+  config: z.object({ product: text().max(64), tag: text().max(64).nullable().optional() }),
 })
 
 export const newLicenseBody = z.object({ title: titleField.optional() })
