@@ -10,7 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
 import { trustProxyOption, type Config } from './platform/config.ts'
-import { installErrorHandler } from './platform/errors.ts'
+import { frameworkErrors, installErrorHandler } from './platform/errors.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
 import { createJobQueue } from './platform/jobs.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'
@@ -57,6 +57,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // X-Forwarded-For counts only from the configured proxies: it names the client for every per-address limit
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 2 * 1024 * 1024,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
@@ -103,7 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(analyticsRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+      api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
     },
     { prefix: '/api' },
   )

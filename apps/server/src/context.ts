@@ -16,10 +16,16 @@ export interface AppContext {
   keyring: Keyring
 }
 
-/** Limits on calls that cost us (sign-in guessing, sign-ups, e-mails sent). */
+/**
+ * Limits on calls that cost us (sign-in guessing, sign-ups, e-mails sent). Sign-in counts every try
+ * per address, but only failed tries per e-mail: 10 per e-mail from one address, and a ceiling 10
+ * times higher per e-mail from everywhere, so a stranger's wrong passwords lock out the stranger's
+ * address, not the owner signing in from elsewhere (OWASP: no hard lockout by account alone).
+ */
 export const RATE_LIMITS = {
   signinPerIp: { max: 30, windowSeconds: 900 },
-  signinPerEmail: { max: 10, windowSeconds: 900 },
+  signinFailuresPerEmailAndIp: { max: 10, windowSeconds: 900 },
+  signinFailuresPerEmail: { max: 100, windowSeconds: 900 },
   signupPerIp: { max: 20, windowSeconds: 3600 },
   mailPerAddress: { max: 5, windowSeconds: 900 },
   mailPerIp: { max: 30, windowSeconds: 3600 },

@@ -1,20 +1,20 @@
 import { z } from 'zod'
-import { emailField, passwordField } from './validation.ts'
+import { emailField, passwordField, text } from './validation.ts'
 
 /** Nuitrack Analytics registration (spec section 2 and 5): e-mail, password, captcha; then fill-info. */
 export const analyticsSignupBody = z.object({
   username: emailField,
   password: passwordField,
-  captcha_token: z.string().min(1, 'captcha_required_error').max(4000),
+  captcha_token: text().min(1, 'captcha_required_error').max(4000),
 })
 
-const infoText = z.string().trim().max(256, 'max_length_error:256')
+const infoText = text().trim().max(256, 'max_length_error:256')
 
 /** Optional name, company and site, each at most 256, at least one of them. */
 export const analyticsFillInfoBody = z
   .object({
     username: emailField,
-    password: z.string().min(1).max(256),
+    password: text().min(1).max(256),
     name: infoText.default(''),
     company: infoText.default(''),
     site: infoText.default(''),

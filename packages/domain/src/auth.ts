@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailField, loosePasswordField, passwordField } from './validation.ts'
+import { emailField, idNumber, loosePasswordField, passwordField, text } from './validation.ts'
 import { platformSchema } from './platforms.ts'
 
 /** Bodies of the sign-in family calls (spec section 7). */
@@ -25,7 +25,7 @@ export const registrationForm = z
   .object({
     username: emailField,
     password: passwordField,
-    repeat_password: z.string().min(1, 'password_empty_error'),
+    repeat_password: text().min(1, 'password_empty_error'),
     is_corporate: z.boolean(),
   })
   .refine((v) => v.password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
@@ -33,7 +33,7 @@ export const registrationForm = z
 export const sendResetBody = z
   .object({
     client_email: emailField.optional(),
-    client_id: z.coerce.number().int().positive().optional(),
+    client_id: idNumber().optional(),
     segment: platformSchema.optional(),
   })
   .refine((v) => v.client_email !== undefined || v.client_id !== undefined, {
@@ -46,15 +46,15 @@ export const sendConfirmationBody = z.object({
   segment: platformSchema.optional(),
 })
 
-const tokenText = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'token_invalid')
+const tokenText = text().regex(/^[A-Za-z0-9_-]{16,128}$/, 'token_invalid')
 
 export const confirmBody = z.object({
-  client_id: z.coerce.number().int().positive(),
+  client_id: idNumber(),
   confirmation_token: tokenText,
 })
 
 export const resetPasswordBody = z.object({
-  client_id: z.coerce.number().int().positive(),
+  client_id: idNumber(),
   confirmation_token: tokenText,
   new_password: passwordField,
 })
@@ -65,14 +65,14 @@ export const changePasswordBody = z.object({
 })
 
 export const setPasswordForm = z
-  .object({ new_password: passwordField, repeat_password: z.string().min(1, 'password_empty_error') })
+  .object({ new_password: passwordField, repeat_password: text().min(1, 'password_empty_error') })
   .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
 
 export const changePasswordForm = z
   .object({
     old_password: loosePasswordField,
     new_password: passwordField,
-    repeat_password: z.string().min(1, 'password_empty_error'),
+    repeat_password: text().min(1, 'password_empty_error'),
   })
   .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
 

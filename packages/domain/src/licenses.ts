@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Platform } from './platforms.ts'
+import { boundedInt, text } from './validation.ts'
 
 /**
  * Licenses and groups: product codes, configs and the states of spec section 4, derived at read
@@ -260,7 +261,7 @@ export function checkTitle(raw: string): 'field_empty_error' | 'license_title_ma
   return null
 }
 
-export const titleField = z.string().superRefine((v, ctx) => {
+export const titleField = text().superRefine((v, ctx) => {
   const e = checkTitle(v)
   if (e) ctx.addIssue({ code: 'custom', message: e })
 }).transform((v) => v.trim())
@@ -277,8 +278,8 @@ export function checkGroupSize(size: number, sourceLimit: number): GroupSizeErro
   return null
 }
 
-export const splitBody = z.object({ title: titleField, limit: z.number().int() })
-export const resizeBody = z.object({ limit: z.number().int() })
+export const splitBody = z.object({ title: titleField, limit: boundedInt() })
+export const resizeBody = z.object({ limit: boundedInt() })
 export const titleBody = z.object({ title: titleField })
 
 /** Platform architectures a custom license can be locked to (section 9). */
@@ -313,27 +314,27 @@ export const lockOptionsValid = (checked: readonly LockOption[]) => checked.ever
 export const staffLicenseBody = z
   .object({
     title: titleField,
-    count: z.number().int().min(1, 'count_min_error').max(1000, 'count_max_error'),
-    client_email: z.string().trim().min(1, 'email_empty_error').max(150, 'email_max_length_error').email('email_validation_error'),
+    count: boundedInt().min(1, 'count_min_error').max(1000, 'count_max_error'),
+    client_email: text().trim().min(1, 'email_empty_error').max(150, 'email_max_length_error').email('email_validation_error'),
     config: z.object({
       product: productSchema,
-      license_expire_delta: z.number().int().positive().nullable(),
+      license_expire_delta: boundedInt(1).nullable(),
       device_bound: z.boolean(),
-      max_version: z.string().trim().max(32).regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error').nullable(),
-      license_content: z.record(z.string(), z.number().int().nonnegative()),
+      max_version: text().trim().max(32).regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error').nullable(),
+      license_content: z.record(text().max(64), boundedInt(0)),
       online: z.boolean().optional(),
       desktop_gpu_support: z.boolean().optional(),
-      xml_config: z.string().max(100_000).optional(),
+      xml_config: text().max(100_000).optional(),
     }),
     custom_tags: z
       .object({
-        ios_app_id: z.string().trim().min(1).max(256).optional(),
-        android_app_id: z.string().trim().min(1).max(256).optional(),
+        ios_app_id: text().trim().min(1).max(256).optional(),
+        android_app_id: text().trim().min(1).max(256).optional(),
         hardware_key_serial: z.literal(true).optional(),
-        allowed_platforms: z.string().regex(new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`), 'platforms_error').optional(),
+        allowed_platforms: text().max(200).regex(new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`), 'platforms_error').optional(),
       })
       .default({}),
-    custom_tags_extra: z.record(z.string(), z.string().max(1000)).optional(),
+    custom_tags_extra: z.record(text().max(64), text().max(1000)).optional(),
   })
   .refine(
     (b) => {
@@ -350,9 +351,9 @@ export const staffLicenseBody = z
 export type StaffLicenseBody = z.input<typeof staffLicenseBody>
 
 export const trialBody = z.object({
-  title: z.string().max(256).optional(),
-  count: z.number().int(),
-  config: z.object({ product: z.string(), tag: z.string().nullable().optional() }),
+  title: text().max(256).optional(),
+  count: boundedInt(),
+  config: z.object({ product: text().max(64), tag: text().max(64).nullable().optional() }),
 })
 
 export const newLicenseBody = z.object({ title: titleField.optional() })

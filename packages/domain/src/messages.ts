@@ -28,6 +28,9 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   token_invalid: 'The link is invalid or outdated',
   captcha_required_error: 'Please solve the captcha',
   fill_info_empty_error: 'Fill in at least one field, or skip this step',
+  text_invalid_character_error: 'Contains a character that is not allowed (NUL or an incomplete Unicode character)',
+  integer_error: 'Must be a whole number',
+  number_range_error: 'The number is out of the allowed range',
 }
 
 export const GENERIC_MESSAGES = {

@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
+  INT32_MAX,
+  INT32_MIN,
+  boundedInt,
+  idNumber,
+  isSafeText,
+  loosePasswordField,
+  text,
   LIMITS,
   checkEmail,
   checkPassword,
@@ -13,6 +20,7 @@ import {
   profileFields,
 } from './validation.ts'
 import { registrationForm } from './auth.ts'
+import { resizeBody, splitBody, staffLicenseBody, titleField, trialBody } from './licenses.ts'
 import { VALIDATION_MESSAGES, messageFor } from './messages.ts'
 
 // Section 5, written out again here so the tests do not borrow the implementation's regexes.
@@ -132,7 +140,9 @@ describe('password: characters, kinds and length (section 5)', () => {
         expect(checkPassword(withBad)).toBe('password_not_available_symbol_error')
         const r = passwordField.safeParse(withBad)
         expect(r.success).toBe(false)
-        expect(r.error?.issues.map((i) => i.message)).toEqual(['password_not_available_symbol_error'])
+        // NUL and lone surrogates are refused by the safe-text rule every string schema starts with
+        const expected = isSafeText(withBad) ? 'password_not_available_symbol_error' : 'text_invalid_character_error'
+        expect(r.error?.issues.map((i) => i.message)).toEqual([expected])
       }),
     )
     for (const pw of ['Abcdef1 x', 'Abcdefé1', 'ÄBCdefg1', 'Abcdef1"', "Abcdef1'", 'Abcdef1=', 'Abcdef1^', 'Abcdef1&', 'Abcdef1~', 'Abcdef1`', 'Abcdef1|', 'Abcdef1(', 'Пароль12Ab']) {
@@ -472,5 +482,56 @@ describe('messages for the validation keys', () => {
 
   it('an unknown key falls back to itself', () => {
     expect(messageFor('no_such_key')).toBe('no_such_key')
+  })
+})
+
+describe('text(): the safe-text building block of every string schema', () => {
+  const issues = (schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string; code: string; issues?: { message: string }[] }[] } } }, v: unknown) =>
+    (schema.safeParse(v).error?.issues ?? []).map((i) => (i.code === 'invalid_key' ? i.issues![0]!.message : i.message))
+
+  it('refuses U+0000 and unpaired surrogates, accepts paired ones and every other character', () => {
+    for (const bad of ['\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', 'end\ud83d']) {
+      expect(isSafeText(bad), JSON.stringify(bad)).toBe(false)
+      expect(issues(text(), bad)).toContain('text_invalid_character_error')
+    }
+    for (const good of ['', 'plain', '😀', 'Zoë 中文 \t\n\u0001', '\ud83d\ude00']) expect(text().safeParse(good).success).toBe(true)
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => isSafeText(s) === !s.includes('\u0000')))
+  })
+
+  it('holds in the shared schemas: e-mail, password, profile, company, title, record keys and values', () => {
+    expect(issues(emailField, 'a\u0000@example.com')[0]).toBe('text_invalid_character_error')
+    expect(issues(loosePasswordField, 'pass\ud800')[0]).toBe('text_invalid_character_error')
+    expect(issues(companySchema.shape.name, '\u0000')[0]).toBe('text_invalid_character_error')
+    expect(issues(titleField, 'T\udc00')[0]).toBe('text_invalid_character_error')
+    const staff = { title: 'x', count: 1, client_email: 'a@example.com', config: { product: 'face_offline_perpetual', license_expire_delta: null, device_bound: false, max_version: null, license_content: {} } }
+    expect(issues(staffLicenseBody, { ...staff, config: { ...staff.config, license_content: { 'k\u0000': 1 } } })).toContain('text_invalid_character_error')
+    expect(issues(staffLicenseBody, { ...staff, config: { ...staff.config, xml_config: '<a>\u0000</a>' } })).toContain('text_invalid_character_error')
+    expect(issues(staffLicenseBody, { ...staff, custom_tags_extra: { '\ud800': 'v' } })).toContain('text_invalid_character_error')
+    expect(staffLicenseBody.safeParse(staff).success).toBe(true)
+  })
+})
+
+describe('boundedInt(): every integer the database stores', () => {
+  it('defaults to the range of a PostgreSQL int', () => {
+    expect(boundedInt().safeParse(INT32_MAX).success).toBe(true)
+    expect(boundedInt().safeParse(INT32_MIN).success).toBe(true)
+    for (const v of [INT32_MAX + 1, INT32_MIN - 1]) expect(boundedInt().safeParse(v).error?.issues[0]?.message).toBe('number_range_error')
+    for (const v of [2 ** 53 + 1, 1e308, -1e308]) expect(['integer_error', 'number_range_error']).toContain(boundedInt().safeParse(v).error?.issues[0]?.message)
+    for (const v of [1.5, Number.NaN, '1']) expect(boundedInt().safeParse(v).success).toBe(false)
+  })
+
+  it('bounds license_expire_delta, counts, group sizes and content values', () => {
+    const staff = { title: 'x', count: 1, client_email: 'a@example.com', config: { product: 'face_offline_perpetual', license_expire_delta: 2 ** 31, device_bound: false, max_version: null, license_content: {} } }
+    expect(staffLicenseBody.safeParse(staff).error?.issues[0]).toMatchObject({ path: ['config', 'license_expire_delta'], message: 'number_range_error' })
+    expect(staffLicenseBody.safeParse({ ...staff, config: { ...staff.config, license_expire_delta: null, license_content: { a: 2 ** 31 } } }).success).toBe(false)
+    expect(splitBody.safeParse({ title: 'k', limit: 2 ** 31 }).success).toBe(false)
+    expect(resizeBody.safeParse({ limit: -(2 ** 31) - 1 }).success).toBe(false)
+    expect(trialBody.safeParse({ count: 2 ** 53 + 1, config: { product: 'nuitrack_trial' } }).success).toBe(false)
+    expect(idNumber().safeParse(2 ** 53 + 1).success).toBe(false)
+    expect(idNumber().safeParse('12').data).toBe(12)
+  })
+
+  it('every range and character key has English text', () => {
+    for (const key of ['text_invalid_character_error', 'integer_error', 'number_range_error']) expect(messageFor(key)).not.toBe(key)
   })
 })

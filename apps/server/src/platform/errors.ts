@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERRORS, apiError, messageFor, type ApiError, type ErrorName } from '@portal/domain'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isConnectionError } from '../db/db.ts'
@@ -46,8 +46,15 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0]
-      const path = String(first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
-      const key = first?.message ?? 'validation_failed'
+      const segments = String(first?.instancePath ?? '').split('/').filter(Boolean)
+      let key = first?.message ?? 'validation_failed'
+      if (first?.keyword === 'invalid_key') {
+        // a record key failed: the field is the record, the key itself is the caller's text
+        segments.pop()
+        const inner = (first.params as { issues?: { message?: string }[] }).issues?.[0]?.message
+        if (inner) key = inner
+      }
+      const path = segments.join('.')
       return reply.status(400).send(fieldError(path || 'body', key, request.url.split('?')[0] ?? ''))
     }
     if (err.validation) {
@@ -70,4 +77,13 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(apiError('route_not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })
+}
+
+/**
+ * The router's own refusals (a path that is not valid percent-encoding, a path parameter over the
+ * router's length limit) come here instead of the error handler: the same coded answer as any path
+ * the portal cannot read.
+ */
+export function frameworkErrors(_err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  void reply.status(400).send(apiError('token_invalid_path'))
 }

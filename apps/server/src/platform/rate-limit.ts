@@ -42,6 +42,21 @@ export async function hit(db: Queryable, rules: RateRule[]): Promise<void> {
   }
 }
 
+/**
+ * Takes back one hit of each key (in its newest bucket), for limits that count only failures: the
+ * caller reserves a hit with hit() before it checks, so parallel tries cannot pass the limit, and
+ * gives it back when the try succeeded.
+ */
+export async function forgive(db: Queryable, keys: string[]): Promise<void> {
+  if (keys.length === 0) return
+  await db.query(
+    `UPDATE rate_limits l SET hits = l.hits - 1
+       FROM (SELECT key, max(window_start) AS window_start FROM rate_limits WHERE key = ANY($1::text[]) GROUP BY key) newest
+      WHERE l.key = newest.key AND l.window_start = newest.window_start AND l.hits > 0`,
+    [keys],
+  )
+}
+
 /** Deletes counters older than `keepSeconds` (the longest window in use, so no live count is lost). */
 export async function pruneRateLimits(db: Queryable, keepSeconds: number): Promise<number> {
   const rows = await db.query(`DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => $1) RETURNING 1`, [keepSeconds])

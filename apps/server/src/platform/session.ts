@@ -18,7 +18,21 @@ declare module 'fastify' {
   interface FastifyInstance {
     requireClient: (request: FastifyRequest) => SessionClient
     requireStaff: (request: FastifyRequest) => SessionClient
+    /** every route with the access it declared, for the tests that hold each route to it */
+    routeAccess: RouteAccessEntry[]
   }
+  interface FastifyContextConfig {
+    /** who may call the route; checked before the body is parsed or validated */
+    auth?: RouteAccess
+  }
+}
+
+/** `client`: a signed-in client; `staff`: a signed-in staff member; `public`: anyone. */
+export type RouteAccess = 'public' | 'client' | 'staff'
+export interface RouteAccessEntry {
+  method: string
+  url: string
+  auth: RouteAccess | undefined
 }
 
 /** Paths that are called without a browser session, and so without CSRF (the device API, later). */
@@ -35,7 +49,24 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   app.decorateRequest('client', null)
   app.decorateRequest('sessionHash', null)
 
+  const routeAccess: RouteAccessEntry[] = []
+  app.decorate('routeAccess', routeAccess)
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth: route.config?.auth })
+  })
+
+  // Identity, rights and CSRF are all settled here, in onRequest: before the body is parsed and
+  // validated, so an anonymous or unprivileged caller learns nothing about the schema (401/403, not 400).
   app.addHook('onRequest', async (request, reply) => {
+    await loadSession(request, reply)
+    const auth = request.routeOptions.config?.auth
+    if (auth === 'client' || auth === 'staff') {
+      if (!request.client) throw new AppError('unauthorized')
+      if (auth === 'staff' && !request.client.is_staff) throw new AppError('forbidden_staff')
+    }
+  })
+
+  async function loadSession(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0]!
     if (CSRF_EXEMPT.some((re) => re.test(path))) return
     // every response carries a CSRF token the page can echo
@@ -65,7 +96,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
     } else {
       clearSessionCookies(reply, opts.secure)
     }
-  })
+  }
 
   app.decorate('requireClient', (request: FastifyRequest) => {
     if (!request.client) throw new AppError('unauthorized')

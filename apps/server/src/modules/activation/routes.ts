@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
-import { USB_SERIAL_MAX, VALIDATION_CODES, apiError, licenseViewSchema } from '@portal/domain'
+import { USB_SERIAL_MAX, VALIDATION_CODES, apiError, licenseViewSchema, text } from '@portal/domain'
 import { errors } from '../../platform/schemas.ts'
 import { BatchedLimiter } from '../../platform/rate-limit.ts'
 import { AppError } from '../../platform/errors.ts'
@@ -9,16 +9,16 @@ import * as activation from './service.ts'
 import { SdkRefusal, type ActivationContext } from './service.ts'
 
 const offlineBody = z.object({
-  data: z.string().max(1_000_000).optional(),
-  hardware_key_serial: z.string().max(USB_SERIAL_MAX + 64).optional(),
+  data: text().max(1_000_000).optional(),
+  hardware_key_serial: text().max(USB_SERIAL_MAX + 64).optional(),
   /** the older name of hardware_key_serial */
-  usbToken: z.string().max(USB_SERIAL_MAX + 64).optional(),
+  usbToken: text().max(USB_SERIAL_MAX + 64).optional(),
 })
 const serialOf = (b: z.infer<typeof offlineBody>) => {
   const serial = (b.hardware_key_serial ?? b.usbToken)?.trim()
   return serial === undefined ? undefined : serial
 }
-const idParams = z.object({ id: z.string() })
+const idParams = z.object({ id: text() })
 const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
 
 export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; sdkLimits: { perKey: number; perIp: number } }> = async (app, { ctx, sdkLimits }) => {
@@ -33,6 +33,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   }
 
   app.post('/license/:id/activate/offline/', {
+    config: { auth: 'client' },
     schema: {
       tags,
       summary: 'Activate offline with a request file (data: base64 of its text) or a USB token serial; answers the license with its signed file',
@@ -44,20 +45,23 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       activation.activateLicenseOffline(ctx, me(req), req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
   })
   app.post('/group/:id/activate/offline/', {
+    config: { auth: 'client' },
     schema: { tags, summary: 'Make a license from the group (limit -1) and activate it offline', params: idParams, body: offlineBody, response: licenseResponse },
     handler: async (req) =>
       activation.activateGroupOffline(ctx, me(req), req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
   })
   app.post('/license/:id/devices/:deviceId/release/', {
+    config: { auth: 'client' },
     schema: {
       tags,
       summary: 'Release a device of a license (3 per license in any 30 days)',
-      params: z.object({ id: z.string(), deviceId: z.string() }),
+      params: z.object({ id: text(), deviceId: text() }),
       response: licenseResponse,
     },
     handler: async (req) => activation.releaseDevice(ctx, me(req), req.params.id, req.params.deviceId),
   })
   app.get('/license/public-key/', {
+    config: { auth: 'public' },
     schema: {
       tags,
       summary: 'Every license-signing public key with its kid and retirement date',
@@ -85,18 +89,19 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     const name = err.code === 'NOT_FOUND' ? 'not_found' : err.code === 'TOO_MANY_DEVICES' ? 'too_many_devices' : 'license_not_usable'
     return reply.status(err.status).send({ ...apiError(name, err.message), code: err.code })
   }
-  const keyField = z.string().min(1).max(64)
-  const fingerprintField = z.string().trim().min(1).max(256)
+  const keyField = text().min(1).max(64)
+  const fingerprintField = text().trim().min(1).max(256)
 
   app.post('/sdk/activate/', {
+    config: { auth: 'public' },
     schema: {
       tags: sdkTags,
       summary: 'Bind a device to a license key (idempotent per fingerprint); answers a signed license file',
       body: z.object({
         key: keyField,
         fingerprint: fingerprintField,
-        name: z.string().trim().max(256).optional(),
-        properties: z.object({ serial: z.string().max(256).optional(), sensor_name: z.string().max(256).optional(), reg: z.string().max(256).optional() }).optional(),
+        name: text().trim().max(256).optional(),
+        properties: z.object({ serial: text().max(256).optional(), sensor_name: text().max(256).optional(), reg: text().max(256).optional() }).optional(),
       }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…', name: 'Lobby kiosk', properties: { serial: 'SN-1', sensor_name: 'RealSense D435' } }] }),
       response: {
         200: z.object({
@@ -120,6 +125,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     },
   })
   app.post('/sdk/validate/', {
+    config: { auth: 'public' },
     // the hot path: a plain stringify; the schema documents the answer and the tests check it
     serializerCompiler: () => (data) => JSON.stringify(data),
     schema: {
@@ -139,6 +145,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     },
   })
   app.post('/sdk/deactivate/', {
+    config: { auth: 'public' },
     schema: {
       tags: sdkTags,
       summary: 'Free the seat of a device',

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { analyticsFillInfoBody, analyticsSignupBody } from '@portal/domain'
-import { RATE_LIMITS, type AppContext } from '../../context.ts'
+import type { AppContext } from '../../context.ts'
 import { createChallenge, verifyCaptcha } from '../../platform/captcha.ts'
-import { verifyPassword } from '../../platform/crypto.ts'
 import { AppError, fail } from '../../platform/errors.ts'
-import { hit } from '../../platform/rate-limit.ts'
 import { errors, okSchema } from '../../platform/schemas.ts'
-import { signup } from '../auth/service.ts'
-import { findClientByEmail, updateClientProfile } from '../client/queries.ts'
+import { checkCredentials, signup } from '../auth/service.ts'
+import { updateClientProfile } from '../client/queries.ts'
 
 const tags = ['nuitrack-analytics']
 /** Where the browser goes after registering: sign in to the cloud once the e-mail is confirmed. */
@@ -16,6 +14,7 @@ const NEXT = '/app/login/nuitrack-analytics/?registered=1'
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/captcha/challenge/', {
+    config: { auth: 'public' },
     schema: {
       tags,
       summary: 'A proof-of-work captcha challenge (ALTCHA format)',
@@ -28,6 +27,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   })
 
   app.post('/nuitrack-analytics/signup/', {
+    config: { auth: 'public' },
     schema: {
       tags,
       summary: 'Register for Nuitrack Analytics: answers the next step, fill_info, or exist when the account is there already',
@@ -47,6 +47,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   })
 
   app.post('/nuitrack-analytics/fill-info/', {
+    config: { auth: 'public' },
     schema: {
       tags,
       summary: 'The optional fill-info step: name, company and site of a just-registered account (its credentials prove it)',
@@ -55,9 +56,8 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     },
     handler: async (req) => {
       const { username, password, name, company, site } = req.body
-      await hit(ctx.db, [{ key: `signin:email:${username.toLowerCase()}`, ...RATE_LIMITS.signinPerEmail }])
-      const client = await findClientByEmail(ctx.db, username)
-      if (!client || !(await verifyPassword(client.password_hash, password))) return fail('invalid_credentials')
+      const { client, passwordOk } = await checkCredentials(ctx, req.ip, username, password)
+      if (!client || !passwordOk) return fail('invalid_credentials')
       await updateClientProfile(ctx.db, client.id, { ...(name ? { name } : {}), company: { ...(company ? { name: company } : {}), ...(site ? { site } : {}) } })
       return { status: 'ok' as const, next: NEXT }
     },

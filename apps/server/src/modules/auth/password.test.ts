@@ -159,4 +159,26 @@ describe('POST /api/client/change-password/', () => {
     expectError(await signin(email, STRONG_PASSWORD), 400, '3fc79796', 'password')
     expect((await signin(email, 'Fresh-9pass')).statusCode).toBe(200)
   })
+
+  it('ends every link mailed before it: set-password, registration and e-mail change', async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const reset = await resetLink(email)
+    // a registration link, as an unconfirmed account would still hold it
+    await t.db.query('UPDATE clients SET confirmed_at = NULL WHERE id = $1', [client.id])
+    expect((await new Agent(t.app).post('/api/client/send-confirmation-url/', { client_email: email })).statusCode).toBe(200)
+    const confirmation = (await lastMailTo(t.db, email))!
+    await t.db.query('UPDATE clients SET confirmed_at = now() WHERE id = $1', [client.id])
+    expect((await agent.post('/api/client/', { email: 'moved@example.com' })).statusCode).toBe(200)
+    const change = (await lastMailTo(t.db, 'moved@example.com'))!
+
+    expect((await agent.post('/api/client/change-password/', { old_password: STRONG_PASSWORD, new_password: 'Fresh-9pass' })).statusCode).toBe(200)
+
+    const a = new Agent(t.app)
+    expectError(await a.get(`/api/client/${client.id}/validate-confirmation-token/${reset.token}/`), 403, '4bdf9f69')
+    expectError(await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: reset.token, new_password: 'Other-9pass' }), 403, '4bdf9f69')
+    expectError(await a.post('/api/client/confirm/', { client_id: client.id, confirmation_token: confirmation.token }), 403, '4bdf9f69')
+    expectError(await a.post('/api/client/confirm/', { client_id: client.id, confirmation_token: change.token }), 403, '4bdf9f69')
+    expect((await agent.get('/api/client/')).json().client_info).toMatchObject({ email, pending_email: null })
+    expect((await signin(email, 'Fresh-9pass')).statusCode).toBe(200)
+  })
 })

@@ -26,6 +26,16 @@ export async function issueToken(db: Queryable, clientId: number, purpose: Token
   return token
 }
 
+/**
+ * A new password ends every link mailed before it: set-password, registration and e-mail-change
+ * links alike (whoever asked for them may have known the old password), and so the pending e-mail
+ * change they would have confirmed.
+ */
+export async function revokeAllTokens(db: Queryable, clientId: number) {
+  await db.query(`UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND used_at IS NULL`, [clientId])
+  await db.query(`UPDATE clients SET pending_email = NULL WHERE id = $1`, [clientId])
+}
+
 /** The token as stored, whatever its state; the caller decides what an expired or used one means. */
 export async function findToken(db: Queryable, clientId: number, token: string, purposes: TokenPurpose[], lock = false) {
   const rows = await db.query<TokenRow & { live: boolean }>(

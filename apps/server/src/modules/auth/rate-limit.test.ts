@@ -17,38 +17,74 @@ function expectLimited(res: Awaited<ReturnType<Agent['post']>>) {
 const mailsTo = (email: string) => count(t.db, 'mail_outbox WHERE lower(to_address) = lower($1)', [email])
 
 it('the limits are the ones the issue names', () => {
-  expect(RATE_LIMITS.signinPerEmail).toEqual({ max: 10, windowSeconds: 900 })
+  expect(RATE_LIMITS.signinFailuresPerEmailAndIp).toEqual({ max: 10, windowSeconds: 900 })
+  expect(RATE_LIMITS.signinFailuresPerEmail.max).toBeGreaterThanOrEqual(10 * RATE_LIMITS.signinFailuresPerEmailAndIp.max)
   expect(RATE_LIMITS.mailPerAddress).toEqual({ max: 5, windowSeconds: 900 })
   expect(RATE_LIMITS.signupPerIp).toEqual({ max: 20, windowSeconds: 3600 })
 })
 
+const wrong = (app: FastifyInstance, ip: string, email: string) => new Agent(app, ip).post('/api/client/signin/', { username: email, password: 'Wrong-pass1' })
+
 describe('sign-in', () => {
-  it('more than 10 tries for one e-mail in 15 minutes answer 429, even with the right password and from other addresses', async () => {
-    // signedInClient signs in once: that is the first of the 10
+  it('10 wrong passwords for an e-mail from one address lock that address out of it; the owner still signs in from elsewhere', async () => {
     const { email } = await signedInClient(t)
     const other = await signedInClient(t)
     await t.db.query('DELETE FROM sessions')
-    for (let i = 0; i < 9; i++) {
-      expectError(await new Agent(t.app, `10.9.0.${i}`).post('/api/client/signin/', { username: email, password: 'Wrong-pass1' }), 400, '3fc79796', 'password')
-    }
-    const a = new Agent(t.app, '10.9.1.1')
-    expectLimited(await a.post('/api/client/signin/', { username: email.toUpperCase(), password: STRONG_PASSWORD }))
-    expect(a.cookies.has('sessionid')).toBe(false)
-    expect(await count(t.db, 'sessions')).toBe(0)
-    // the limit is per e-mail: another account signs in from the same address
-    expect((await a.post('/api/client/signin/', { username: other.email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+    for (let i = 0; i < 10; i++) expectError(await wrong(t.app, '10.9.0.1', email), 400, '3fc79796', 'password')
+    // the attacker's address is refused even the right password, and keeps being refused
+    const attacker = new Agent(t.app, '10.9.0.1')
+    expectLimited(await attacker.post('/api/client/signin/', { username: email.toUpperCase(), password: STRONG_PASSWORD }))
+    expect(attacker.cookies.has('sessionid')).toBe(false)
+    // the owner, elsewhere, gets in
+    const owner = new Agent(t.app, '10.9.9.9')
+    expect((await owner.post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+    // the lock is per e-mail: another account signs in from the attacker's address
+    expect((await attacker.post('/api/client/signin/', { username: other.email, password: STRONG_PASSWORD })).statusCode).toBe(200)
   })
 
-  it('the window slides: tries from 5 minutes ago still count, tries from 20 minutes ago do not', async () => {
+  it('slow guessing from many addresses, one every 90 s each, does not lock the owner out', async () => {
     const { email } = await signedInClient(t)
-    const key = `signin:email:${email}`
+    await t.db.query('DELETE FROM sessions')
+    // 9 addresses with 9 failures each: 81 failures for the e-mail in one window
+    for (let a = 0; a < 9; a++) for (let i = 0; i < 9; i++) expectError(await wrong(t.app, `10.5.${a}.1`, email), 400, '3fc79796', 'password')
+    expect((await new Agent(t.app, '10.5.100.1').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+  })
+
+  it('right passwords do not count against the e-mail; failures past the high per-e-mail ceiling lock it from everywhere', async () => {
+    const { email } = await signedInClient(t)
+    const ceiling = RATE_LIMITS.signinFailuresPerEmail.max
+    // the owner signs in 15 times from one address: none of them is a failure
+    for (let i = 0; i < 15; i++) expect((await new Agent(t.app, '10.6.0.1').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+    await t.db.query('DELETE FROM rate_limits WHERE key LIKE $1', ['signin:ip:%'])
+    await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '5 minutes', $2)`, [`signin:fail:email:${email}`, ceiling])
+    expectLimited(await new Agent(t.app, '10.6.1.1').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
+  })
+
+  it('the window slides: failures from 5 minutes ago still count, failures from 20 minutes ago do not', async () => {
+    const { email } = await signedInClient(t)
+    const key = `signin:fail:email-ip:${email}|127.0.0.1`
     await t.db.query('DELETE FROM rate_limits')
-    // 10 earlier tries, as a server would have counted them 5 minutes ago (in an earlier clock window)
+    // 10 earlier failures, as a server would have counted them 5 minutes ago (in an earlier clock window)
     await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '5 minutes', 10)`, [key])
     expectLimited(await new Agent(t.app).post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
     await t.db.query('DELETE FROM rate_limits')
     await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '20 minutes', 10)`, [key])
     expect((await new Agent(t.app).post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+  })
+
+  it('more than 30 tries from one address in 15 minutes answer 429, whatever the e-mail', async () => {
+    const { email } = await signedInClient(t)
+    await t.db.query('DELETE FROM rate_limits')
+    for (let i = 0; i < 30; i++) expectError(await wrong(t.app, '10.4.4.4', `nobody${i}@example.com`), 400, 'e1a53088', 'username')
+    expectLimited(await new Agent(t.app, '10.4.4.4').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
+  })
+
+  it('the analytics fill-info step is held to the same limits', async () => {
+    const { email } = await signedInClient(t)
+    const fill = (password: string) => new Agent(t.app, '10.3.3.3').post('/api/nuitrack-analytics/fill-info/', { username: email, password, name: 'Ada' })
+    for (let i = 0; i < 10; i++) expectError(await fill('Wrong-pass1'), 400, 'ba8aedaf')
+    expectLimited(await fill(STRONG_PASSWORD))
+    expect((await new Agent(t.app, '10.3.3.4').post('/api/nuitrack-analytics/fill-info/', { username: email, password: STRONG_PASSWORD, name: 'Ada' })).statusCode).toBe(200)
   })
 })
 
@@ -136,11 +172,11 @@ describe('limits across server processes on one PostgreSQL', () => {
     }
   }
 
-  it.runIf(DB_KIND === 'postgres')('sign-in attempts alternated between two servers are refused after 10 in total', async () => {
+  it.runIf(DB_KIND === 'postgres')('failed sign-ins from one address alternated between two servers are refused after 10 in total', async () => {
     const { email } = await signedInClient(t)
     await t.db.exec('DELETE FROM rate_limits; DELETE FROM sessions')
     await withSecondApp(async (other) => {
-      const agents = [new Agent(t.app, '10.7.7.7'), new Agent(other, '10.7.7.8')]
+      const agents = [new Agent(t.app, '10.7.7.7'), new Agent(other, '10.7.7.7')]
       const codes: number[] = []
       for (let i = 0; i < 12; i++) codes.push((await agents[i % 2]!.post('/api/client/signin/', { username: email, password: 'Wrong-pass1' })).statusCode)
       expect(codes).toEqual([...Array(10).fill(400), 429, 429])

@@ -5,11 +5,11 @@ import type { Queryable } from '../../db/db.ts'
 import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import { linkMail } from '../../platform/mailer.ts'
-import { hit } from '../../platform/rate-limit.ts'
+import { forgive, hit } from '../../platform/rate-limit.ts'
 import { clearSessionCookies, startSession } from '../../platform/session.ts'
 import { findClientByEmail, findClientById, insertClient, setPassword, type ClientRow } from '../client/queries.ts'
 import { getProfile } from '../client/service.ts'
-import { consumeToken, endSession, endSessions, findToken, issueToken } from './queries.ts'
+import { consumeToken, endSession, endSessions, findToken, issueToken, revokeAllTokens } from './queries.ts'
 
 const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
 
@@ -88,14 +88,30 @@ export async function confirm(ctx: AppContext, clientId: number, token: string) 
   })
 }
 
-export async function signin(ctx: AppContext, reply: FastifyReply, ip: string, userAgent: string | undefined, username: string, password: string) {
+/**
+ * The one password check of every call that takes an e-mail and a password, under the sign-in
+ * limits: every try counts against the address; a failed one (unknown e-mail, wrong password) also
+ * against the e-mail from this address and the e-mail alone. The failure counts are reserved before
+ * the check, so parallel guesses cannot pass them, and given back when the password was right.
+ */
+export async function checkCredentials(ctx: AppContext, ip: string, email: string, password: string) {
+  const normalized = email.trim().toLowerCase()
+  const failureKeys = [`signin:fail:email-ip:${normalized}|${ip}`, `signin:fail:email:${normalized}`]
   await hit(ctx.db, [
     { key: `signin:ip:${ip}`, ...RATE_LIMITS.signinPerIp },
-    { key: `signin:email:${username.toLowerCase()}`, ...RATE_LIMITS.signinPerEmail },
+    { key: failureKeys[0]!, ...RATE_LIMITS.signinFailuresPerEmailAndIp },
+    { key: failureKeys[1]!, ...RATE_LIMITS.signinFailuresPerEmail },
   ])
-  const client = await findClientByEmail(ctx.db, username)
+  const client = await findClientByEmail(ctx.db, email)
+  const passwordOk = client !== null && (await verifyPassword(client.password_hash, password))
+  if (passwordOk) await forgive(ctx.db, failureKeys)
+  return { client, passwordOk }
+}
+
+export async function signin(ctx: AppContext, reply: FastifyReply, ip: string, userAgent: string | undefined, username: string, password: string) {
+  const { client, passwordOk } = await checkCredentials(ctx, ip, username, password)
   if (!client) return fail('client_not_found_by_email', undefined, 'username')
-  if (!(await verifyPassword(client.password_hash, password))) return fail('wrong_password', undefined, 'password')
+  if (!passwordOk) return fail('wrong_password', undefined, 'password')
   if (!client.confirmed_at) return fail('email_not_confirmed', undefined, 'username')
   await startSession(ctx.db, reply, client.id, secure(ctx), userAgent)
   return getProfile(ctx, client.id)
@@ -150,6 +166,7 @@ export async function resetPassword(ctx: AppContext, reply: FastifyReply, userAg
   await ctx.db.transaction(async (tx) => {
     if (!(await consumeToken(tx, row.id))) throw new AppError('token_invalid')
     await setPassword(tx, clientId, passwordHash)
+    await revokeAllTokens(tx, clientId)
     // the link proved the mailbox, so it also confirms the account
     await tx.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [clientId])
     await endSessions(tx, clientId, null)
@@ -166,6 +183,7 @@ export async function changePassword(ctx: AppContext, clientId: number, sessionH
   const passwordHash = await hashPassword(newPassword)
   await ctx.db.transaction(async (tx) => {
     await setPassword(tx, clientId, passwordHash)
+    await revokeAllTokens(tx, clientId)
     await endSessions(tx, clientId, sessionHash)
   })
   return { status: 'ok' as const }

@@ -7,6 +7,7 @@ const entry = z.object({ version: z.string(), date: z.string(), changes: z.array
 
 export const catalogueRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/changelog/', {
+    config: { auth: 'public' },
     schema: { tags: ['changelog'], summary: 'Release notes, newest first', response: { 200: z.object({ entries: z.array(entry) }) } },
     handler: async () => ({ entries: await listChangelog(ctx.db) }),
   })

@@ -9,11 +9,13 @@ const tags = ['client']
 
 export const clientRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/client/', {
+    config: { auth: 'client' },
     schema: { tags, summary: 'The signed-in client, prices per platform and payment keys', response: { 200: profileResponseSchema, ...errors(401) } },
     handler: async (req) => getProfile(ctx, app.requireClient(req).id),
   })
 
   app.post('/client/', {
+    config: { auth: 'client' },
     schema: {
       tags,
       summary: 'Update profile, company and options; a new e-mail waits for confirmation',

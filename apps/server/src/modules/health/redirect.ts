@@ -10,6 +10,7 @@ export const SERVICE_URLS = {
 
 export const serviceRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/service/redirect/', {
+    config: { auth: 'public' },
     schema: {
       tags: ['service'],
       summary: 'Redirect to the helpdesk or a cloud service, with the license id where relevant',

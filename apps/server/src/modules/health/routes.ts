@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts'
 
 export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/health/', {
+    config: { auth: 'public' },
     schema: {
       tags: ['health'],
       summary: 'Liveness and which database serves; 503 while the database cannot be reached',

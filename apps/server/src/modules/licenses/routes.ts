@@ -8,6 +8,7 @@ import {
   resizeBody,
   splitBody,
   staffLicenseBody,
+  text,
   titleBody,
   trialBody,
 } from '@portal/domain'
@@ -15,7 +16,7 @@ import type { AppContext } from '../../context.ts'
 import { errors, okSchema } from '../../platform/schemas.ts'
 import * as licenses from './service.ts'
 
-const idParams = z.object({ id: z.string() })
+const idParams = z.object({ id: text() })
 const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
 const groupResponse = { 200: z.object({ group: groupViewSchema }), ...errors(400, 401, 404, 409) }
 
@@ -24,6 +25,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   const tags = ['licenses']
 
   app.get('/license/', {
+    config: { auth: 'client' },
     // the list is the portal's largest answer: plain JSON.stringify; the schema still documents it
     // and GET /license/{id}/ validates the same view
     serializerCompiler: () => (data) => JSON.stringify(data),
@@ -31,14 +33,17 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.getLicenses(ctx, me(req)),
   })
   app.get('/license/:id/', {
+    config: { auth: 'client' },
     schema: { tags, summary: 'One license', params: idParams, response: licenseResponse },
     handler: async (req) => licenses.getLicense(ctx, me(req), req.params.id),
   })
   app.post('/license/:id/', {
+    config: { auth: 'client' },
     schema: { tags, summary: 'Rename a license', params: idParams, body: titleBody, response: licenseResponse },
     handler: async (req) => licenses.renameLicense(ctx, me(req), req.params.id, req.body.title),
   })
   app.post('/license/:id/release/', {
+    config: { auth: 'client' },
     schema: {
       tags,
       summary: 'Revoke a grouped license that was never activated; its group gets the license back',
@@ -56,6 +61,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     ['/facemachine/:id/activate-workspace/', false],
   ] as const) {
     app.post(path, {
+      config: { auth: 'client' },
       schema: { tags, summary: paused ? 'Pause a cloud subscription' : 'Resume a cloud subscription', params: idParams, response: licenseResponse },
       handler: async (req) => licenses.setPaused(ctx, me(req), req.params.id, paused),
     })
@@ -63,14 +69,17 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   const groupTags = ['groups']
   app.get('/group/', {
+    config: { auth: 'client' },
     schema: { tags: groupTags, summary: "The client's license groups", response: { 200: z.object({ groups: z.array(groupViewSchema) }), ...errors(401) } },
     handler: async (req) => licenses.getGroups(ctx, me(req)),
   })
   app.post('/group/:id/', {
+    config: { auth: 'client' },
     schema: { tags: groupTags, summary: 'Rename a group', params: idParams, body: titleBody, response: groupResponse },
     handler: async (req) => licenses.renameGroup(ctx, me(req), req.params.id, req.body.title),
   })
   app.post('/group/:id/split/', {
+    config: { auth: 'client' },
     schema: {
       tags: groupTags,
       summary: 'Make a group key of `limit` licenses from a default Nuitrack group',
@@ -81,6 +90,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.splitGroup(ctx, me(req), req.params.id, req.body.title, req.body.limit),
   })
   app.post('/group/:id/resize/', {
+    config: { auth: 'client' },
     schema: {
       tags: groupTags,
       summary: "Set a group key's available licenses; the difference moves to or from its default group",
@@ -91,11 +101,13 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.resizeGroup(ctx, me(req), req.params.id, req.body.limit),
   })
   app.post('/group/:id/new-license/', {
+    config: { auth: 'client' },
     schema: { tags: groupTags, summary: 'Generate a license from a group (limit -1)', params: idParams, body: newLicenseBody, response: licenseResponse },
     handler: async (req) => licenses.newLicenseFromGroup(ctx, me(req), req.params.id, req.body.title),
   })
 
   app.get('/versions/face/', {
+    config: { auth: 'public' },
     schema: { tags: ['catalogue'], summary: 'Face SDK versions', response: { 200: z.object({ facesdk_versions: z.array(z.object({ version: z.string(), is_default: z.boolean() })) }) } },
     handler: async () => ({
       facesdk_versions: await ctx.db.query<{ version: string; is_default: boolean }>(
@@ -104,11 +116,13 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     }),
   })
   app.get('/components/face/', {
+    config: { auth: 'public' },
     schema: { tags: ['catalogue'], summary: 'Face SDK license components', response: { 200: z.object({ components: z.array(z.string()) }) } },
     handler: async () => ({ components: [...FACE_COMPONENTS] }),
   })
 
   app.post('/resource/create/', {
+    config: { auth: 'client' },
     schema: {
       tags,
       summary: 'Start a free trial: nuitrack_trial, or fmc_subscribe / na_subscribe with tag FMC Trial / NA Trial; one per product',
@@ -118,6 +132,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.createTrial(ctx, me(req), req.body),
   })
   app.post('/resource/custom/create/', {
+    config: { auth: 'staff' },
     schema: {
       tags: ['staff'],
       summary: 'Staff: create custom licenses for a client by e-mail',

@@ -1,0 +1,381 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { COOKIES } from '@portal/domain'
+import { runCommand } from '../cli/commands.ts'
+import { Agent, STRONG_PASSWORD, signedInClient, useTestApp } from './harness.ts'
+
+/**
+ * Hostile input against every route of the OpenAPI document: each string field with NUL, lone
+ * surrogates, 1 MB of text and a number; each number with -1, 2^31, 2^53+1, 1e308 and friends;
+ * record keys; malformed bodies; hostile path parameters and query strings. No answer may be a 5xx,
+ * and the server must still answer afterwards. It writes what it sent and what came back to
+ * test-results/fuzz-summary.json.
+ */
+
+const t = useTestApp()
+
+interface Schema {
+  type?: string | string[]
+  properties?: Record<string, Schema>
+  required?: string[]
+  items?: Schema
+  enum?: unknown[]
+  additionalProperties?: Schema | boolean
+  anyOf?: Schema[]
+  oneOf?: Schema[]
+  minimum?: number
+  minItems?: number
+}
+interface Operation {
+  parameters?: { name: string; in: 'path' | 'query'; schema?: Schema }[]
+  requestBody?: { content?: Record<string, { schema: Schema }> }
+  security?: unknown
+}
+type Path = (string | number)[]
+type Leaf = { path: Path; kind: 'string' | 'number' | 'key' }
+
+const MB = 'x'.repeat(1024 * 1024)
+const STRING_CASES: [string, unknown][] = [
+  ['NUL', '\u0000'],
+  ['NUL inside', 'ab\u0000cd'],
+  ['lone high surrogate', '\ud800'],
+  ['lone low surrogate', 'x\udfff'],
+  ['reversed surrogates', '\udc00\ud800'],
+  ['1 MB', MB],
+  ['number', 12345],
+  ['object', { $gt: '' }],
+]
+const NUMBER_CASES: [string, unknown][] = [
+  ['-1', -1],
+  ['2^31', 2 ** 31],
+  ['-2^31-1', -(2 ** 31) - 1],
+  ['2^53+1', 2 ** 53 + 1],
+  ['1e308', 1e308],
+  ['-1e308', -1e308],
+  ['1.5', 1.5],
+  ['string', '1'],
+]
+const KEY_CASES: [string, string][] = [
+  ['NUL key', '\u0000'],
+  ['surrogate key', 'k\ud800'],
+  ['__proto__ key', '__proto__'],
+  ['constructor key', 'constructor'],
+  ['long key', 'k'.repeat(100_000)],
+]
+const nest = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+const MALFORMED: [string, string, string][] = [
+  ['not JSON', 'application/json', 'this is not json'],
+  ['truncated JSON', 'application/json', '{"title": "x'],
+  ['empty body', 'application/json', ''],
+  ['array', 'application/json', '[{"title":"x"}]'],
+  ['null', 'application/json', 'null'],
+  ['string', 'application/json', '"x"'],
+  ['number', 'application/json', '1e308'],
+  ['nested 64', 'application/json', nest(64)],
+  ['nested 100000', 'application/json', nest(100_000)],
+  ['nested arrays 100000', 'application/json', '['.repeat(100_000) + ']'.repeat(100_000)],
+  ['__proto__', 'application/json', '{"__proto__":{"polluted":true,"is_staff":true}}'],
+  ['constructor.prototype', 'application/json', '{"constructor":{"prototype":{"polluted":true}}}'],
+  ['text/plain', 'text/plain', '{"title":"x"}'],
+  ['form', 'application/x-www-form-urlencoded', 'title=x&limit=2'],
+  ['json with bad charset', 'application/json; charset=utf-16', '{"title":"x"}'],
+]
+/** bytes that are not UTF-8 at all, inside an otherwise well-formed body */
+const INVALID_UTF8 = Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]), Buffer.from('"}')])
+const PATH_CASES: [string, string][] = [
+  ['NUL', '%00'],
+  ['traversal', '..%2F..%2Fetc%2Fpasswd'],
+  ['dot dot', '..'],
+  ['huge number', '99999999999999999999999'],
+  ['2^53+1', '9007199254740993'],
+  ['-1', '-1'],
+  ['1e308', '1e308'],
+  ['encoded lone surrogate', '%ED%A0%80'],
+  ['bad percent', '%E0%A4%A'],
+  ['long', 'x'.repeat(2000)],
+]
+const QUERY_CASES: [string, string][] = [
+  ['NUL', '%00'],
+  ['encoded lone surrogate', '%ED%A0%80'],
+  ['huge number', '99999999999999999999999'],
+  ['1e308', '1e308'],
+  ['array', '&$name=a&$name=b'],
+  ['1 MB', 'y'.repeat(200_000)],
+]
+
+/** A plausible value for a field, by its name and schema, so that one hostile field gets far. */
+function base(s: Schema, name: string, ids: Ids): unknown {
+  const alt = s.anyOf ?? s.oneOf
+  if (alt) return base(alt.find((a) => a.type !== 'null') ?? alt[0]!, name, ids)
+  if (s.enum) return s.enum[0]
+  const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {}
+      for (const k of s.required ?? []) out[k] = base(s.properties![k]!, k, ids)
+      return out
+    }
+    case 'array':
+      return s.minItems ? [base(s.items ?? {}, name, ids)] : []
+    case 'integer':
+    case 'number':
+      if (name === 'limit') return 2
+      if (name === 'client_id') return ids.clientId
+      return Math.max(1, s.minimum ?? 1)
+    case 'boolean':
+      return false
+    case 'string':
+      return stringFor(name, ids)
+    default:
+      return null
+  }
+}
+
+function stringFor(name: string, ids: Ids): string {
+  if (['username', 'email', 'client_email'].includes(name)) return ids.email
+  if (['password', 'old_password'].includes(name)) return STRONG_PASSWORD
+  if (name === 'new_password') return 'Another-9pass'
+  if (name === 'key') return ids.licenseKey
+  if (name === 'fingerprint') return 'fuzz-device'
+  if (name === 'confirmation_token') return 'A'.repeat(32)
+  if (name === 'product') return 'nuitrack_trial'
+  if (name === 'max_version') return '1.0'
+  return 'Fuzz value'
+}
+
+function leaves(s: Schema, path: Path): Leaf[] {
+  const alt = s.anyOf ?? s.oneOf
+  if (alt) return alt.flatMap((a) => leaves(a, path)).filter((l, i, all) => all.findIndex((o) => o.path.join('/') === l.path.join('/') && o.kind === l.kind) === i)
+  const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type
+  if (type === 'object' || s.properties) {
+    const out: Leaf[] = []
+    for (const [k, v] of Object.entries(s.properties ?? {})) out.push(...leaves(v, [...path, k]))
+    if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+      out.push({ path, kind: 'key' }, ...leaves(s.additionalProperties, [...path, 'k']))
+    }
+    return out
+  }
+  if (type === 'array') return leaves(s.items ?? {}, [...path, 0])
+  if (type === 'string') return [{ path, kind: 'string' }]
+  if (type === 'integer' || type === 'number') return [{ path, kind: 'number' }]
+  return []
+}
+
+/** A copy of `body` with the value at `path` replaced (parents made as needed). */
+function withValue(body: unknown, path: Path, value: unknown): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>
+  let node = copy
+  for (const [i, seg] of path.entries()) {
+    if (i === path.length - 1) node[seg] = value
+    else {
+      if (typeof node[seg] !== 'object' || node[seg] === null) node[seg] = typeof path[i + 1] === 'number' ? [] : {}
+      node = node[seg] as Record<string | number, unknown>
+    }
+  }
+  return copy
+}
+
+/** A copy of `body` with the record at `path` holding one hostile key. */
+function withKey(body: unknown, path: Path, key: string): string {
+  const copy = withValue(body, path, { [`__KEY__`]: 1 })
+  return JSON.stringify(copy).replace('"__KEY__"', JSON.stringify(key))
+}
+
+interface Ids {
+  email: string
+  clientId: number
+  licenseId: number
+  groupId: number
+  deviceId: number
+  licenseKey: string
+}
+
+it('no route answers a 5xx to hostile input, and the server answers afterwards', { timeout: 240_000 }, async () => {
+  // a customer with a group, a license and a device, and a staff member
+  const customer = await signedInClient(t)
+  expect((await runCommand(t.db, ['licenses:grant', customer.email, 'nuitrack_subscribe', '5', '--os-type', '1'])).code).toBe(0)
+  const group = (await customer.agent.get('/api/group/')).json().groups[0]
+  const license = (await customer.agent.post(`/api/group/${group.id}/new-license/`, {})).json()
+  const device = (await customer.agent.post('/api/sdk/activate/', { key: license.token, fingerprint: 'fuzz-device' })).json()
+  const staff = await signedInClient(t)
+  await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
+  const ids: Ids = {
+    email: customer.email,
+    clientId: customer.client.id,
+    licenseId: license.id,
+    groupId: group.id,
+    deviceId: device.device?.id ?? 1,
+    licenseKey: license.token,
+  }
+
+  const doc = (await t.app.inject('/api/openapi.json')).json() as { paths: Record<string, Record<string, Operation>> }
+  const access = new Map(t.app.routeAccess.map((r) => [`${r.method} ${r.url}`, r.auth]))
+
+  let sent = 0
+  let n = 0
+  const statuses = new Map<number, number>()
+  const perRoute: Record<string, { cases: number; statuses: Record<number, number> }> = {}
+  const failures: string[] = []
+  /** hostile cases the server accepted (2xx): not faults in themselves, listed so a reader can judge them */
+  const accepted: string[] = []
+
+  for (const [openapiPath, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const M = method.toUpperCase()
+      const fastifyPath = openapiPath.replace(/\{(\w+)\}/g, ':$1')
+      const who = access.get(`${M} ${fastifyPath}`) === 'staff' ? staff : customer
+      const routeName = `${M} ${openapiPath}`
+      const stats = (perRoute[routeName] = { cases: 0, statuses: {} as Record<number, number> })
+
+      const pathValue = (name: string) => {
+        if (name === 'deviceId') return String(ids.deviceId)
+        if (name === 'token') return 'A'.repeat(32)
+        if (openapiPath.startsWith('/api/group/')) return String(ids.groupId)
+        if (openapiPath.startsWith('/api/client/')) return String(ids.clientId)
+        return String(ids.licenseId)
+      }
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name)
+      const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query')
+      const url = (override?: [string, string]) =>
+        openapiPath.replace(/\{(\w+)\}/g, (_, name: string) => (override && override[0] === name ? override[1] : pathValue(name)))
+      const validQuery = queryParams.map((p) => `${p.name}=${encodeURIComponent(String(base(p.schema ?? {}, p.name, ids)))}`).join('&')
+
+      const send = async (label: string, target: string, payload?: string | Buffer, contentType = 'application/json') => {
+        // every request from its own address, so the per-address limits do not hide what comes after them
+        n++
+        const headers: Record<string, string> = { cookie: [...who.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+        if (M !== 'GET') headers['x-csrftoken'] = who.agent.cookies.get(COOKIES.csrf) ?? ''
+        if (payload !== undefined) headers['content-type'] = contentType
+        const res = await t.app.inject({ method: M as 'POST', url: target, headers, payload, remoteAddress: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` })
+        sent++
+        stats.cases++
+        stats.statuses[res.statusCode] = (stats.statuses[res.statusCode] ?? 0) + 1
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
+        if (res.statusCode < 300) accepted.push(`${routeName} [${label}]`)
+        if (res.statusCode >= 500) failures.push(`${routeName} [${label}] -> ${res.statusCode} ${res.body.slice(0, 300)}`)
+        else if (res.headers['content-type']?.toString().includes('json')) {
+          // every JSON refusal is a coded error
+          const body = res.json()
+          if (res.statusCode >= 400 && (typeof body.error_code !== 'string' || typeof body.error !== 'string')) failures.push(`${routeName} [${label}] -> ${res.statusCode} uncoded ${res.body.slice(0, 300)}`)
+        }
+        return res
+      }
+
+      const schema = op.requestBody?.content?.['application/json']?.schema
+      const qs = validQuery ? `?${validQuery}` : ''
+      if (schema) {
+        const body = base(schema, '', ids)
+        for (const leaf of leaves(schema, [])) {
+          const where = leaf.path.join('.') || '(body)'
+          if (leaf.kind === 'key') {
+            for (const [label, key] of KEY_CASES) await send(`${where} ${label}`, url() + qs, withKey(body, leaf.path, key))
+            continue
+          }
+          // for strings also the plausible value with a hostile character added, which passes the field's format rules
+          const plausible = stringFor(String(leaf.path.at(-1) ?? ''), ids)
+          const cases: [string, unknown][] =
+            leaf.kind === 'string' ? [...STRING_CASES, ['NUL appended', `${plausible}\u0000`], ['surrogate appended', `${plausible}\ud800`]] : NUMBER_CASES
+          for (const [label, value] of cases) await send(`${where} ${label}`, url() + qs, JSON.stringify(withValue(body, leaf.path, value)))
+        }
+      }
+      if (M !== 'GET') {
+        for (const [label, type, payload] of MALFORMED) await send(`malformed ${label}`, url() + qs, payload, type)
+        await send('malformed invalid UTF-8', url() + qs, INVALID_UTF8)
+      }
+      const validBody = schema ? JSON.stringify(base(schema, '', ids)) : M === 'GET' ? undefined : '{}'
+      for (const name of pathParams) {
+        for (const [label, value] of PATH_CASES) await send(`path ${name} ${label}`, url([name, value]) + qs, validBody)
+      }
+      for (const p of queryParams) {
+        for (const [label, value] of QUERY_CASES) {
+          const rest = queryParams.filter((o) => o.name !== p.name).map((o) => `${o.name}=${encodeURIComponent(String(base(o.schema ?? {}, o.name, ids)))}`)
+          await send(`query ${p.name} ${label}`, `${url()}?${[...rest, `${p.name}=${value.replaceAll('$name', p.name)}`].join('&')}`, validBody)
+        }
+      }
+      // unknown and hostile query parameters on every route
+      await send('query unknown', `${url()}?${validQuery ? `${validQuery}&` : ''}x=%00&__proto__[polluted]=1&license_id=%ED%A0%80`, validBody)
+
+      // a hostile request may have ended the session (logout, a password change): sign in again
+      if ((await who.agent.get('/api/client/')).statusCode === 401) {
+        const again = new Agent(t.app, '10.250.0.1')
+        const res = await again.post('/api/client/signin/', { username: who.email, password: who.password })
+        expect(res.statusCode, `re-sign-in after ${routeName}: ${res.body}`).toBe(200)
+        who.agent = again
+      }
+    }
+  }
+
+  // prototype pollution never reached a plain object
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+
+  const summary = {
+    routes: Object.keys(perRoute).length,
+    requests: sent,
+    statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+    failures,
+    accepted,
+    per_route: perRoute,
+  }
+  mkdirSync('test-results', { recursive: true })
+  writeFileSync(join('test-results', 'fuzz-summary.json'), JSON.stringify(summary, null, 2))
+  console.log(`fuzz: ${summary.routes} routes, ${sent} requests, statuses ${JSON.stringify(summary.statuses)}, ${failures.length} 5xx`)
+
+  expect(failures).toEqual([])
+  expect(summary.routes).toBeGreaterThanOrEqual(40)
+
+  // and the server still answers, to reads and to a real sign-in
+  expect((await t.app.inject('/api/health/')).statusCode).toBe(200)
+  const fresh = await signedInClient(t)
+  expect((await fresh.agent.get('/api/license/')).statusCode).toBe(200)
+})
+
+it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their field', async () => {
+  const customer = await signedInClient(t)
+  expect((await runCommand(t.db, ['licenses:grant', customer.email, 'nuitrack_subscribe', '5', '--os-type', '1'])).code).toBe(0)
+  const group = (await customer.agent.get('/api/group/')).json().groups[0]
+  const license = (await customer.agent.post(`/api/group/${group.id}/new-license/`, {})).json()
+  const staff = await signedInClient(t)
+  await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
+  const anon = new Agent(t.app, '10.200.0.1')
+  const staffBody = {
+    title: 'Custom',
+    count: 1,
+    client_email: customer.email,
+    config: { product: 'face_offline_perpetual', license_expire_delta: null, device_bound: false, max_version: null, license_content: {} },
+  }
+  const cases: [Agent, string, unknown, string, string][] = [
+    [anon, '/api/client/signup/', { username: `new${'\u0000'}@example.com`, password: STRONG_PASSWORD }, 'e4a5b8f4', 'username'],
+    [anon, '/api/client/signin/', { username: `${customer.email}\u0000`, password: STRONG_PASSWORD }, '6a38afc1', 'username'],
+    [anon, '/api/client/signin/', { username: customer.email, password: 'Str0ng-Pass\ud800' }, '6a38afc1', 'password'],
+    [anon, '/api/client/send-password-reset-url/', { client_email: `${customer.email}\u0000` }, '6a38afc1', 'client_email'],
+    [anon, '/api/client/send-confirmation-url/', { client_email: `${customer.email}\udc00` }, '6a38afc1', 'client_email'],
+    [anon, '/api/nuitrack-analytics/fill-info/', { username: customer.email, password: STRONG_PASSWORD, name: 'Ada\u0000' }, '6a38afc1', 'name'],
+    [customer.agent, '/api/client/', { name: 'Ada\u0000' }, '6a38afc1', 'name'],
+    [customer.agent, '/api/client/', { company: { address: 'Main St\ud800' } }, '6a38afc1', 'address'],
+    [customer.agent, '/api/client/', { email: `moved${'\u0000'}@example.com` }, 'e4a5b8f4', 'email'],
+    [customer.agent, `/api/license/${license.id}/`, { title: 'T\u0000' }, 'd097efb8', 'title'],
+    [customer.agent, `/api/group/${group.id}/split/`, { title: 'Key\ud800', limit: 2 }, 'd097efb8', 'title'],
+    [customer.agent, `/api/group/${group.id}/split/`, { title: 'Key', limit: 2 ** 31 }, '6a38afc1', 'limit'],
+    [customer.agent, `/api/group/${group.id}/resize/`, { limit: 2 ** 53 + 1 }, '6a38afc1', 'limit'],
+    [customer.agent, `/api/license/${license.id}/activate/offline/`, { data: 'AAAA\u0000' }, '6a38afc1', 'data'],
+    [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', name: 'Kiosk\u0000' }, '6a38afc1', 'name'],
+    [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', properties: { serial: '\ud800' } }, '6a38afc1', 'serial'],
+    [anon, '/api/sdk/validate/', { key: '\u0000', fingerprint: 'x' }, '6a38afc1', 'key'],
+    [anon, '/api/sdk/deactivate/', { key: license.token, fingerprint: 'x\u0000' }, '6a38afc1', 'fingerprint'],
+    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_expire_delta: 2 ** 31 } }, '6a38afc1', 'license_expire_delta'],
+    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_content: { 'age\u0000': 1 } } }, '6a38afc1', 'license_content'],
+    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_content: { age: 2 ** 31 } } }, '6a38afc1', 'age'],
+    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, xml_config: '<a>\u0000</a>' } }, '6a38afc1', 'xml_config'],
+    [staff.agent, '/api/resource/custom/create/', { ...staffBody, custom_tags_extra: { tag: '\ud800' } }, '6a38afc1', 'tag'],
+  ]
+  for (const [agent, url, body, code, field] of cases) {
+    const res = await agent.post(url, body)
+    const what = `${url} ${JSON.stringify(body)}: ${res.statusCode} ${res.body}`
+    expect(res.statusCode, what).toBe(400)
+    expect(res.json(), what).toMatchObject({ error_code: code, field })
+  }
+  // nothing of it reached the database
+  expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM licenses WHERE client_id = $1`, [customer.client.id]))[0]!.n).toBe(1)
+  expect((await customer.agent.get('/api/client/')).json().client_info.name).toBe('')
+})
