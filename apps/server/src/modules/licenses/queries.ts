@@ -243,3 +243,13 @@ export function toGroupView(row: GroupRow): GroupView {
     created_date: iso(row.created_at)!,
   }
 }
+
+/** A staff order's own group (not default, no source): its config is the custom license's. */
+export async function insertCustomGroup(db: Queryable, g: { clientId: number; product: string; title: string; count: number; config: LicenseConfig; token: string }) {
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, title, is_default, available, config, token)
+     VALUES ($1, $2, $3, NULL, $4, false, $5, $6, $7) RETURNING id`,
+    [g.clientId, platformOfProduct(g.product), g.product, g.title, g.count, JSON.stringify(g.config), g.token],
+  )
+  return rows[0]!.id
+}
