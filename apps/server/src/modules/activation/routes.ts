@@ -93,7 +93,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   }
   const keyField = z.string().min(1).max(64)
   const fingerprintField = z.string().trim().min(1).max(256)
-  const lockField = z.string().trim().min(1).max(256).optional()
+  // what a lock asks for is text of the fingerprint's kind, refused the same way
+  const lockField = fingerprintField.optional()
 
   app.post('/sdk/activate/', {
     schema: {
