@@ -2,7 +2,7 @@
 import { createPublicKey, verify } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 
-export function verifyLicense(text, keys, now = new Date()) {
+export function verifyLicense(text, keys, now = new Date(), device = null) {
   const lines = text.trim().split(/\r?\n/)
   if (lines.length !== 3) return { ok: false, reason: 'malformed' }
   const [header, body, signature] = lines
@@ -15,6 +15,12 @@ export function verifyLicense(text, keys, now = new Date()) {
   const payload = JSON.parse(Buffer.from(body, 'base64').toString('utf8'))
   if (payload.kid !== kid) return { ok: false, reason: 'kid mismatch' }
   if (payload.expires_at && new Date(payload.expires_at) <= now) return { ok: false, reason: 'expired' }
+  if (device) {
+    // the lock binds the file: the device's hardware id, USB token, app id or SDK fingerprint must match
+    const { type, value } = payload.lock
+    const have = { hardware_id: device.hardware_id, usb_token: device.usb_token, ios_app_id: device.app_id, android_app_id: device.app_id, fingerprint: device.fingerprint }[type]
+    if (type !== 'no_bound' && have !== value) return { ok: false, reason: 'lock mismatch' }
+  }
   return { ok: true, payload }
 }
 

@@ -41,6 +41,8 @@ export const ERRORS = {
   too_many_devices: { code: '2ea83a29', status: 409, message: 'All devices this license allows are in use. Release one first' },
   release_limit: { code: '59ff98bd', status: 429, message: 'A license allows 3 device releases in any 30 days' },
   license_not_usable: { code: '1aa189d5', status: 403, message: 'This license cannot be activated now' },
+  offline_license: { code: '16c9fab7', status: 403, message: 'This license works offline: activate it on the portal with a request file or its USB token' },
+  lock_mismatch: { code: 'ee8d27cb', status: 403, message: "The activation does not satisfy the license's lock" },
   empty_activation: { code: 'internal_server_error', status: 400, message: 'empty data or usb token' },
   captcha_invalid: { code: '1fb53c53', status: 400, message: 'reCaptcha validation failed. Please try again' },
   captcha_missing: { code: '824d29c0', status: 400, message: 'The captcha has expired or is missing. Please solve it again' },

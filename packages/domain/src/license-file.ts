@@ -95,7 +95,7 @@ export function decodeBase64(b64: string): string {
 export const USB_SERIAL_MAX = 256
 
 /** Device API validation codes. */
-export const VALIDATION_CODES = ['VALID', 'NOT_FOUND', 'NOT_ACTIVATED', 'TOO_MANY_DEVICES', 'EXPIRED', 'SUSPENDED', 'PAUSED', 'ON_HOLD'] as const
+export const VALIDATION_CODES = ['VALID', 'NOT_FOUND', 'NOT_ACTIVATED', 'TOO_MANY_DEVICES', 'EXPIRED', 'SUSPENDED', 'PAUSED', 'ON_HOLD', 'OFFLINE_LICENSE', 'LOCK_MISMATCH'] as const
 export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
 /** Customers may release devices themselves up to 3 times per license in any 30 days. */

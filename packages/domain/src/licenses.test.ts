@@ -7,8 +7,13 @@ import {
   defaultGroupSize,
   defaultGroupTitle,
   defaultLicenseTitle,
+  canSplitFrom,
   enabledLockOptions,
+  groupKind,
   groupResizeBounds,
+  isSourceGroupOf,
+  staffLicenseBody,
+  staffCustomTags,
   isSubscription,
   isTrial,
   licenseStatus,
@@ -129,5 +134,63 @@ describe('section 5 rules for titles and groups', () => {
     expect([...enabledLockOptions(['platforms'])]).toEqual(['platforms'])
     expect(lockOptionsValid(['hardware', 'ios_app_id'])).toBe(false)
     expect(lockOptionsValid(['platforms'])).toBe(true)
+  })
+})
+
+describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
+  const order = (deviceBound: boolean, tags: Record<string, unknown>, extra?: Record<string, string>) => ({ config: { device_bound: deviceBound }, custom_tags: tags, custom_tags_extra: extra })
+
+  it('merges custom_tags_extra over custom_tags and reads its lock tags by the same rules', () => {
+    expect(staffCustomTags(order(false, {}, { hardware_key_serial: 'true', note: 'x' }))).toEqual({ ok: true, tags: { hardware_key_serial: true, note: 'x' } })
+    expect(staffCustomTags(order(false, { allowed_platforms: 'linux-x86_64' }, { customer_ref: '42' }))).toEqual({
+      ok: true,
+      tags: { allowed_platforms: 'linux-x86_64', customer_ref: '42' },
+    })
+    expect(staffCustomTags(order(false, {}, { ios_app_id: ' com.x ' }))).toEqual({ ok: true, tags: { ios_app_id: 'com.x' } })
+  })
+
+  it('refuses a second exclusive lock in custom_tags_extra, a malformed lock tag and a lock tag given twice', () => {
+    expect(staffCustomTags(order(true, {}, { hardware_key_serial: 'true' }))).toEqual({ ok: false, field: 'custom_tags_extra' })
+    expect(staffCustomTags(order(false, { ios_app_id: 'com.x' }, { android_app_id: 'com.y' }))).toEqual({ ok: false, field: 'custom_tags_extra' })
+    expect(staffCustomTags(order(false, { allowed_platforms: 'linux-x86_64' }, { ios_app_id: 'com.y' }))).toEqual({ ok: false, field: 'custom_tags_extra' })
+    expect(staffCustomTags(order(false, {}, { hardware_key_serial: 'false' }))).toEqual({ ok: false, field: 'custom_tags_extra' })
+    expect(staffCustomTags(order(false, {}, { allowed_platforms: 'amiga' }))).toEqual({ ok: false, field: 'custom_tags_extra' })
+    expect(staffCustomTags(order(false, { ios_app_id: 'com.x' }, { ios_app_id: 'com.z' }))).toEqual({ ok: false, field: 'custom_tags_extra' })
+    expect(staffCustomTags(order(true, { ios_app_id: 'com.x' }))).toEqual({ ok: false, field: 'custom_tags' })
+  })
+
+  it('the body schema holds the same rule', () => {
+    const body = {
+      title: 'T', count: 1, client_email: 'a@example.com',
+      config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: true, max_version: null, license_content: {} },
+      custom_tags: {},
+    }
+    expect(staffLicenseBody.safeParse(body).success).toBe(true)
+    const bad = staffLicenseBody.safeParse({ ...body, custom_tags_extra: { hardware_key_serial: 'true' } })
+    expect(bad.success).toBe(false)
+    expect(bad.error!.issues[0]).toMatchObject({ message: 'lock_options_error', path: ['custom_tags_extra'] })
+  })
+})
+
+describe('group keys: source groups (section 5)', () => {
+  const g = (product: string, over: Partial<{ is_default: boolean; os_type: number | null; source_group_id: number | null }> = {}) => ({
+    product, is_default: true, os_type: 1, source_group_id: null, ...over,
+  })
+  it('split only from a default nuitrack_subscribe or nuitrack_unlimited group', () => {
+    expect(canSplitFrom(g('nuitrack_subscribe'))).toBe(true)
+    expect(canSplitFrom(g('nuitrack_unlimited'))).toBe(true)
+    for (const product of ['nuitrack_ai_perpetual', 'nuitrack_online', 'old', 'nuitrack_trial', 'face_online_subscribe']) expect(canSplitFrom(g(product))).toBe(false)
+    expect(canSplitFrom(g('nuitrack_subscribe', { is_default: false }))).toBe(false)
+  })
+  it('a source matches its key by product and os_type', () => {
+    expect(isSourceGroupOf(g('nuitrack_subscribe'), g('nuitrack_subscribe', { is_default: false }))).toBe(true)
+    expect(isSourceGroupOf(g('nuitrack_subscribe'), g('nuitrack_subscribe', { os_type: 2 }))).toBe(false)
+    expect(isSourceGroupOf(g('nuitrack_subscribe'), g('nuitrack_unlimited'))).toBe(false)
+    expect(isSourceGroupOf(g('nuitrack_online'), g('nuitrack_online'))).toBe(false)
+  })
+  it('kinds: default, key (has a source), custom (a staff order)', () => {
+    expect(groupKind({ is_default: true, source_group_id: null })).toBe('default')
+    expect(groupKind({ is_default: false, source_group_id: 4 })).toBe('key')
+    expect(groupKind({ is_default: false, source_group_id: null })).toBe('custom')
   })
 })

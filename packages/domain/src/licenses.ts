@@ -249,6 +249,39 @@ export function groupResizeBounds(ownLimit: number, sourceLimit: number) {
 /** Products whose custom groups draw on a default source group of the same os_type. */
 export const SOURCE_GROUP_PRODUCTS: readonly string[] = ['nuitrack_subscribe', 'nuitrack_unlimited']
 
+type GroupFacts = { is_default: boolean; product: string; os_type: number | null; source_group_id: number | null }
+
+/** Section 5: a group key is split only from a default nuitrack_subscribe or nuitrack_unlimited group. */
+export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) => group.is_default && SOURCE_GROUP_PRODUCTS.includes(group.product)
+
+/** The source of a key is the default group of a source product with the key's product and os_type. */
+export const isSourceGroupOf = (source: Pick<GroupFacts, 'is_default' | 'product' | 'os_type'>, key: Pick<GroupFacts, 'product' | 'os_type'>) =>
+  canSplitFrom(source) && source.product === key.product && (source.os_type ?? null) === (key.os_type ?? null)
+
+/**
+ * default: where bought capacity lands; key: split from a default group (it has a source);
+ * custom: a staff order's own group, whose config is the custom one.
+ */
+export const groupKind = (group: Pick<GroupFacts, 'is_default' | 'source_group_id'>): 'default' | 'key' | 'custom' =>
+  group.is_default ? 'default' : group.source_group_id !== null ? 'key' : 'custom'
+
+/** Products sold as online licenses (config.online with offline_timeout); a staff order says so itself. */
+export const ONLINE_PRODUCTS: readonly string[] = [
+  'nuitrack_online',
+  'nuitrack_online_per_year',
+  'nuitrack_online_subscription_monthly',
+  'nuitrack_online_subscription_yearly',
+  'nuitrack_ai_subscription_monthly',
+  'nuitrack_ai_subscription_yearly',
+  'nuitrack_subscribe',
+  'face_online_all_in_one',
+  'face_online_subscribe',
+  'face_online_custom_subscribe',
+  'face_online_custom',
+  'fmc_subscribe',
+  'na_subscribe',
+]
+
 export const LICENSE_TITLE_MAX = 256
 export const GROUP_TITLE_MAX = 256
 export const GROUP_SIZE_MAX = 9999
@@ -311,6 +344,56 @@ export function enabledLockOptions(checked: readonly LockOption[]): Set<LockOpti
 
 export const lockOptionsValid = (checked: readonly LockOption[]) => checked.every((c) => enabledLockOptions(checked).has(c))
 
+const PLATFORMS_PATTERN = new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`)
+
+const customTagsSchema = z.object({
+  ios_app_id: text().trim().min(1).max(256).optional(),
+  android_app_id: text().trim().min(1).max(256).optional(),
+  hardware_key_serial: z.literal(true).optional(),
+  allowed_platforms: text().max(200).regex(PLATFORMS_PATTERN, 'platforms_error').optional(),
+})
+type CustomTags = z.infer<typeof customTagsSchema>
+
+/** The custom tags that lock a license; whichever field of the staff call carries them. */
+export const LOCK_TAG_KEYS = ['ios_app_id', 'android_app_id', 'hardware_key_serial', 'allowed_platforms'] as const
+
+/** The lock options a license's device_bound flag and custom tags check. */
+export function lockOptionsOf(deviceBound: boolean | undefined, tags: Partial<CustomTags>): LockOption[] {
+  const checked: LockOption[] = []
+  if (deviceBound) checked.push('hardware')
+  if (tags.ios_app_id) checked.push('ios_app_id')
+  if (tags.android_app_id) checked.push('android_app_id')
+  if (tags.hardware_key_serial) checked.push('usb_token')
+  if (tags.allowed_platforms) checked.push('platforms')
+  return checked
+}
+
+/**
+ * The custom tags a staff order stores: custom_tags with custom_tags_extra over them. A lock tag in
+ * custom_tags_extra (text: `"hardware_key_serial": "true"`) is read by the same rules as in
+ * custom_tags, and the lock interlock holds on the merged tags, so no field can carry a second lock.
+ */
+export function staffCustomTags(
+  order: { config: { device_bound: boolean }; custom_tags: Record<string, unknown>; custom_tags_extra?: Record<string, unknown> },
+): { ok: true; tags: Record<string, unknown> } | { ok: false; field: 'custom_tags' | 'custom_tags_extra' } {
+  const extra = order.custom_tags_extra ?? {}
+  const extraLocks: Record<string, unknown> = {}
+  for (const key of LOCK_TAG_KEYS) {
+    if (!(key in extra)) continue
+    const value = extra[key]
+    extraLocks[key] = key === 'hardware_key_serial' ? (value === 'true' || value === true ? true : value) : value
+  }
+  const hasExtraLocks = Object.keys(extraLocks).length > 0
+  const field = hasExtraLocks ? 'custom_tags_extra' : 'custom_tags'
+  const locks = customTagsSchema.safeParse({ ...order.custom_tags, ...extraLocks })
+  if (!locks.success) return { ok: false, field }
+  const merged = { ...order.custom_tags, ...extra, ...locks.data }
+  const inBoth = hasExtraLocks && Object.keys(extraLocks).some((k) => k in order.custom_tags && order.custom_tags[k] !== locks.data[k as keyof CustomTags])
+  // a lock tag given twice with different values is two locks, not an override
+  if (inBoth || !lockOptionsValid(lockOptionsOf(order.config.device_bound, locks.data))) return { ok: false, field }
+  return { ok: true, tags: merged }
+}
+
 export const staffLicenseBody = z
   .object({
     title: titleField,
@@ -326,28 +409,13 @@ export const staffLicenseBody = z
       desktop_gpu_support: z.boolean().optional(),
       xml_config: text().max(100_000).optional(),
     }),
-    custom_tags: z
-      .object({
-        ios_app_id: text().trim().min(1).max(256).optional(),
-        android_app_id: text().trim().min(1).max(256).optional(),
-        hardware_key_serial: z.literal(true).optional(),
-        allowed_platforms: text().max(200).regex(new RegExp(`^(${PLATFORM_ARCHITECTURES.join('|')})(,(${PLATFORM_ARCHITECTURES.join('|')}))*$`), 'platforms_error').optional(),
-      })
-      .default({}),
+    custom_tags: customTagsSchema.default({}),
     custom_tags_extra: z.record(text().max(64), text().max(1000)).optional(),
   })
-  .refine(
-    (b) => {
-      const checked: LockOption[] = []
-      if (b.config.device_bound) checked.push('hardware')
-      if (b.custom_tags.ios_app_id) checked.push('ios_app_id')
-      if (b.custom_tags.android_app_id) checked.push('android_app_id')
-      if (b.custom_tags.hardware_key_serial) checked.push('usb_token')
-      if (b.custom_tags.allowed_platforms) checked.push('platforms')
-      return lockOptionsValid(checked)
-    },
-    { message: 'lock_options_error', path: ['custom_tags'] },
-  )
+  .superRefine((b, ctx) => {
+    const tags = staffCustomTags(b)
+    if (!tags.ok) ctx.addIssue({ code: 'custom', message: 'lock_options_error', path: [tags.field] })
+  })
 export type StaffLicenseBody = z.input<typeof staffLicenseBody>
 
 export const trialBody = z.object({

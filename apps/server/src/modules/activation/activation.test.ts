@@ -214,9 +214,12 @@ describe('signing keys', () => {
     const view = (await agent.post(`/api/license/${licenses[0]!.id}/activate/offline/`, { data: request('SN-1') })).json()
     const keys = (await agent.get('/api/license/public-key/')).json().keys
     const { verifyLicense } = (await import('../../../../../docs/examples/verify-license.mjs')) as {
-      verifyLicense: (text: string, keys: unknown[]) => { ok: boolean; reason?: string; payload?: { license_id: number } }
+      verifyLicense: (text: string, keys: unknown[], now?: Date, device?: Record<string, string>) => { ok: boolean; reason?: string; payload?: { license_id: number } }
     }
     expect(verifyLicense(fileOf(view), keys)).toMatchObject({ ok: true, payload: { license_id: licenses[0]!.id } })
+    // with the device's identity it checks the lock the file states
+    expect(verifyLicense(fileOf(view), keys, new Date(), { hardware_id: 'REG-SN-1' }).ok).toBe(true)
+    expect(verifyLicense(fileOf(view), keys, new Date(), { hardware_id: 'REG-OTHER' })).toMatchObject({ ok: false, reason: 'lock mismatch' })
     const changed = fileOf(view).replace(/\n(.)/, (_m, c: string) => `\n${c === 'e' ? 'f' : 'e'}`)
     expect(verifyLicense(changed, keys).ok).toBe(false)
     const doc = readFileSync(new URL('../../../../../docs/license-file.md', import.meta.url), 'utf8')

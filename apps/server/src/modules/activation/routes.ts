@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
-import { USB_SERIAL_MAX, VALIDATION_CODES, apiError, licenseViewSchema, text } from '@portal/domain'
+import { USB_SERIAL_MAX, VALIDATION_CODES, apiError, licenseViewSchema, text, type ErrorName, type ValidationCode } from '@portal/domain'
 import { errors } from '../../platform/schemas.ts'
 import { BatchedLimiter } from '../../platform/rate-limit.ts'
 import { AppError } from '../../platform/errors.ts'
@@ -19,6 +19,13 @@ const serialOf = (b: z.infer<typeof offlineBody>) => {
   return serial === undefined ? undefined : serial
 }
 const idParams = z.object({ id: text() })
+/** The catalogue error of each device-API refusal; the rest are "cannot be activated now" (1aa189d5). */
+const SDK_ERROR: Partial<Record<ValidationCode, ErrorName>> = {
+  NOT_FOUND: 'not_found',
+  TOO_MANY_DEVICES: 'too_many_devices',
+  OFFLINE_LICENSE: 'offline_license',
+  LOCK_MISMATCH: 'lock_mismatch',
+}
 const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
 
 export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; sdkLimits: { perKey: number; perIp: number } }> = async (app, { ctx, sdkLimits }) => {
@@ -86,11 +93,12 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   }
   const refuse = (reply: FastifyReply, err: unknown) => {
     if (!(err instanceof SdkRefusal)) throw err
-    const name = err.code === 'NOT_FOUND' ? 'not_found' : err.code === 'TOO_MANY_DEVICES' ? 'too_many_devices' : 'license_not_usable'
-    return reply.status(err.status).send({ ...apiError(name, err.message), code: err.code })
+    return reply.status(err.status).send({ ...apiError(SDK_ERROR[err.code] ?? 'license_not_usable', err.message), code: err.code })
   }
   const keyField = text().min(1).max(64)
   const fingerprintField = text().trim().min(1).max(256)
+  // what a lock asks for is text of the fingerprint's kind, refused the same way
+  const lockField = fingerprintField.optional()
 
   app.post('/sdk/activate/', {
     config: { auth: 'public' },
@@ -102,6 +110,9 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
         fingerprint: fingerprintField,
         name: text().trim().max(256).optional(),
         properties: z.object({ serial: text().max(256).optional(), sensor_name: text().max(256).optional(), reg: text().max(256).optional() }).optional(),
+        hardware_id: lockField.describe('for a license locked to device hardware: the hardware id (else properties.reg)'),
+        usb_token: lockField.describe('for a license locked to a USB token: the serial of the token'),
+        app_id: lockField.describe('for a license locked to an iOS or Android app: the app id'),
       }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…', name: 'Lobby kiosk', properties: { serial: 'SN-1', sensor_name: 'RealSense D435' } }] }),
       response: {
         200: z.object({
@@ -150,7 +161,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       tags: sdkTags,
       summary: 'Free the seat of a device',
       body: z.object({ key: keyField, fingerprint: fingerprintField }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…' }] }),
-      response: { 200: z.object({ status: z.literal('ok'), released: z.boolean() }).meta({ examples: [{ status: 'ok', released: true }] }), 404: sdkError, 429: sdkError },
+      response: { 200: z.object({ status: z.literal('ok'), released: z.boolean() }).meta({ examples: [{ status: 'ok', released: true }] }), 403: sdkError, 404: sdkError, 429: sdkError },
     },
     handler: async (req, reply) => {
       await limited(req.ip, req.body.key)

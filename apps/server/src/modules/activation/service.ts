@@ -1,13 +1,18 @@
 import {
   DEVICE_RELEASES_PER_30_DAYS,
   DAY_SECONDS,
+  checkActivationLock,
   decodeBase64,
+  deviceBinding,
+  isOnlineLicense,
+  licenseLock,
   encodeBase64,
   isExpired,
   isOnHold,
   parseRequestFile,
+  type ActivationAttempt,
+  type FileLock,
   type LicenseConfig,
-  type LicenseFilePayload,
   type ValidationCode,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
@@ -18,19 +23,6 @@ import { findLicense, toLicenseView, type LicenseRow } from '../licenses/queries
 import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
 
 export type ActivationContext = AppContext
-
-type LockType = LicenseFilePayload['lock']['type']
-
-/** How a license is locked, from its config (section 3 lock types). */
-export function lockTypeOf(config: LicenseConfig): LockType {
-  const tags = (config.custom_tags ?? {}) as Record<string, unknown>
-  if (tags.hardware_key_serial) return 'usb_token'
-  if (config.device_bound) return 'hardware_id'
-  if (tags.ios_app_id) return 'ios_app_id'
-  if (tags.android_app_id) return 'android_app_id'
-  if (config.online) return 'fingerprint'
-  return 'no_bound'
-}
 
 /** Devices a license may have bound at once: max_reactivation_count, at least 1. */
 export const seatLimit = (config: LicenseConfig) => Math.max(1, config.max_reactivation_count ?? 1)
@@ -51,7 +43,7 @@ interface DeviceRow {
  * Signs a file for one device. Online licenses get files that live offline_timeout seconds (a day by
  * default), so a device that stops checking in stops working; offline files live as long as the license.
  */
-export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRow, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: LicenseFilePayload['lock'], now = new Date()) {
+export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRow, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: FileLock, now = new Date()) {
   const licenseExpires = license.expire_date ? new Date(license.expire_date) : null
   let expires = licenseExpires
   if (license.config.online) {
@@ -85,14 +77,15 @@ export interface OfflineActivation {
 async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRow, input: OfflineActivation) {
   const now = new Date()
   if (isExpired(license, now) || license.status === 1) fail('license_not_usable', 'The license has expired or is suspended')
-  const lockType = lockTypeOf(license.config)
   const serial = input.hardware_key_serial?.trim()
   let device: { kind: 'usb_token' | 'request_file'; serial: string; sensor_name: string | null; reg: string | null }
+  let attempt: ActivationAttempt
   if (serial) {
-    if (lockType !== 'usb_token') fail('action_unavailable', 'This license is not locked to a USB token')
     device = { kind: 'usb_token', serial, sensor_name: null, reg: null }
+    attempt = { channel: 'usb_token', serial }
   } else {
-    if (lockType === 'usb_token') fail('action_unavailable', 'This license is locked to a USB token: enter its serial')
+    // a request file cannot stand in for a USB token: say so before reading the file
+    if (licenseLock(license.config).type === 'usb_token') fail('action_unavailable', 'This license is locked to a USB token: enter its serial')
     let text: string
     try {
       text = decodeBase64(input.data!.trim())
@@ -101,7 +94,10 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
     }
     const request = parseRequestFile(text) ?? fail('invalid_license_file', undefined, 'data')
     device = { kind: 'request_file', ...request }
+    attempt = { channel: 'request_file', serial: request.serial, reg: request.reg }
   }
+  const decision = checkActivationLock(license.config, attempt)
+  if (!decision.ok) return fail('action_unavailable', decision.detail)
   const fingerprint = `${device.kind}:${device.serial}:${device.reg ?? ''}`
   const live = await liveDevices(tx, license.id)
   let bound = live.find((d) => d.fingerprint === fingerprint)
@@ -114,11 +110,10 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
     )
     bound = rows[0]!
   }
-  const lock = device.kind === 'usb_token' ? { type: 'usb_token' as const, value: device.serial } : { type: 'hardware_id' as const, value: device.reg || device.serial }
-  const file = licenseFileFor(ctx.keyring, license, bound, lock, now)
+  const file = licenseFileFor(ctx.keyring, license, bound, decision.lock, now)
   await tx.query(
     `UPDATE licenses SET data = $2, activation_date = COALESCE(activation_date, now()), locked_to = $3 WHERE id = $1`,
-    [license.id, encodeBase64(file.text), lock.type],
+    [license.id, encodeBase64(file.text), decision.lock.type],
   )
 }
 
@@ -197,11 +192,13 @@ const DETAIL: Record<ValidationCode, string> = {
   SUSPENDED: 'The license is suspended',
   PAUSED: 'The subscription is paused',
   ON_HOLD: 'The license is on hold while it is being upgraded',
+  OFFLINE_LICENSE: 'This license works offline: activate it on the portal with a request file or its USB token',
+  LOCK_MISMATCH: "The activation does not satisfy the license's lock",
 }
 
 export class SdkRefusal extends Error {
-  constructor(readonly code: ValidationCode, readonly status: number) {
-    super(DETAIL[code])
+  constructor(readonly code: ValidationCode, readonly status: number, detail?: string) {
+    super(detail ?? DETAIL[code])
   }
 }
 
@@ -214,33 +211,73 @@ const SDK_STATUS: Record<ValidationCode, number> = {
   SUSPENDED: 403,
   PAUSED: 403,
   ON_HOLD: 409,
+  OFFLINE_LICENSE: 403,
+  LOCK_MISMATCH: 403,
 }
 
-/** Binds a device by fingerprint (idempotent) and answers a fresh signed file. */
-export async function sdkActivate(ctx: ActivationContext, body: { key: string; fingerprint: string; name?: string; properties?: { serial?: string; sensor_name?: string; reg?: string } }) {
+export interface SdkActivation {
+  key: string
+  fingerprint: string
+  name?: string
+  properties?: { serial?: string; sensor_name?: string; reg?: string }
+  /** what a locked license asks for: its hardware id, its USB token's serial, its app id */
+  hardware_id?: string
+  usb_token?: string
+  app_id?: string
+}
+
+const refuse = (code: ValidationCode, detail?: string): never => {
+  throw new SdkRefusal(code, SDK_STATUS[code], detail)
+}
+
+/**
+ * Binds a device by fingerprint (idempotent) and answers a fresh signed file: online licenses only,
+ * and only an activation that satisfies the license's lock (checkActivationLock). A device of a
+ * hardware or USB-token lock is bound to that value: the same fingerprint must present it again, and
+ * the same value from a new fingerprint is the same device (re-installed software on one machine).
+ */
+export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
   const now = new Date()
   return ctx.db.transaction(async (tx) => {
     const rows = await tx.query<LicenseRow>('SELECT * FROM licenses WHERE token = $1 AND revoked_at IS NULL FOR UPDATE', [body.key])
     const license = rows[0] ?? null
     const refused = refusal(license, now)
-    if (refused) throw new SdkRefusal(refused, SDK_STATUS[refused])
-    const live = await liveDevices(tx, license!.id)
+    if (refused) refuse(refused)
+    const l = license!
+    const p = body.properties ?? {}
+    const decision = checkActivationLock(l.config, {
+      channel: 'sdk',
+      fingerprint: body.fingerprint,
+      hardware_id: body.hardware_id ?? p.reg ?? null,
+      usb_token: body.usb_token ?? null,
+      app_id: body.app_id ?? null,
+    })
+    if (!decision.ok) return refuse(decision.code, decision.detail)
+    const lock = licenseLock(l.config)
+    const live = await liveDevices(tx, l.id)
     let device = live.find((d) => d.fingerprint === body.fingerprint)
+    if (device && device.kind !== 'online') refuse('LOCK_MISMATCH', 'This fingerprint names a device bound offline on the portal')
+    if (device && decision.binding !== null && deviceBinding(lock, device) !== decision.binding) {
+      refuse('LOCK_MISMATCH', `This device is bound to another ${lock.type === 'usb_token' ? 'USB token' : 'hardware id'}`)
+    }
+    device ??= decision.binding === null ? undefined : live.find((d) => d.kind === 'online' && deviceBinding(lock, d) === decision.binding)
     if (device) {
-      await tx.query('UPDATE devices SET last_seen = now(), name = COALESCE($2, name) WHERE id = $1', [device.id, body.name ?? null])
+      await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [device.id, body.name ?? null, body.fingerprint])
     } else {
-      if (live.length >= seatLimit(license!.config)) throw new SdkRefusal('TOO_MANY_DEVICES', 409)
-      const p = body.properties ?? {}
+      if (live.length >= seatLimit(l.config)) refuse('TOO_MANY_DEVICES')
+      // the device row keeps the value it is bound to where deviceBinding reads it
+      const serial = lock.type === 'usb_token' ? decision.binding : (p.serial ?? null)
+      const reg = lock.type === 'hardware_id' ? decision.binding : (p.reg ?? null)
       device = (
         await tx.query<DeviceRow>(
           `INSERT INTO devices (license_id, kind, fingerprint, serial, sensor_name, reg, name, last_seen)
            VALUES ($1, 'online', $2, $3, $4, $5, $6, now()) RETURNING *`,
-          [license!.id, body.fingerprint, p.serial ?? null, p.sensor_name ?? null, p.reg ?? null, body.name ?? null],
+          [l.id, body.fingerprint, serial, p.sensor_name ?? null, reg, body.name ?? null],
         )
       )[0]!
-      await tx.query('UPDATE licenses SET activation_date = COALESCE(activation_date, now()) WHERE id = $1', [license!.id])
     }
-    const file = licenseFileFor(ctx.keyring, license!, device, { type: 'fingerprint', value: body.fingerprint }, now)
+    await tx.query('UPDATE licenses SET activation_date = COALESCE(activation_date, now()), locked_to = $2 WHERE id = $1', [l.id, decision.lock.type])
+    const file = licenseFileFor(ctx.keyring, l, device, decision.lock, now)
     return {
       license_file: file.text,
       expires_at: file.expiresAt?.toISOString() ?? null,
@@ -252,22 +289,24 @@ export async function sdkActivate(ctx: ActivationContext, body: { key: string; f
 /**
  * Validation is the hot path: one round trip that finds the license and the device and records
  * last-seen (at most once a minute per device, so a chatty SDK does not turn reads into writes).
+ * Only devices the SDK bound count: an offline-bound device is checked against its file, not here.
  */
 export async function sdkValidate(db: Queryable, key: string, fingerprint: string) {
   const now = new Date()
   const rows = await db.query<Pick<LicenseRow, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & { device_id: number | null; last_seen: Date | null }>(
     `SELECT l.id, l.product, l.config, l.status, l.held_until, l.expire_date, d.id AS device_id, d.last_seen
        FROM licenses l
-       LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL
+       LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL AND d.kind = 'online'
       WHERE l.token = $1 AND l.revoked_at IS NULL`,
     [key, fingerprint],
   )
   const license = rows[0] ?? null
+  const code: ValidationCode =
+    refusal(license as LicenseRow | null, now) ?? (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
   // last seen is kept to the minute, so a chatty SDK does not turn every check into a write
-  if (license?.device_id && (!license.last_seen || now.getTime() - new Date(license.last_seen).getTime() > 60_000)) {
-    await db.query(`UPDATE devices SET last_seen = now() WHERE id = $1 AND (last_seen IS NULL OR last_seen < now() - interval '1 minute')`, [license.device_id])
+  if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) {
+    await db.query(`UPDATE devices SET last_seen = now() WHERE id = $1 AND (last_seen IS NULL OR last_seen < now() - interval '1 minute')`, [license!.device_id])
   }
-  const code: ValidationCode = refusal(license as LicenseRow | null, now) ?? (license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
   return {
     valid: code === 'VALID',
     code,
@@ -276,14 +315,22 @@ export async function sdkValidate(db: Queryable, key: string, fingerprint: strin
   }
 }
 
+/**
+ * Frees the seat of a device the SDK bound, on an online license only: its files stop working after
+ * offline_timeout. An offline file never expires, so its device is freed only by the customer's
+ * release, which is limited to 3 per license in any 30 days.
+ */
 export async function sdkDeactivate(db: Queryable, key: string, fingerprint: string) {
-  const rows = await db.query<{ id: number }>(
-    `UPDATE devices SET released_at = now(), release_kind = 'sdk'
-      WHERE released_at IS NULL AND fingerprint = $2
-        AND license_id = (SELECT id FROM licenses WHERE token = $1 AND revoked_at IS NULL)
-      RETURNING id`,
-    [key, fingerprint],
-  )
+  const license = (await db.query<{ id: number; config: LicenseConfig }>('SELECT id, config FROM licenses WHERE token = $1 AND revoked_at IS NULL', [key]))[0]
+  if (license && !isOnlineLicense(license.config)) refuse('OFFLINE_LICENSE')
+  const rows = license
+    ? await db.query<{ id: number }>(
+        `UPDATE devices SET released_at = now(), release_kind = 'sdk'
+          WHERE license_id = $1 AND fingerprint = $2 AND kind = 'online' AND released_at IS NULL
+          RETURNING id`,
+        [license.id, fingerprint],
+      )
+    : []
   if (!rows.length) throw new SdkRefusal('NOT_ACTIVATED', 404)
   return { status: 'ok' as const, released: true }
 }

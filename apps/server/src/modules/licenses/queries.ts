@@ -46,6 +46,8 @@ export interface LicenseRow {
   group_title: string | null
   group_product: string | null
   group_is_default: boolean | null
+  /** the joined group's source: set for a group key */
+  group_source_id: number | null
   activations: Activation[] | null
 }
 
@@ -82,7 +84,7 @@ const ACTIVATIONS_SQL = `COALESCE((
     FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL), '[]'::json)`
 
 const LICENSE_SELECT = `
-  SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default,
+  SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
          ${ACTIVATIONS_SQL} AS activations
     FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
 
@@ -97,7 +99,7 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
               l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
               ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
               ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
-              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default
+              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id
          FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id
         WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
       [clientId],
@@ -214,7 +216,8 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     is_fake: row.is_fake,
     is_trial: trial,
     is_subscription: isSubscription(row.product),
-    from_custom_group: row.group_id !== null && row.group_is_default === false,
+    // made from a group key; a staff order's own group is not one
+    from_custom_group: row.group_id !== null && row.group_source_id != null,
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
     upgradeable: { toAI: upgradeableToAI(row.product) },
@@ -242,4 +245,14 @@ export function toGroupView(row: GroupRow): GroupView {
     has_available_license: row.available > 0,
     created_date: iso(row.created_at)!,
   }
+}
+
+/** A staff order's own group (not default, no source): its config is the custom license's. */
+export async function insertCustomGroup(db: Queryable, g: { clientId: number; product: string; title: string; count: number; config: LicenseConfig; token: string }) {
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, title, is_default, available, config, token)
+     VALUES ($1, $2, $3, NULL, $4, false, $5, $6, $7) RETURNING id`,
+    [g.clientId, platformOfProduct(g.product), g.product, g.title, g.count, JSON.stringify(g.config), g.token],
+  )
+  return rows[0]!.id
 }

@@ -1,6 +1,10 @@
 import {
   ONLINE_DEFAULTS,
+  ONLINE_PRODUCTS,
   TRIALS,
+  canSplitFrom,
+  isSourceGroupOf,
+  staffCustomTags,
   UNACTIVATED_LICENSE_LIMIT,
   DAY_SECONDS,
   isExpired,
@@ -16,6 +20,7 @@ import { activationKey, fulfil } from './fulfilment.ts'
 import {
   countUnactivated,
   findGroup,
+  insertCustomGroup,
   findLicense,
   listGroups,
   listLicenses,
@@ -121,7 +126,7 @@ export async function splitGroup(ctx: AppContext, clientId: number, rawId: strin
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const source = await lockedGroup(tx, clientId, id)
-    if (!source.is_default || source.type !== 'nuitrack') fail('action_unavailable', 'Group keys are made only from default Nuitrack groups')
+    if (!canSplitFrom(source)) fail('action_unavailable', 'Group keys are made only from default Nuitrack subscription or Nuitrack Unlimited groups')
     if (source.available < 1) fail('group_limit', 'There are no licenses available to add')
     if (limit < 2) fail('group_size', limit <= 0 ? 'Please enter the group size' : undefined, 'limit')
     if (limit > source.available) fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
@@ -143,6 +148,7 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
     const group = await lockedGroup(tx, clientId, id)
     if (group.source_group_id === null) fail('action_unavailable', 'Only a group key made from a default group can be resized')
     const source = await lockedGroup(tx, clientId, group.source_group_id!)
+    if (!isSourceGroupOf(source, group)) fail('action_unavailable', 'Only a group key made from a default Nuitrack subscription or Unlimited group can be resized')
     if (limit < 1) fail('group_size', 'The group must keep at least 1 available license', 'limit')
     if (limit > group.available + source.available) {
       fail('source_group_limit_reached', `At most ${group.available + source.available} licenses can be available in this group`, 'limit')
@@ -155,7 +161,7 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
 }
 
 function licenseConfigFor(group: Pick<GroupRow, 'product' | 'os_type' | 'config'>, extra: Partial<LicenseConfig> = {}): LicenseConfig {
-  const online = group.product.includes('online') || group.product.endsWith('_subscribe') || group.product.includes('subscription')
+  const online = ONLINE_PRODUCTS.includes(group.product)
   return {
     ...(online ? { ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout } } : {}),
     ...group.config,
@@ -245,22 +251,30 @@ export interface StaffLicenseOrder {
   custom_tags_extra?: Record<string, unknown>
 }
 
-/** Staff hand out custom licenses: capacity through fulfilment, then the licenses at once. */
+/**
+ * Staff hand out custom licenses. Each order gets a group of its own holding the custom config, so a
+ * revoked license goes back to it and the license generated in its place is the same custom license
+ * (a default group's config is the product's, not this order's).
+ */
 export async function staffCreateLicenses(ctx: AppContext, staffId: number, order: StaffLicenseOrder) {
+  const tags = staffCustomTags(order)
+  // the body schema refuses the same; this guards callers that skip it
+  if (!tags.ok) return fail('validation_failed', 'A license takes one lock: hardware, iOS app, Android app or USB token', tags.field)
   const client = (await findClientByEmail(ctx.db, order.client_email)) ?? fail('client_not_found_by_email', undefined, 'client_email')
   const { online, ...rest } = order.config
-  const config: Partial<LicenseConfig> = {
+  const custom: LicenseConfig = {
+    ...licenseConfigFor({ product: order.config.product, os_type: null, config: { product: order.config.product } }),
     ...rest,
-    custom_tags: { ...order.custom_tags, ...order.custom_tags_extra },
+    custom_tags: tags.tags,
     online: online ? { offline_timeout: ONLINE_DEFAULTS.offline_timeout } : null,
   }
   const ids = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, client.id)
-    const { groupId } = await fulfil(tx, { clientId: client.id, product: order.config.product, count: order.count, config: { product: order.config.product } })
+    const groupId = await insertCustomGroup(tx, { clientId: client.id, product: order.config.product, title: order.title, count: order.count, config: custom, token: activationKey() })
     const group = await lockedGroup(tx, client.id, groupId)
     const created: number[] = []
     for (let i = 0; i < order.count; i++) {
-      created.push(await generateFromGroup(tx, client.id, group, { title: order.title, config, checkUnactivated: false, staffId }))
+      created.push(await generateFromGroup(tx, client.id, group, { title: order.title, checkUnactivated: false, staffId }))
     }
     return created
   })

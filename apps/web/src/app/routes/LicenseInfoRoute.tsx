@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { Center, Loader } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Navigate, useLocation, useParams } from 'react-router'
-import { GENERIC_MESSAGES, type Platform } from '@portal/domain'
+import { GENERIC_MESSAGES, isOnlineLicense, type Platform } from '@portal/domain'
 import { groupsQueryOptions } from '../../api/groups.ts'
 import { licensesQueryOptions, useLicense } from '../../api/licenses.ts'
 import { errorStore } from '../../lib/error-store.ts'
@@ -40,7 +40,8 @@ export function LicenseInfoRoute() {
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
   return (
     <LicenseInfo license={view} platform={platform}>
-      {platform === 'face' && <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} onActivated={refresh} />}
+      {/* the device API serves online licenses only: an offline license of any platform is activated here */}
+      {(platform === 'face' || !isOnlineLicense(view.config)) && <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} onActivated={refresh} />}
       <DevicesPanel license={view} onChanged={refresh} />
     </LicenseInfo>
   )

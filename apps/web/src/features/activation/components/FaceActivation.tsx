@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { Anchor, Button, Card, FileInput, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
-import { USB_SERIAL_MAX, encodeBase64, type LicenseView } from '@portal/domain'
+import { USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { EXTERNAL } from '../../../config/paths.ts'
 import { activateOffline } from '../api/activation.ts'
@@ -8,13 +8,24 @@ import { downloadLicenseFile } from './download.ts'
 
 type Mode = 'request_file' | 'usb_token' | 'download'
 
-/** Section 2, face license activation: a request file, a USB token serial, or the file directly. */
+/**
+ * Section 2, face license activation: a request file, a USB token serial, or the file directly. The
+ * device API serves online licenses only, so an offline license that has no file yet is activated
+ * here with a request file, whatever it is locked to.
+ */
 export function activationMode(license: LicenseView): Mode {
-  const tags = (license.config.custom_tags ?? {}) as Record<string, unknown>
-  if (license.activations.length === 0 && tags.hardware_key_serial) return 'usb_token'
-  const offlineCustom = ['face_offline_custom', 'face_offline_perpetual', 'face_online_custom'].includes(license.config.product)
-  if (license.activations.length === 0 && license.config.device_bound && offlineCustom) return 'request_file'
+  if (license.activations.length > 0) return 'download'
+  const lock = licenseLock(license.config)
+  if (lock.type === 'usb_token') return 'usb_token'
+  if (lock.type === 'hardware_id' || !isOnlineLicense(license.config)) return 'request_file'
   return 'download'
+}
+
+/** What the SDK must send with the key to satisfy the license's lock. */
+function sdkLockHint(license: LicenseView): string {
+  const lock = licenseLock(license.config)
+  if (lock.type === 'ios_app_id' || lock.type === 'android_app_id') return ` It must also send the app id ${lock.app_id}: the license works only in that app.`
+  return ''
 }
 
 export function FaceActivation({ license, autoDownload, onActivated }: { license: LicenseView; autoDownload: boolean; onActivated: () => Promise<unknown> }) {
@@ -48,6 +59,7 @@ export function FaceActivation({ license, autoDownload, onActivated }: { license
         ) : (
           <Text size="sm">
             Activate online: pass the activation key <b>{license.token}</b> to the SDK, which binds the device and keeps its license file fresh.
+            {sdkLockHint(license)}
           </Text>
         ))}
     </Card>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
-import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, checkGroupSize, checkTitle, defaultGroupSize, messageFor, productTitle, type GroupView } from '@portal/domain'
+import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplitFrom, checkGroupSize, checkTitle, defaultGroupSize, groupKind, messageFor, productTitle, type GroupView } from '@portal/domain'
 import { groupsQueryOptions, splitGroup, useGroups } from '../../../api/groups.ts'
 import { useLicenses } from '../../../api/licenses.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
@@ -18,8 +18,8 @@ export function GroupKeysPage() {
   const licenses = useLicenses()
   const [creating, setCreating] = useState(false)
   const all = groups.data?.groups ?? []
-  const keys = all.filter((g) => !g.is_default && g.type === 'nuitrack')
-  const sources = all.filter((g) => g.is_default && g.type === 'nuitrack' && g.limit >= 1)
+  const keys = all.filter((g) => groupKind(g) === 'key' && g.type === 'nuitrack')
+  const sources = all.filter((g) => canSplitFrom(g) && g.limit >= 1)
   const fromKeys = (licenses.data?.licenses ?? []).filter((l) => l.from_custom_group)
 
   if (groups.isPending || licenses.isPending) {

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router'
 import {
   OS_TYPES,
   PLATFORM_TITLES,
+  groupKind,
   productTitle,
   trialDaysLeft,
   type LicenseView,
@@ -98,7 +99,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             </Group>
           </Field>
           <Field label="Group">
-            {license.group_id && group && !group.is_default ? (
+            {license.group_id && group && groupKind(group) === 'key' ? (
               <Anchor component={Link} to={paths.groupKeyInfo(license.group_id)}>
                 {license.group}
               </Anchor>
@@ -117,7 +118,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           {license.config.max_version && <Field label="Up to SDK version">{license.config.max_version}</Field>}
         </SimpleGrid>
       </Card>
-      {group && !group.is_default && <GroupCount group={group} disabled={onHold} onSaved={refresh} />}
+      {group && groupKind(group) === 'key' && <GroupCount group={group} disabled={onHold} onSaved={refresh} />}
       {children}
       <Card withBorder padding="lg" component="section" aria-labelledby="manage-title">
         <Title order={2} size="h4" mb="md" id="manage-title">

@@ -12,6 +12,13 @@ describe('dashboard rows', () => {
     expect(rows.map((r) => (r.kind === 'slot' ? `g${r.group.id}:${r.status}` : `l${r.license.id}`))).toEqual(['g9:new', 'g11:holded', 'l1'])
   })
 
+  it("shows the slots of a staff order's own group, not those of a group key", () => {
+    const custom = { ...grp(12, 1), is_default: false, source_group_id: null } as GroupView
+    const key = { ...grp(13, 4), is_default: false, source_group_id: 9 } as GroupView
+    const rows = buildRows('nuitrack', [], [grp(9, 1), custom, key])
+    expect(rows.map((r) => (r.kind === 'slot' ? r.group.id : null))).toEqual([9, 12])
+  })
+
   it('matches the product filters of section 2', () => {
     expect(productMatches('nuitrack_trial', 'nuitrack_trial', true)).toBe(true)
     expect(productMatches('nuitrack_online', 'nuitrack_ai_subscription_monthly', false)).toBe(true)

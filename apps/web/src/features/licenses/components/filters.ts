@@ -1,4 +1,4 @@
-import type { GroupView, LicenseStatusName, LicenseView, Platform } from '@portal/domain'
+import { groupKind, type GroupView, type LicenseStatusName, type LicenseView, type Platform } from '@portal/domain'
 
 /** One row of the dashboard table: a real license, or the not-yet-generated slots of a group. */
 export type Row =
@@ -50,7 +50,8 @@ export function productMatches(filter: string, product: string, isTrial: boolean
 
 export function buildRows(platform: Platform, licenses: LicenseView[], groups: GroupView[]): Row[] {
   const slots: Row[] = groups
-    .filter((g) => g.type === platform && g.is_default && (g.limit > 0 || g.holded_limit > 0))
+    // a staff order's own group shows its revoked slots too; group keys live on the group-keys page
+    .filter((g) => g.type === platform && groupKind(g) !== 'key' && (g.limit > 0 || g.holded_limit > 0))
     .map((g) => ({ kind: 'slot', group: g, status: g.holded_limit > 0 ? 'holded' : 'new' }))
   const real: Row[] = licenses.filter((l) => l.type === platform).map((l) => ({ kind: 'license', license: l, status: l.license_status }))
   return [...slots, ...real]
