@@ -43,7 +43,7 @@ async function expectWithin(page: Page, inner: Locator, outer: Locator) {
 /** No element of the locator cuts its text: nothing scrolls inside it, and no ellipsis is drawn. */
 async function expectWhole(badges: Locator) {
   const cut = await badges.evaluateAll((els) =>
-    els.flatMap((el) => [el, ...el.querySelectorAll('*')]).filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+    els.flatMap((el) => [el, ...Array.from(el.querySelectorAll("*"))]).filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
   )
   expect(cut).toEqual([])
 }

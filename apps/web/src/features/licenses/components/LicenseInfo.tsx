@@ -89,7 +89,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         </Alert>
       )}
       {paused && (
-        <Alert color="yellow" title="Paused" data-testid="paused-banner">
+        // yellow's own title shade is too pale on its tint (contrast): the title takes the text colour
+        <Alert color="yellow" title="Paused" data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
               This {license.is_trial ? 'trial' : 'subscription'} is paused: {PLATFORM_TITLES[platform]} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.
