@@ -120,7 +120,7 @@ test('item 22: pausing asks first (keyboard, focus trapped, consequences named);
   const isPaused = async () => ((await (await page.request.get(`/api/license/${id}/`)).json()) as { config: { paused?: boolean } }).config.paused === true
 
   // one click only asks
-  await page.getByRole('button', { name: 'Pause the subscription' }).click()
+  await page.getByRole('button', { name: 'Pause the trial' }).click()
   const dialog = page.getByRole('dialog', { name: 'Pause this trial?' })
   await expect(dialog).toBeVisible()
   await expect(dialog).toContainText('erased 30 days after pausing')
@@ -139,14 +139,14 @@ test('item 22: pausing asks first (keyboard, focus trapped, consequences named);
   expect(await isPaused()).toBe(false)
   await expect(badge).toHaveText('New')
   // so does "Keep it running", by keyboard
-  await page.getByRole('button', { name: 'Pause the subscription' }).click()
+  await page.getByRole('button', { name: 'Pause the trial' }).click()
   await expect(dialog.getByRole('button', { name: 'Keep it running' })).toBeFocused()
   await page.keyboard.press('Enter')
   await expect(dialog).toBeHidden()
   expect(await isPaused()).toBe(false)
 
   // confirm pauses: badge, banner and subscription say so, and the trial countdown gives way
-  await page.getByRole('button', { name: 'Pause the subscription' }).click()
+  await page.getByRole('button', { name: 'Pause the trial' }).click()
   await dialog.getByRole('button', { name: 'Pause the trial' }).click()
   await expect(dialog).toBeHidden()
   await expect(badge).toHaveText('Paused')
@@ -166,7 +166,7 @@ test('item 22: pausing asks first (keyboard, focus trapped, consequences named);
 
   // the banner's own action resumes
   await page.getByTestId('license-row').getByRole('link').click()
-  await banner.getByRole('button', { name: 'Resume the subscription' }).click()
+  await banner.getByRole('button', { name: 'Resume the trial' }).click()
   await expect(badge).toHaveText('New')
   await expect(banner).toHaveCount(0)
   await expect(page.getByText(/days? left in the trial/)).toBeVisible()

@@ -45,9 +45,10 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const cloud = platform === 'face-machine' || platform === 'nuitrack-analytics'
   const days = trialDaysLeft(license.expire_date, new Date())
   const paused = license.state === 'paused'
+  const what = license.is_trial ? 'trial' : 'subscription'
   const resume = (
     <Button onClick={() => act(() => resumeLicense(license.id))} loading={busy} disabled={onHold}>
-      Resume the subscription
+      Resume the {what}
     </Button>
   )
   const support = (text: string) => (
@@ -93,7 +94,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         <Alert color="yellow" title="Paused" data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
-              This {license.is_trial ? 'trial' : 'subscription'} is paused: {PLATFORM_TITLES[platform]} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.
+              This {what} is paused: {PLATFORM_TITLES[platform]} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.
             </Text>
             {resume}
           </Stack>
@@ -154,7 +155,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           {/* a paused subscription resumes from its banner above */}
           {cloud && license.subscription_status !== 'cancelled' && !paused && (
             <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
-              Pause the subscription
+              Pause the {what}
             </Button>
           )}
           {cloud && license.subscription_status === 'cancelled' && <Text c="red">The subscription has ended. To renew it, {support('contact support')}.</Text>}
