@@ -7,6 +7,8 @@ import { apiPost, cli, confirmedAccount, expect, expectAccessible, signIn, test 
 /** Issue 9, items 19, 22, 23 and 24: the license table, pausing, the request-file picker, copy. */
 
 const SHOTS = '/tmp/shots-web2'
+// each test signs up, drives several screens and takes screenshots at two widths: room for a busy machine
+test.describe.configure({ timeout: 120_000 })
 
 /** Full-page screenshots at 1280 and 800 px wide, for a person to look at. */
 async function shots(page: Page, name: string) {
@@ -225,6 +227,16 @@ test('item 23: a drop zone with "Choose a request file"; a junk file is refused 
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await expect(zone.getByRole('alert')).toHaveText('Choose the activation request file made on the device first.')
   await shots(page, 'request-file-junk')
+
+  // by keyboard: Tab reaches the input, its visible label shows the focus, Space opens the chooser
+  await page.getByRole('link', { name: 'How to make a request file' }).focus()
+  await page.keyboard.press('Tab')
+  await expect(input).toBeFocused()
+  expect(await zone.locator('label').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
+  const byKeyboard = page.waitForEvent('filechooser')
+  await page.keyboard.press('Space')
+  await (await byKeyboard).setFiles(junk)
+  await expect(zone.getByRole('alert')).toHaveText(/^This is not a valid activation request file\./)
 
   // dropping the junk file is refused the same way
   const dropped = await page.evaluateHandle(() => {
