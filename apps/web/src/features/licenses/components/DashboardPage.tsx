@@ -276,8 +276,8 @@ function LicenseTable({ platform, rows, firstStepsShown, onShowFirstSteps }: { p
                   return (
                     <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
                       <Table.Td className={classes.title}>
-                        {/* two lines at most; the rest on hover (title) and for screen readers (the link's text) */}
-                        <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()} title={title} lineClamp={2}>
+                        {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
+                        <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
                           {title}
                         </Anchor>
                       </Table.Td>

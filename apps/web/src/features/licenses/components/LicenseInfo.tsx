@@ -68,7 +68,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         </Group>
       </Group>
       <Group gap="sm" align="center" wrap="wrap">
-        <Title order={1} size="h2">
+        {/* a title may be 256 characters without a space: it wraps anywhere rather than overflow */}
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {license.title}
         </Title>
         <StatusBadge status={license.state} />
@@ -158,7 +159,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               Pause the {what}
             </Button>
           )}
-          {cloud && license.subscription_status === 'cancelled' && <Text c="red">The subscription has ended. To renew it, {support('contact support')}.</Text>}
+          {cloud && license.subscription_status === 'cancelled' && <Text c="red.9">The subscription has ended. To renew it, {support('contact support')}.</Text>}
           {revocable ? (
             <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
               Revoke the license
