@@ -37,10 +37,10 @@ test('offline activation with a request file from the CLI; the downloaded file v
   await expectAccessible(page, 'activation-request-file')
   await screenshots(page, 'activation-request-file')
 
-  // no file yet: the spec's message
+  // no file yet: a sentence about the request file (issue 9 replaced the spec's unfinished text)
   await page.getByRole('button', { name: 'Activate' }).click()
-  await expect(page.getByText('You must upload license file before')).toBeVisible()
-  await page.locator('input[type=file]').setInputFiles(requestFile)
+  await expect(page.getByText('Choose the activation request file made on the device first.')).toBeVisible()
+  await page.getByLabel('Choose a request file').setInputFiles(requestFile)
   await page.getByRole('button', { name: 'Activate' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('The license will be bound')
@@ -69,7 +69,7 @@ test('offline activation with a request file from the CLI; the downloaded file v
   await page.getByRole('dialog').getByRole('button', { name: 'Release' }).click()
   await expect(devices.first().getByText('No devices yet.')).toBeVisible()
   // the seat is free again: the request file can be used anew
-  await expect(page.getByLabel('Activation request file')).toBeVisible()
+  await expect(page.getByText('Choose a request file')).toBeVisible()
 })
 
 test('USB-token activation: the serial, a warning, the file', async ({ page, playwright }) => {

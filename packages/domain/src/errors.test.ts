@@ -51,7 +51,10 @@ describe('the error catalogue (section 8)', () => {
   it('keeps the texts the spec quotes', () => {
     expect(ERRORS.unauthorized.message).toBe(UNAUTHORIZED_TEXT)
     expect(ERRORS.invalid_credentials.message).toBe('Invalid email or password')
-    expect(ERRORS.invalid_license_file.message).toBe('Invalid license file')
+    // issue 9 (item 23): the error names the file the user chose, a request file, in a sentence
+    expect(ERRORS.invalid_license_file.message).toMatch(/^This is not a valid activation request file\./)
+    // issue 9 (item 24): no text sends a user to a basket that does not exist yet
+    for (const e of Object.values(ERRORS)) expect(e.message).not.toMatch(/basket/i)
     expect(ERRORS.token_invalid_path.message).toBe('Invalid path')
     expect(ERRORS.token_invalid_path.status).toBe(400)
     expect(ERRORS.token_invalid.status).toBe(403)

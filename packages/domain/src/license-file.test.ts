@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { decodeBase64, encodeBase64, formatRequestFile, parseLicenseFile, parseRequestFile } from './license-file.ts'
+import { REQUEST_FILE_MAX_BYTES, decodeBase64, encodeBase64, formatRequestFile, parseLicenseFile, parseRequestFile } from './license-file.ts'
 
 describe('activation request files', () => {
   it('round-trips any fields of allowed shape', () => {
@@ -18,6 +18,8 @@ describe('activation request files', () => {
     expect(parseRequestFile('3DIVI-LICENSE-REQUEST v1\nserial=1\nserial=2')).toBeNull()
     expect(parseRequestFile(`3DIVI-LICENSE-REQUEST v1\nserial=${'x'.repeat(257)}`)).toBeNull()
     expect(parseRequestFile('\uFEFF3DIVI-LICENSE-REQUEST v1\r\nserial=1\r\n')).toEqual({ serial: '1', sensor_name: null, reg: null })
+    const padded = `3DIVI-LICENSE-REQUEST v1\nserial=1\n${'\n'.repeat(REQUEST_FILE_MAX_BYTES)}`
+    expect(parseRequestFile(padded)).toBeNull()
   })
   it('base64 round-trips UTF-8 text', () => {
     fc.assert(

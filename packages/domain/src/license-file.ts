@@ -54,9 +54,15 @@ export interface ActivationRequest {
 }
 
 const FIELD_MAX = 256
+/**
+ * A request file is under 1 KB (three fields of at most 256 characters); the browser refuses a
+ * larger file before reading it, and the parser refuses longer text, so both hold one rule.
+ */
+export const REQUEST_FILE_MAX_BYTES = 16_384
 
 /** Request file: the header line, then `serial=`, `sensor_name=`, `reg=` lines; serial is required. */
 export function parseRequestFile(text: string): ActivationRequest | null {
+  if (text.length > REQUEST_FILE_MAX_BYTES) return null
   const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/)
   if (lines[0]?.trim() !== REQUEST_FILE_HEADER) return null
   const fields = new Map<string, string>()

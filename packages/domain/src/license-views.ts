@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
-import { licenseConfigSchema } from './licenses.ts'
+import { LICENSE_STATES, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
 
 /** License and group as the API answers them (spec section 3). */
 
@@ -30,6 +30,8 @@ export const licenseViewSchema = z.object({
   dates: z.object({ createdDate: z.string(), expireDate: dateText, activationDate: dateText, days: z.number().nullable() }),
   status: z.number(),
   license_status: z.enum(['holded', 'suspended', 'active', 'new']),
+  /** what the badge, banner and filter tabs show: license_status, or paused (licenseState) */
+  state: z.enum(LICENSE_STATES),
   subscription_status: z.enum(['none', 'cancelled', 'paused', 'active']).nullable(),
   next_payment: dateText,
   activations: z.array(activationSchema),
@@ -71,3 +73,18 @@ export const groupViewSchema = z.object({
   created_date: z.string(),
 })
 export type GroupView = z.infer<typeof groupViewSchema>
+
+/**
+ * What a license's "Expires" shows: its date; for a subscription without one, that it renews (its
+ * term from the license, else from the product); "never" only for a license that does not end.
+ */
+export type ExpiryText = { kind: 'date'; date: string } | { kind: 'renews'; term: 'month' | 'year' } | { kind: 'never' }
+export function expiryText(l: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>): ExpiryText {
+  const date = l.expire_date ?? l.next_payment
+  if (date) return { kind: 'date', date }
+  if (l.is_subscription) return { kind: 'renews', term: l.lifetime ?? productFacts(l.config.product).term ?? 'month' }
+  return { kind: 'never' }
+}
+
+/** The names of the states, for badges and filter tabs. */
+export const STATE_LABELS: Record<LicenseState, string> = { new: 'New', active: 'Active', suspended: 'Suspended', holded: 'On hold', paused: 'Paused' }

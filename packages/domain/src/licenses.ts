@@ -75,18 +75,52 @@ export function platformOfProduct(product: string): Platform {
   return 'nuitrack'
 }
 
-export const SUBSCRIPTION_PRODUCTS: readonly string[] = [
-  'nuitrack_online_subscription_monthly',
-  'nuitrack_online_subscription_yearly',
-  'nuitrack_ai_subscription_monthly',
-  'nuitrack_ai_subscription_yearly',
-  'nuitrack_subscribe',
-  'face_online_subscribe',
-  'face_online_custom_subscribe',
-  'face_online_all_in_one',
-  'fmc_subscribe',
-  'na_subscribe',
-]
+/**
+ * What kind of license a product sells, one record per product code: the dashboard's filters, the
+ * subscription rules and the expiry text read it here, never from the product's name.
+ * - trial: free, once per client; subscription: renews every `term`; perpetual: never expires;
+ *   term: a fixed period that does not renew.
+ * `custom` products are made to a client's order by staff (the Face SDK "Custom" filter).
+ */
+export type ProductKind = 'trial' | 'subscription' | 'perpetual' | 'term'
+export interface ProductFacts {
+  kind: ProductKind
+  /** how often a subscription renews when its license carries no license_expire_delta */
+  term?: 'month' | 'year'
+  custom?: true
+}
+export const PRODUCT_FACTS: Record<Product, ProductFacts> = {
+  nuitrack_trial: { kind: 'trial' },
+  nuitrack_online: { kind: 'term' },
+  nuitrack_online_per_year: { kind: 'term' },
+  nuitrack_online_subscription_monthly: { kind: 'subscription', term: 'month' },
+  nuitrack_online_subscription_yearly: { kind: 'subscription', term: 'year' },
+  nuitrack_ai_subscription_monthly: { kind: 'subscription', term: 'month' },
+  nuitrack_ai_subscription_yearly: { kind: 'subscription', term: 'year' },
+  nuitrack_ai_perpetual: { kind: 'perpetual' },
+  old: { kind: 'perpetual' },
+  nuitrack_unlimited: { kind: 'perpetual' },
+  nuitrack_subscribe: { kind: 'subscription', term: 'month' },
+  upgrade_nuitrack_pro: { kind: 'perpetual' },
+  tvico: { kind: 'perpetual' },
+  real_dance: { kind: 'perpetual' },
+  face_online_all_in_one: { kind: 'subscription', term: 'month' },
+  face_online_subscribe: { kind: 'subscription', term: 'month' },
+  face_online_custom_subscribe: { kind: 'subscription', term: 'month', custom: true },
+  face_online_custom: { kind: 'term', custom: true },
+  face_offline_custom: { kind: 'term', custom: true },
+  face_offline_perpetual: { kind: 'perpetual', custom: true },
+  fmc_subscribe: { kind: 'subscription', term: 'month' },
+  na_subscribe: { kind: 'subscription', term: 'month' },
+  facemachine_server: { kind: 'perpetual' },
+}
+
+/** The facts of a product code; an unknown code (none is stored today) counts as a fixed term. */
+export const productFacts = (product: string): ProductFacts => PRODUCT_FACTS[product as Product] ?? { kind: 'term' }
+export const productKind = (product: string): ProductKind => productFacts(product).kind
+export const isCustomProduct = (product: string) => productFacts(product).custom === true
+
+export const SUBSCRIPTION_PRODUCTS: readonly string[] = PRODUCTS.filter((p) => PRODUCT_FACTS[p].kind === 'subscription')
 
 /** Free trials a client may take once each (POST /resource/create/). */
 export const TRIALS = {
@@ -152,6 +186,13 @@ export const licenseConfigSchema = z.object({
 export type LicenseConfig = z.infer<typeof licenseConfigSchema>
 
 export type LicenseStatusName = 'holded' | 'suspended' | 'active' | 'new'
+/**
+ * The state a person sees (badge, banner, filter tab): the spec's license_status, plus `paused`
+ * for a paused cloud subscription that is neither on hold nor suspended. The API keeps
+ * license_status to the spec's four values and answers this one beside it as `state`.
+ */
+export const LICENSE_STATES = ['new', 'active', 'suspended', 'holded', 'paused'] as const
+export type LicenseState = (typeof LICENSE_STATES)[number]
 export type SubscriptionStatus = 'none' | 'cancelled' | 'paused' | 'active'
 
 /** What the derivations need of a stored license. */
@@ -190,7 +231,14 @@ export function licenseStatus(l: LicenseFacts, now: Date): LicenseStatusName {
   return 'new'
 }
 
-export const isSubscription = (product: string) => SUBSCRIPTION_PRODUCTS.includes(product)
+/** Section 4's license status, with a paused subscription shown as paused (see LicenseState). */
+export function licenseState(l: LicenseFacts, now: Date): LicenseState {
+  const status = licenseStatus(l, now)
+  if (status === 'holded' || status === 'suspended') return status
+  return l.config.paused && isSubscription(l.product) ? 'paused' : status
+}
+
+export const isSubscription = (product: string) => productKind(product) === 'subscription'
 /** A trial has a tag and is not upgraded; the Nuitrack trial is a trial by product. */
 export const isTrial = (l: Pick<LicenseFacts, 'product' | 'config'>) =>
   l.product === 'nuitrack_trial' || (!!l.config.tag && !l.config.upgraded)

@@ -1,13 +1,16 @@
 import { Badge } from '@mantine/core'
-import type { LicenseStatusName } from '@portal/domain'
+import { STATE_LABELS, expiryText, type LicenseState, type LicenseView } from '@portal/domain'
 
-const COLORS: Record<LicenseStatusName, string> = { new: 'blue', active: 'green', suspended: 'red', holded: 'orange' }
-const LABELS: Record<LicenseStatusName, string> = { new: 'New', active: 'Active', suspended: 'Suspended', holded: 'On hold' }
+const COLORS: Record<LicenseState, string> = { new: 'blue', active: 'green', suspended: 'red', holded: 'orange', paused: 'yellow' }
 
-export function StatusBadge({ status }: { status: LicenseStatusName }) {
+/**
+ * The state badge. Mantine's badge label ellipsizes and, as a flex item, may shrink to nothing in a
+ * squeezed table cell ("NE…"): a state is one or two words, so it keeps its full width instead.
+ */
+export function StatusBadge({ status }: { status: LicenseState }) {
   return (
-    <Badge color={COLORS[status]} variant="light" c="dark.8">
-      {LABELS[status]}
+    <Badge color={COLORS[status]} variant="light" c="dark.8" data-testid="status-badge" styles={{ root: { minWidth: 'max-content', flexShrink: 0 }, label: { overflow: 'visible' } }}>
+      {STATE_LABELS[status]}
     </Badge>
   )
 }
@@ -16,4 +19,12 @@ export function StatusBadge({ status }: { status: LicenseStatusName }) {
 export function formatDate(d: string | null | undefined): string {
   if (!d) return '—'
   return new Date(d).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric' })
+}
+
+/** What "Expires" says: the date, "Renews monthly/yearly" for a subscription without one, else "Never". */
+export function expiryLabel(license: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>): string {
+  const e = expiryText(license)
+  if (e.kind === 'date') return formatDate(e.date)
+  if (e.kind === 'renews') return e.term === 'year' ? 'Renews yearly' : 'Renews monthly'
+  return 'Never'
 }

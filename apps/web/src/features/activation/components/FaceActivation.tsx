@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
-import { Anchor, Button, Card, FileInput, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Anchor, Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
 import { USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { EXTERNAL } from '../../../config/paths.ts'
 import { activateOffline } from '../api/activation.ts'
 import { downloadLicenseFile } from './download.ts'
+import { NO_REQUEST_FILE, RequestFilePicker, type ChosenRequest } from './RequestFilePicker.tsx'
 
 type Mode = 'request_file' | 'usb_token' | 'download'
 
@@ -83,29 +84,15 @@ function Warning({ opened, onClose, onConfirm, busy, what }: { opened: boolean; 
 }
 
 function RequestFileActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated: () => Promise<unknown> }) {
-  const [file, setFile] = useState<File | null>(null)
-  const [text, setText] = useState<string | null>(null)
+  const [chosen, setChosen] = useState<ChosenRequest | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [warn, setWarn] = useState(false)
   const [busy, setBusy] = useState(false)
-  const choose = async (f: File | null) => {
-    setFile(f)
-    setText(null)
-    setError(null)
-    if (!f) return
-    try {
-      setText(await f.text())
-    } catch {
-      // a file that cannot be read leaves nothing behind
-      setFile(null)
-      setError('The file could not be read')
-    }
-  }
   const submit = async () => {
-    if (!text) return setError('You must upload license file before')
+    if (!chosen) return
     setBusy(true)
     try {
-      const view = await activateOffline(license.id, { data: encodeBase64(text) })
+      const view = await activateOffline(license.id, { data: encodeBase64(chosen.text) })
       setWarn(false)
       if (view.data) downloadLicenseFile(view.data)
       await onActivated()
@@ -116,6 +103,7 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
       setBusy(false)
     }
   }
+  const device = chosen ? `the device ${chosen.request.serial}${chosen.request.sensor_name ? ` (${chosen.request.sensor_name})` : ''}` : ''
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -124,13 +112,14 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
           How to make a request file
         </Anchor>
       </Text>
-      <FileInput label="Activation request file" accept=".txt,text/plain" value={file} onChange={choose} error={error} clearable disabled={disabled} />
+      <RequestFilePicker chosen={chosen} error={error} disabled={disabled} onChosen={setChosen} onError={setError} />
       <Group>
-        <Button onClick={() => (text ? setWarn(true) : setError('You must upload license file before'))} disabled={disabled}>
+        {/* the file is checked when chosen: the warning only ever follows a valid request file */}
+        <Button onClick={() => (chosen ? setWarn(true) : setError(NO_REQUEST_FILE))} disabled={disabled}>
           Activate
         </Button>
       </Group>
-      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={`the device of ${file?.name ?? 'the request'}`} />
+      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={device} />
     </Stack>
   )
 }

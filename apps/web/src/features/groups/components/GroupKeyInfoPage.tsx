@@ -99,7 +99,7 @@ export function GroupKeyInfoPage() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
-                    <StatusBadge status={l.license_status} />
+                    <StatusBadge status={l.state} />
                   </Table.Td>
                 </Table.Tr>
               ))}

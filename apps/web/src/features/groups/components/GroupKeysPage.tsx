@@ -77,7 +77,7 @@ export function GroupKeysPage() {
                         </Table.Td>
                         <Table.Td>{l.group}</Table.Td>
                         <Table.Td>
-                          <StatusBadge status={l.license_status} />
+                          <StatusBadge status={l.state} />
                         </Table.Td>
                       </Table.Tr>
                     ))}

@@ -2,13 +2,14 @@ import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Stepper, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
-import { PLATFORM_TITLES, SUPPORT_SERVICE, productTitle, type LicenseStatusName, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, productTitle, type LicenseState, type Platform } from '@portal/domain'
 import { useLicenses, licensesQueryOptions, startTrial } from '../../../api/licenses.ts'
 import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../api/profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { StatusBadge, formatDate } from '../../../components/LicenseBits.tsx'
+import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
+import classes from './dashboard.module.css'
 import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, buildRows, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
 
 export function DashboardPage() {
@@ -17,13 +18,15 @@ export function DashboardPage() {
   const groups = useGroups()
   const loading = licenses.isPending || groups.isPending
   const rows = useMemo(() => buildRows(platform, licenses.data?.licenses ?? [], groups.data?.groups ?? []), [platform, licenses.data, groups.data])
+  const firstSteps = useFirstStepsHidden(platform)
+  const showFirstSteps = !loading && rows.length === 0 && !firstSteps.hidden
 
   return (
     <>
       <PageTitle>{PLATFORM_TITLES[platform]}</PageTitle>
       <Stack gap="lg">
         <HelpTiles platform={platform} />
-        {!loading && <FirstSteps platform={platform} hasLicenses={rows.length > 0} />}
+        {showFirstSteps && <FirstSteps platform={platform} onHide={() => firstSteps.setHidden(true)} />}
         {loading ? (
           <Center py="xl">
             <Loader aria-label="Loading licenses" />
@@ -31,7 +34,7 @@ export function DashboardPage() {
         ) : (
           <>
             <DefaultGroups platform={platform} rows={rows} />
-            <LicenseTable key={platform} platform={platform} rows={rows} />
+            <LicenseTable key={platform} platform={platform} rows={rows} firstStepsShown={showFirstSteps} onShowFirstSteps={() => firstSteps.setHidden(false)} />
           </>
         )}
       </Stack>
@@ -84,14 +87,25 @@ const STEPS: Record<Platform, string[]> = {
   'nuitrack-analytics': ['Start a trial', 'Fill the balance', 'Start working'],
 }
 
-/** The onboarding first steps; hidden once the client has licenses or closed it (per e-mail and platform). */
-function FirstSteps({ platform, hasLicenses }: { platform: Platform; hasLicenses: boolean }) {
+/** Whether the client closed the first steps, remembered in session storage per e-mail and platform. */
+function useFirstStepsHidden(platform: Platform) {
   const email = useProfile().data?.client_info.email ?? ''
   const key = `portal.first-steps.${email}.${platform}`
-  const [hidden, setHidden] = useState(() => sessionStorage.getItem(key) === 'hidden')
+  const [, rerender] = useState(0)
+  return {
+    hidden: sessionStorage.getItem(key) === 'hidden',
+    setHidden: (hidden: boolean) => {
+      if (hidden) sessionStorage.setItem(key, 'hidden')
+      else sessionStorage.removeItem(key)
+      rerender((n) => n + 1)
+    },
+  }
+}
+
+/** The onboarding first steps; the dashboard shows them while the client has no licenses and has not closed them. */
+function FirstSteps({ platform, onHide }: { platform: Platform; onHide: () => void }) {
   const qc = useQueryClient()
   const [starting, setStarting] = useState(false)
-  if (hasLicenses || hidden) return null
   const trial = TRIAL[platform]
   const start = async () => {
     if (!trial) return
@@ -111,14 +125,7 @@ function FirstSteps({ platform, hasLicenses }: { platform: Platform; hasLicenses
         <Title order={2} size="h4" id="first-steps">
           First steps
         </Title>
-        <Button
-          variant="subtle"
-          size="xs"
-          onClick={() => {
-            sessionStorage.setItem(key, 'hidden')
-            setHidden(true)
-          }}
-        >
+        <Button variant="subtle" size="xs" onClick={onHide}>
           Hide
         </Button>
       </Group>
@@ -169,10 +176,36 @@ function DefaultGroups({ platform, rows }: { platform: Platform; rows: Row[] }) 
 
 const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
 
-function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
+/** The empty table says where a first license comes from, true to what the screen shows. */
+function NoLicenses({ platform, firstStepsShown, onShowFirstSteps }: { platform: Platform; firstStepsShown: boolean; onShowFirstSteps: () => void }) {
+  const support = (
+    <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit>
+      contact support
+      <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+    </Anchor>
+  )
+  return (
+    <Alert color="gray" title="You have no licenses yet">
+      {!TRIAL[platform] ? (
+        <>Licenses you get appear here. {PLATFORM_TITLES[platform]} licenses are issued by our sales team: {support} to get one.</>
+      ) : firstStepsShown ? (
+        <>Licenses you get appear here. Start with a trial in the first steps above, or {support} to buy.</>
+      ) : (
+        <Stack gap="xs" align="flex-start">
+          <span>Licenses you get appear here. Start a free trial from the first steps, or {support} to buy.</span>
+          <Button variant="light" size="xs" onClick={onShowFirstSteps}>
+            Show the first steps
+          </Button>
+        </Stack>
+      )}
+    </Alert>
+  )
+}
+
+function LicenseTable({ platform, rows, firstStepsShown, onShowFirstSteps }: { platform: Platform; rows: Row[]; firstStepsShown: boolean; onShowFirstSteps: () => void }) {
   const navigate = useNavigate()
   const { pathname } = useLocation()
-  const [status, setStatus] = useState<'all' | LicenseStatusName>('all')
+  const [status, setStatus] = useState<'all' | LicenseState>('all')
   const [product, setProduct] = useState('all')
   const [shown, setShown] = useState(FIRST_PAGE)
   const productFilters = PRODUCT_FILTERS[platform]
@@ -201,7 +234,7 @@ function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
           <Tabs.Tab value="all">All ({byProduct.length})</Tabs.Tab>
           {STATUS_TABS(platform).map((s) => (
             <Tabs.Tab key={s} value={s} disabled={counts[s] === 0}>
-              {s === 'holded' ? 'On hold' : s[0]!.toUpperCase() + s.slice(1)} ({counts[s]})
+              {STATE_LABELS[s]} ({counts[s]})
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -223,13 +256,11 @@ function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
         />
       )}
       {rows.length === 0 ? (
-        <Alert color="gray" title="You have no licenses yet">
-          Licenses you get appear here. Start with a trial in the first steps above, or contact support to buy.
-        </Alert>
+        <NoLicenses platform={platform} firstStepsShown={firstStepsShown} onShowFirstSteps={onShowFirstSteps} />
       ) : (
         <>
-          <Table.ScrollContainer minWidth={640}>
-            <Table highlightOnHover verticalSpacing="sm">
+          <Table.ScrollContainer minWidth={720} type="native" data-testid="license-table-scroll">
+            <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Title</Table.Th>
@@ -240,25 +271,29 @@ function LicenseTable({ platform, rows }: { platform: Platform; rows: Row[] }) {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {visible.map((r) => (
-                  <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer', whiteSpace: 'nowrap' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
-                    <Table.Td>
-                      <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()}>
-                        {r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{productTitle(rowProduct(r))}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={r.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace">
-                        {r.kind === 'license' ? r.license.token : '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{r.kind === 'license' ? formatDate(r.license.expire_date) : '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
+                {visible.map((r) => {
+                  const title = r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`
+                  return (
+                    <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
+                      <Table.Td className={classes.title}>
+                        {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
+                        <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
+                          {title}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
+                      <Table.Td className={classes.nowrap}>
+                        <StatusBadge status={r.status} />
+                      </Table.Td>
+                      <Table.Td className={classes.nowrap}>
+                        <Text size="sm" ff="monospace">
+                          {r.kind === 'license' ? r.license.token : '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license) : '—'}</Table.Td>
+                    </Table.Tr>
+                  )
+                })}
                 {visible.length === 0 && (
                   <Table.Tr>
                     <Table.Td colSpan={5}>

@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react'
-import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import {
   OS_TYPES,
   PLATFORM_TITLES,
+  SUPPORT_SERVICE,
   groupKind,
   productTitle,
   trialDaysLeft,
@@ -13,10 +14,11 @@ import {
 } from '@portal/domain'
 import { licensesQueryOptions, pauseLicense, releaseLicense, renameLicense, resumeLicense } from '../../../api/licenses.ts'
 import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
-import { StatusBadge, formatDate } from '../../../components/LicenseBits.tsx'
+import { StatusBadge, expiryLabel, formatDate } from '../../../components/LicenseBits.tsx'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
-import { paths } from '../../../config/paths.ts'
+import { paths, supportUrl } from '../../../config/paths.ts'
+import { PauseDialog } from './PauseDialog.tsx'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
@@ -26,6 +28,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const group = useGroups().data?.groups.find((g) => g.id === license.group_id)
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
   const [confirmRevoke, setConfirmRevoke] = useState(false)
+  const [confirmPause, setConfirmPause] = useState(false)
   const [busy, setBusy] = useState(false)
   const act = async (fn: () => Promise<unknown>) => {
     setBusy(true)
@@ -38,9 +41,23 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
       setBusy(false)
     }
   }
-  const revocable = license.group_id !== null && !license.activation_date && license.activations.length === 0
+  const activated = !!license.activation_date || license.activations.length > 0
+  const revocable = license.group_id !== null && !activated
   const cloud = platform === 'face-machine' || platform === 'nuitrack-analytics'
   const days = trialDaysLeft(license.expire_date, new Date())
+  const paused = license.state === 'paused'
+  const what = license.is_trial ? 'trial' : 'subscription'
+  const resume = (
+    <Button onClick={() => act(() => resumeLicense(license.id))} loading={busy} disabled={onHold}>
+      Resume the {what}
+    </Button>
+  )
+  const support = (text: string) => (
+    <Anchor href={supportUrl(SUPPORT_SERVICE[platform], license.id)} target="_blank" rel="noopener noreferrer" inherit>
+      {text}
+      <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+    </Anchor>
+  )
 
   return (
     <Stack gap="lg">
@@ -52,10 +69,11 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         </Group>
       </Group>
       <Group gap="sm" align="center" wrap="wrap">
-        <Title order={1} size="h2">
+        {/* a title may be 256 characters without a space: it wraps anywhere rather than overflow */}
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {license.title}
         </Title>
-        <StatusBadge status={license.license_status} />
+        <StatusBadge status={license.state} />
         <EditTitleButton
           current={license.title}
           button="Edit title"
@@ -73,7 +91,18 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           The license is being upgraded and is on hold for about 15 minutes (up to 30). Every action is disabled until then.
         </Alert>
       )}
-      {license.is_trial && (
+      {paused && (
+        // yellow's own title shade is too pale on its tint (contrast): the title takes the text colour
+        <Alert color="yellow" title="Paused" data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">
+              This {what} is paused: {PLATFORM_TITLES[platform]} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.
+            </Text>
+            {resume}
+          </Stack>
+        </Alert>
+      )}
+      {license.is_trial && !paused && (
         <Alert color={days !== null && days <= 0 ? 'red' : 'blue'} title="Trial">
           {days === null ? 'This trial has no end date.' : days > 0 ? `${days} day${days === 1 ? '' : 's'} left in the trial.` : `The trial ended ${-days} day${days === -1 ? '' : 's'} ago.`}
         </Alert>
@@ -110,9 +139,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           {license.config.os_type !== null && license.config.os_type !== undefined && <Field label="Operating system">{OS_TYPES[license.config.os_type as 0 | 1 | 2]}</Field>}
           <Field label="Created">{formatDate(license.created_date)}</Field>
           <Field label="Activated">{formatDate(license.activation_date)}</Field>
-          <Field label="Expires">{license.expire_date ? `${formatDate(license.expire_date)}${license.dates.days !== null && license.dates.days > 0 ? ` (in ${license.dates.days} days)` : ''}` : 'Never'}</Field>
+          <Field label="Expires">{`${expiryLabel(license)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` (in ${license.dates.days} days)` : ''}`}</Field>
           {license.lifetime && <Field label="Term">{license.lifetime === 'year' ? 'Annual' : 'Monthly'}</Field>}
-          {license.subscription_status && <Field label="Subscription">{license.subscription_status === 'none' ? 'Trial' : license.subscription_status}</Field>}
+          {license.subscription_status && <Field label="Subscription">{paused ? 'Paused' : license.subscription_status === 'none' ? 'Trial' : license.subscription_status[0]!.toUpperCase() + license.subscription_status.slice(1)}</Field>}
           {license.next_payment && <Field label="Next payment">{formatDate(license.next_payment)}</Field>}
           {license.serial_sensor && <Field label="Serial / sensor">{license.serial_sensor}</Field>}
           {license.config.max_version && <Field label="Up to SDK version">{license.config.max_version}</Field>}
@@ -125,32 +154,39 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           Manage
         </Title>
         <Group>
-          {cloud && license.subscription_status !== 'cancelled' && (
-            license.config.paused ? (
-              <Button onClick={() => act(() => resumeLicense(license.id))} loading={busy} disabled={onHold}>
-                Resume the subscription
-              </Button>
-            ) : (
-              <Button variant="light" onClick={() => act(() => pauseLicense(license.id))} loading={busy} disabled={onHold}>
-                Pause the subscription
-              </Button>
-            )
+          {/* a paused subscription resumes from its banner above */}
+          {cloud && license.subscription_status !== 'cancelled' && !paused && (
+            <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
+              Pause the {what}
+            </Button>
           )}
-          {cloud && license.subscription_status === 'cancelled' && <Text c="red">The license has expired. Renew it from the basket once purchases open.</Text>}
+          {cloud && license.subscription_status === 'cancelled' && <Text c="red.9">The subscription has ended. To renew it, {support('contact support')}.</Text>}
           {revocable ? (
             <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
               Revoke the license
             </Button>
           ) : (
-            !cloud && <Text size="sm" c="dimmed">An activated license stays bound; release its devices below to move it.</Text>
+            !cloud && activated && <Text size="sm" c="dimmed">An activated license stays bound; release a device in the Devices section above to move it.</Text>
           )}
         </Group>
-        {cloud && license.config.paused && (
-          <Text size="sm" c="dimmed" mt="sm">
-            While paused, no transactions run. Data is erased 30 days after deactivation unless you resume.
-          </Text>
-        )}
       </Card>
+      <PauseDialog
+        opened={confirmPause}
+        service={PLATFORM_TITLES[platform]}
+        trial={license.is_trial}
+        endsOn={license.expire_date ? formatDate(license.expire_date) : null}
+        busy={busy}
+        onCancel={() => setConfirmPause(false)}
+        onConfirm={() =>
+          act(async () => {
+            try {
+              await pauseLicense(license.id)
+            } finally {
+              setConfirmPause(false)
+            }
+          })
+        }
+      />
       <Modal opened={confirmRevoke} onClose={() => setConfirmRevoke(false)} title="Revoke this license?" centered>
         <Text mb="lg">The key {license.token} stops existing and its place returns to the group {license.group}, where you can generate a new key.</Text>
         <Group justify="flex-end">

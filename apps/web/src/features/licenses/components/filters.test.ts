@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { buildRows, productMatches } from './filters.ts'
+import { STATUS_TABS, buildRows, productMatches } from './filters.ts'
 import type { GroupView, LicenseView } from '@portal/domain'
 
-const lic = (id: number, product: string, status: LicenseView['license_status'], type: LicenseView['type'] = 'nuitrack') =>
-  ({ id, type, license_status: status, is_trial: false, config: { product } }) as unknown as LicenseView
+const lic = (id: number, product: string, status: LicenseView['state'], type: LicenseView['type'] = 'nuitrack') =>
+  ({ id, type, license_status: status === 'paused' ? 'new' : status, state: status, is_trial: false, config: { product } }) as unknown as LicenseView
 const grp = (id: number, limit: number, holded = 0) => ({ id, type: 'nuitrack', is_default: true, limit, holded_limit: holded, product: 'nuitrack_subscribe' }) as unknown as GroupView
 
 describe('dashboard rows', () => {
@@ -27,5 +27,26 @@ describe('dashboard rows', () => {
     expect(productMatches('custom', 'face_offline_custom', false)).toBe(true)
     expect(productMatches('face_trial_tag', 'fmc_subscribe', true)).toBe(true)
     expect(productMatches('face_online_sub', 'face_online_subscribe', false)).toBe(true)
+  })
+
+  it('Perpetual holds every perpetual product, AI perpetual included; Pro and AI holds the rest but trials (issue 9, item 24)', () => {
+    for (const p of ['old', 'nuitrack_ai_perpetual', 'nuitrack_unlimited']) {
+      expect(productMatches('old', p, false)).toBe(true)
+      expect(productMatches('nuitrack_online', p, false)).toBe(false)
+    }
+    for (const p of ['nuitrack_ai_subscription_monthly', 'nuitrack_online_subscription_yearly', 'nuitrack_subscribe', 'nuitrack_online']) {
+      expect(productMatches('old', p, false)).toBe(false)
+      expect(productMatches('nuitrack_online', p, false)).toBe(true)
+    }
+    expect(productMatches('nuitrack_online', 'nuitrack_trial', true)).toBe(false)
+    expect(productMatches('custom', 'face_offline_perpetual', false)).toBe(true)
+    expect(productMatches('custom', 'face_online_subscribe', false)).toBe(false)
+  })
+
+  it('a paused license is filed under its shown state, and the cloud platforms have a Paused tab', () => {
+    const rows = buildRows('face-machine', [lic(3, 'fmc_subscribe', 'paused', 'face-machine')], [])
+    expect(rows[0]!.status).toBe('paused')
+    expect(STATUS_TABS('face-machine')).toContain('paused')
+    expect(STATUS_TABS('nuitrack')).not.toContain('paused')
   })
 })

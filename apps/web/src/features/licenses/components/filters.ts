@@ -1,12 +1,17 @@
-import { groupKind, type GroupView, type LicenseStatusName, type LicenseView, type Platform } from '@portal/domain'
+import { groupKind, isCustomProduct, productKind, type GroupView, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
 
 /** One row of the dashboard table: a real license, or the not-yet-generated slots of a group. */
 export type Row =
-  | { kind: 'license'; license: LicenseView; status: LicenseStatusName }
-  | { kind: 'slot'; group: GroupView; status: LicenseStatusName }
+  | { kind: 'license'; license: LicenseView; status: LicenseState }
+  | { kind: 'slot'; group: GroupView; status: LicenseState }
 
-export const STATUS_TABS = (platform: Platform): LicenseStatusName[] =>
-  platform === 'nuitrack' ? ['new', 'active', 'suspended', 'holded'] : ['new', 'active', 'suspended']
+/** Section 2's tabs; the cloud platforms, whose subscriptions can be paused, add a Paused tab. */
+export const STATUS_TABS = (platform: Platform): LicenseState[] =>
+  platform === 'nuitrack'
+    ? ['new', 'active', 'suspended', 'holded']
+    : platform === 'face-machine' || platform === 'nuitrack-analytics'
+      ? ['new', 'active', 'paused', 'suspended']
+      : ['new', 'active', 'suspended']
 
 export const PRODUCT_FILTERS: Partial<Record<Platform, { value: string; label: string }[]>> = {
   nuitrack: [
@@ -24,17 +29,17 @@ export const PRODUCT_FILTERS: Partial<Record<Platform, { value: string; label: s
   ],
 }
 
-/** Which product filter a license or group product falls under. */
+/** Which product filter a license or group product falls under, by the product's kind in the catalogue. */
 export function productMatches(filter: string, product: string, isTrial: boolean): boolean {
   switch (filter) {
     case 'all':
       return true
     case 'nuitrack_trial':
-      return product === 'nuitrack_trial'
+      return productKind(product) === 'trial'
     case 'nuitrack_online':
-      return product !== 'nuitrack_trial' && product !== 'old' && product !== 'nuitrack_unlimited'
+      return productKind(product) !== 'trial' && productKind(product) !== 'perpetual'
     case 'old':
-      return product === 'old' || product === 'nuitrack_unlimited'
+      return productKind(product) === 'perpetual'
     case 'face_trial_tag':
       return isTrial
     case 'face_online_all_in_one':
@@ -42,7 +47,7 @@ export function productMatches(filter: string, product: string, isTrial: boolean
     case 'face_online_sub':
       return product === 'face_online_subscribe'
     case 'custom':
-      return product.includes('custom') || product === 'face_offline_perpetual'
+      return isCustomProduct(product)
     default:
       return true
   }
@@ -53,7 +58,7 @@ export function buildRows(platform: Platform, licenses: LicenseView[], groups: G
     // a staff order's own group shows its revoked slots too; group keys live on the group-keys page
     .filter((g) => g.type === platform && groupKind(g) !== 'key' && (g.limit > 0 || g.holded_limit > 0))
     .map((g) => ({ kind: 'slot', group: g, status: g.holded_limit > 0 ? 'holded' : 'new' }))
-  const real: Row[] = licenses.filter((l) => l.type === platform).map((l) => ({ kind: 'license', license: l, status: l.license_status }))
+  const real: Row[] = licenses.filter((l) => l.type === platform).map((l) => ({ kind: 'license', license: l, status: l.state }))
   return [...slots, ...real]
 }
 

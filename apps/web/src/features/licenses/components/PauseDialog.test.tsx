@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { LicenseView } from '@portal/domain'
+import { json, mockFetch, profile, renderApp, setLogged } from '../../../test/utils.tsx'
+
+/** A Face Machine trial as the API answers it; `paused` as the server derives it. */
+const trial = (paused: boolean, over: Partial<LicenseView> = {}): LicenseView =>
+  ({
+    id: 5,
+    type: 'face-machine',
+    title: 'Face Machine #5',
+    group: 'Face Machine group #1',
+    group_id: 1,
+    config: { product: 'fmc_subscribe', tag: 'FMC Trial', paused },
+    created_date: '2026-11-22T12:00:00.000Z',
+    expire_date: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    activation_date: null,
+    dates: { createdDate: '2026-11-22T12:00:00.000Z', expireDate: null, activationDate: null, days: 30 },
+    status: 0,
+    license_status: 'new',
+    state: paused ? 'paused' : 'new',
+    subscription_status: 'none',
+    next_payment: null,
+    activations: [],
+    locked_to: null,
+    token: 'AAAA-BBBB-CCCC-DDDD',
+    serial_sensor: '',
+    data: null,
+    card_brand: null,
+    card_last4: null,
+    paypal_email: null,
+    is_fake: false,
+    is_trial: true,
+    is_subscription: true,
+    from_custom_group: false,
+    price: null,
+    lifetime: null,
+    upgradeable: { toAI: null },
+    ...over,
+  }) as LicenseView
+
+function serve(initial: LicenseView) {
+  let current = initial
+  const calls = mockFetch((c) => {
+    if (c.url === '/api/license/5/pause/') return json(200, (current = trial(true)))
+    if (c.url === '/api/license/5/resume/') return json(200, (current = trial(false)))
+    if (c.url === '/api/license/5/') return json(200, current)
+    if (c.url === '/api/license/') return json(200, { licenses: [current] })
+    if (c.url === '/api/group/') return json(200, { groups: [] })
+    return json(200, profile())
+  })
+  return { calls, posts: () => calls.filter((c) => c.method === 'POST').map((c) => c.url) }
+}
+
+const badge = () => within(screen.getByRole('heading', { level: 1 }).parentElement!).getByTestId('status-badge')
+
+describe('pausing a cloud subscription (issue 9, item 22)', () => {
+  it('asks first, names the consequences, and cancelling (button or Escape) pauses nothing', async () => {
+    setLogged()
+    const { posts } = serve(trial(false))
+    renderApp('/app/face-machine/dashboard/5/info/')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Pause the trial' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Pause this trial?' })
+    expect(dialog).toHaveTextContent('runs no transactions')
+    expect(dialog).toHaveTextContent('Its data is erased 30 days after pausing')
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Keep it running' })).toHaveFocus())
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it running' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await user.click(screen.getByRole('button', { name: 'Pause the trial' }))
+    await screen.findByRole('dialog')
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(posts()).toEqual([])
+    expect(badge()).toHaveTextContent('New')
+  })
+
+  it('confirming pauses once; badge, banner and subscription say Paused, and the banner resumes', async () => {
+    setLogged()
+    const { posts } = serve(trial(false))
+    renderApp('/app/face-machine/dashboard/5/info/')
+    const user = userEvent.setup()
+    expect(await screen.findByText(/days left in the trial/)).toBeInTheDocument()
+    await user.click(await screen.findByRole('button', { name: 'Pause the trial' }))
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Pause the trial' }))
+    const banner = await screen.findByTestId('paused-banner')
+    expect(banner).toHaveTextContent('This trial is paused')
+    expect(posts()).toEqual(['/api/license/5/pause/'])
+    await waitFor(() => expect(badge()).toHaveTextContent('Paused'))
+    expect(screen.queryByText(/days left in the trial/)).toBeNull()
+    expect(screen.getByText('Subscription').parentElement).toHaveTextContent('Paused')
+    // no second pause button while paused: the banner holds the way back
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(screen.queryByRole('button', { name: 'Pause the trial' })).toBeNull()
+    await user.click(within(banner).getByRole('button', { name: 'Resume the trial' }))
+    await waitFor(() => expect(screen.queryByTestId('paused-banner')).toBeNull())
+    expect(posts()).toEqual(['/api/license/5/pause/', '/api/license/5/resume/'])
+  })
+
+  it('a cancelled subscription offers support, not a basket (item 24)', async () => {
+    setLogged()
+    serve(trial(false, { is_trial: false, config: { product: 'fmc_subscribe' }, subscription_status: 'cancelled', license_status: 'suspended', state: 'suspended' }))
+    renderApp('/app/face-machine/dashboard/5/info/')
+    const note = await screen.findByText(/The subscription has ended/)
+    expect(note).not.toHaveTextContent(/basket/i)
+    expect(within(note).getByRole('link', { name: /contact support/ })).toHaveAttribute('href', '/api/service/redirect/?service=face-machine&license_id=5')
+  })
+})
