@@ -77,6 +77,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await jobs.stop()
     await mailer.stop()
   })
+
   await app.register(securityHeaders, { https: config.PUBLIC_URL.startsWith('https://') })
   await app.register(cookie, { secret: config.SESSION_SECRET })
   await app.register(swagger, {

@@ -140,7 +140,10 @@ describe('mail over SMTP through the outbox', () => {
       await vi.waitFor(() => expect(smtp.state.received.map((r) => r.to)).toEqual(['queued@example.com']), { timeout: 5000, interval: 50 })
       await vi.waitFor(async () => expect(await outbox()).toMatchObject([{ status: 'sent', attempts: 1 }]))
       // the job that carried it is done, and no other waits for it
-      expect(await t.db.query(`SELECT status FROM jobs WHERE name = 'mail.deliver' AND singleton_key = 'mail.deliver'`)).toEqual([{ status: 'done' }])
+      await vi.waitFor(async () => expect(await t.db.query(`SELECT status FROM jobs WHERE name = 'mail.deliver' AND singleton_key = 'mail.deliver'`)).toEqual([{ status: 'done' }]), {
+        timeout: 5000,
+        interval: 50,
+      })
     })
   })
 

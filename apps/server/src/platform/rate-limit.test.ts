@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { Queryable } from '../db/db.ts'
-import { count, useTestApp } from '../test/harness.ts'
+import { Agent, count, useTestApp } from '../test/harness.ts'
 import { BatchedLimiter, pruneRateLimits } from './rate-limit.ts'
 
 const t = useTestApp()
@@ -87,5 +87,19 @@ describe('pruneRateLimits', () => {
     )
     expect(await pruneRateLimits(t.db, 3600)).toBe(1)
     expect((await t.db.query<{ key: string }>('SELECT key FROM rate_limits ORDER BY key')).map((r) => r.key)).toEqual(['fresh', 'now'])
+  })
+})
+
+describe('the device API with a key the database cannot store', () => {
+  it('a NUL key leaves the server serving once the limiter has flushed (the reported one-request crash)', async () => {
+    const a = new Agent(t.app, '10.77.0.1')
+    for (const path of ['/api/sdk/validate/', '/api/sdk/activate/', '/api/sdk/deactivate/']) {
+      const res = await a.post(path, { key: '\u0000', fingerprint: 'x' }, { csrf: false })
+      expect(res.statusCode, res.body).toBeLessThan(600)
+    }
+    // the timed flush runs 200 ms later; an unhandled rejection there fails this test file
+    await new Promise((r) => setTimeout(r, 500))
+    expect((await a.get('/api/health/')).statusCode).toBe(200)
+    expect(await count(t.db, `rate_limits WHERE key = 'sdk:ip:10.77.0.1'`)).toBe(1)
   })
 })
