@@ -52,7 +52,13 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   const routeAccess: RouteAccessEntry[] = []
   app.decorate('routeAccess', routeAccess)
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth: route.config?.auth })
+    const auth = route.config?.auth
+    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth })
+    // the OpenAPI document says which calls need the session cookie (and, for writes, the CSRF header)
+    if ((auth === 'client' || auth === 'staff') && route.schema) {
+      const write = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD')
+      route.schema = { ...route.schema, security: [write ? { session: [], csrf: [] } : { session: [] }] }
+    }
   })
 
   // Identity, rights and CSRF are all settled here, in onRequest: before the body is parsed and
