@@ -383,6 +383,15 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
     expect(res.statusCode, what).toBe(400)
     expect(res.json(), what).toMatchObject({ error_code: code, field })
   }
+  // headers are the caller's text too: a sign-in whose user agent the database cannot store still signs in
+  const ua = await t.app.inject({
+    method: 'POST',
+    url: '/api/client/signin/',
+    headers: { 'content-type': 'application/json', 'user-agent': `agent\u0000${'😀'.repeat(200)}`, 'x-csrftoken': 'c', cookie: 'csrftoken=c' },
+    payload: JSON.stringify({ username: customer.email, password: STRONG_PASSWORD }),
+    remoteAddress: '10.200.0.2',
+  })
+  expect(ua.statusCode, ua.body).toBe(200)
   // nothing of it reached the database
   expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM licenses WHERE client_id = $1`, [customer.client.id]))[0]!.n).toBe(1)
   expect((await customer.agent.get('/api/client/')).json().client_info.name).toBe('')
