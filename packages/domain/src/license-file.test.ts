@@ -17,6 +17,9 @@ describe('activation request files', () => {
     expect(parseRequestFile('3DIVI-LICENSE-REQUEST v1\nserial=1\nevil=2')).toBeNull()
     expect(parseRequestFile('3DIVI-LICENSE-REQUEST v1\nserial=1\nserial=2')).toBeNull()
     expect(parseRequestFile(`3DIVI-LICENSE-REQUEST v1\nserial=${'x'.repeat(257)}`)).toBeNull()
+    // what the database cannot store as text
+    expect(parseRequestFile('3DIVI-LICENSE-REQUEST v1\nserial=S\u0000N')).toBeNull()
+    expect(parseRequestFile('3DIVI-LICENSE-REQUEST v1\nserial=SN\nreg=\ud800')).toBeNull()
     expect(parseRequestFile('\uFEFF3DIVI-LICENSE-REQUEST v1\r\nserial=1\r\n')).toEqual({ serial: '1', sensor_name: null, reg: null })
     const padded = `3DIVI-LICENSE-REQUEST v1\nserial=1\n${'\n'.repeat(REQUEST_FILE_MAX_BYTES)}`
     expect(parseRequestFile(padded)).toBeNull()

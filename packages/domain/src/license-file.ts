@@ -7,6 +7,8 @@
  *   <base64 of the JSON payload>
  *   <base64 of the Ed25519 signature of "line1\nline2">
  */
+import { isSafeText } from './validation.ts'
+
 export const LICENSE_FILE_HEADER = '3DIVI-LICENSE v1'
 export const REQUEST_FILE_HEADER = '3DIVI-LICENSE-REQUEST v1'
 export const LICENSE_FILE_NAME = 'face_sdk_license.lic'
@@ -63,6 +65,8 @@ export const REQUEST_FILE_MAX_BYTES = 16_384
 /** Request file: the header line, then `serial=`, `sensor_name=`, `reg=` lines; serial is required. */
 export function parseRequestFile(text: string): ActivationRequest | null {
   if (text.length > REQUEST_FILE_MAX_BYTES) return null
+  // the fields are stored as text: a NUL (or a lone surrogate, from a caller that did not decode UTF-8 strictly) makes the file invalid
+  if (!isSafeText(text)) return null
   const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/)
   if (lines[0]?.trim() !== REQUEST_FILE_HEADER) return null
   const fields = new Map<string, string>()

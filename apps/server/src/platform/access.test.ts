@@ -73,6 +73,13 @@ describe('access is checked before the body', () => {
     }
   })
 
+  it('the OpenAPI document marks the calls that need a session', async () => {
+    const doc = (await t.app.inject('/api/openapi.json')).json()
+    expect(doc.paths['/api/license/{id}/'].post.security).toEqual([{ session: [], csrf: [] }])
+    expect(doc.paths['/api/license/'].get.security).toEqual([{ session: [] }])
+    expect(doc.paths['/api/client/signin/'].post.security).toBeUndefined()
+  })
+
   it('staff pass the access check and meet the schema: a bad body is then a coded 400 on its field', async () => {
     const { agent, client } = await signedInClient(t)
     await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [client.id])

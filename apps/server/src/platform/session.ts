@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { COOKIES, CSRF_HEADER, SESSION_TTL_SECONDS } from '@portal/domain'
+import { COOKIES, CSRF_HEADER, SESSION_TTL_SECONDS, isSafeText } from '@portal/domain'
 import type { Db, Queryable } from '../db/db.ts'
 import { randomToken, safeEqual, sha256 } from './crypto.ts'
 import { AppError } from './errors.ts'
@@ -52,7 +52,13 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   const routeAccess: RouteAccessEntry[] = []
   app.decorate('routeAccess', routeAccess)
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth: route.config?.auth })
+    const auth = route.config?.auth
+    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth })
+    // the OpenAPI document says which calls need the session cookie (and, for writes, the CSRF header)
+    if ((auth === 'client' || auth === 'staff') && route.schema) {
+      const write = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD')
+      route.schema = { ...route.schema, security: [write ? { session: [], csrf: [] } : { session: [] }] }
+    }
   })
 
   // Identity, rights and CSRF are all settled here, in onRequest: before the body is parsed and
@@ -109,12 +115,18 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   })
 })
 
+const safeUserAgent = (header: string | undefined) => {
+  const ua = header?.slice(0, 300)
+  return ua && isSafeText(ua) ? ua : null
+}
+
 export async function startSession(tx: Queryable, reply: FastifyReply, clientId: number, secure: boolean, userAgent?: string) {
   const sid = randomToken(32)
   await tx.query(
     `INSERT INTO sessions (id_hash, client_id, expires_at, user_agent)
      VALUES ($1, $2, now() + make_interval(secs => $3), $4)`,
-    [sha256(sid), clientId, SESSION_TTL_SECONDS, userAgent?.slice(0, 300) ?? null],
+    // a header is the caller's text too (HTTP parsers refuse NUL, but not every path in is an HTTP parser)
+    [sha256(sid), clientId, SESSION_TTL_SECONDS, safeUserAgent(userAgent)],
   )
   const base = { path: '/', sameSite: 'lax' as const, secure, maxAge: SESSION_TTL_SECONDS }
   reply.setCookie(COOKIES.session, sid, { ...base, httpOnly: true })

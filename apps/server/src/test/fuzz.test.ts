@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { COOKIES } from '@portal/domain'
+import { COOKIES, REQUEST_FILE_HEADER, encodeBase64 } from '@portal/domain'
 import { runCommand } from '../cli/commands.ts'
 import { Agent, STRONG_PASSWORD, signedInClient, useTestApp } from './harness.ts'
 
@@ -276,6 +276,11 @@ it('no route answers a 5xx to hostile input, and the server answers afterwards',
           const plausible = stringFor(String(leaf.path.at(-1) ?? ''), ids)
           const cases: [string, unknown][] =
             leaf.kind === 'string' ? [...STRING_CASES, ['NUL appended', `${plausible}\u0000`], ['surrogate appended', `${plausible}\ud800`]] : NUMBER_CASES
+          if (leaf.path.at(-1) === 'data') {
+            // `data` carries a request file in base64: hostile text inside the file, too
+            cases.push(['request file with NUL', encodeBase64(`${REQUEST_FILE_HEADER}\nserial=SN\u0000X\n`)])
+            cases.push(['request file not UTF-8', btoa(`${REQUEST_FILE_HEADER}\nserial=\xff\xfe\n`)])
+          }
           for (const [label, value] of cases) await send(`${where} ${label}`, url() + qs, JSON.stringify(withValue(body, leaf.path, value)))
         }
       }
@@ -359,6 +364,9 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
     [customer.agent, `/api/group/${group.id}/split/`, { title: 'Key', limit: 2 ** 31 }, '6a38afc1', 'limit'],
     [customer.agent, `/api/group/${group.id}/resize/`, { limit: 2 ** 53 + 1 }, '6a38afc1', 'limit'],
     [customer.agent, `/api/license/${license.id}/activate/offline/`, { data: 'AAAA\u0000' }, '6a38afc1', 'data'],
+    // a NUL inside the request file the base64 carries
+    [customer.agent, `/api/license/${license.id}/activate/offline/`, { data: encodeBase64(`${REQUEST_FILE_HEADER}\nserial=SN\u0000X\n`) }, '71e4fc02', 'data'],
+    [customer.agent, `/api/license/${license.id}/activate/offline/`, { hardware_key_serial: 'USB\u0000' }, '6a38afc1', 'hardware_key_serial'],
     [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', name: 'Kiosk\u0000' }, '6a38afc1', 'name'],
     [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', properties: { serial: '\ud800' } }, '6a38afc1', 'serial'],
     [anon, '/api/sdk/validate/', { key: '\u0000', fingerprint: 'x' }, '6a38afc1', 'key'],
@@ -375,6 +383,15 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
     expect(res.statusCode, what).toBe(400)
     expect(res.json(), what).toMatchObject({ error_code: code, field })
   }
+  // headers are the caller's text too: a sign-in whose user agent the database cannot store still signs in
+  const ua = await t.app.inject({
+    method: 'POST',
+    url: '/api/client/signin/',
+    headers: { 'content-type': 'application/json', 'user-agent': `agent\u0000${'😀'.repeat(200)}`, 'x-csrftoken': 'c', cookie: 'csrftoken=c' },
+    payload: JSON.stringify({ username: customer.email, password: STRONG_PASSWORD }),
+    remoteAddress: '10.200.0.2',
+  })
+  expect(ua.statusCode, ua.body).toBe(200)
   // nothing of it reached the database
   expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM licenses WHERE client_id = $1`, [customer.client.id]))[0]!.n).toBe(1)
   expect((await customer.agent.get('/api/client/')).json().client_info.name).toBe('')
