@@ -124,6 +124,17 @@ describe('a lock is binding on the device API (B13)', () => {
     expect((await agent.get(`/api/license/${id}/`)).json()).toMatchObject({ locked_to: 'hardware_id', activations: [expect.objectContaining({ signature_properties: expect.objectContaining({ reg: 'HW-1' }) })] })
   })
 
+  it('parallel activations: one hardware id is one device, other hardware gets no seat', async () => {
+    const { id, key } = await staffLicense({ product: 'face_online_custom', online: true, device_bound: true })
+    const a = sdk()
+    const same = await Promise.all(Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `fp-${i}`, hardware_id: 'HW-1' })))
+    expect(same.every((r) => r.statusCode === 200)).toBe(true)
+    expect(new Set(same.map((r) => r.json().device.id)).size).toBe(1)
+    const other = await Promise.all(Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `other-${i}`, hardware_id: `HW-X${i}` })))
+    expect(other.every((r) => r.statusCode === 409 && r.json().code === 'TOO_MANY_DEVICES')).toBe(true)
+    expect(await liveDevices(id)).toBe(1)
+  })
+
   it('USB token: the token serial is required, bound, and stated in the file', async () => {
     const { agent, id, key } = await staffLicense({ product: 'face_online_custom', online: true }, { hardware_key_serial: true })
     const a = sdk()
