@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encodeBase64, formatRequestFile } from '@portal/domain'
+import { runCommand } from '../../cli/commands.ts'
 import { verifyLicenseFile } from '../../platform/signing.ts'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 
@@ -96,6 +97,14 @@ describe('an offline license is not served by the device API (B12)', () => {
     expect(new Date(first.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(86_400_000)
     expect((await post(a, '/api/sdk/deactivate/', { key, fingerprint: 'fp-1' })).json()).toEqual({ status: 'ok', released: true })
     expect(await liveDevices(id)).toBe(0)
+  })
+
+  it('the bulk CLI makes online licenses the device API serves, as a group would', async () => {
+    const { email, agent } = await signedInClient(t)
+    expect((await runCommand(t.db, ['licenses:bulk', email, '2'])).code).toBe(0)
+    const [license] = (await agent.get('/api/license/')).json().licenses
+    expect(license.config.online).toEqual({ offline_timeout: 86400 })
+    await activated(sdk(), { key: license.token, fingerprint: 'fp-1' })
   })
 })
 
