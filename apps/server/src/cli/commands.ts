@@ -4,7 +4,7 @@ import { hashPassword, randomToken } from '../platform/crypto.ts'
 import { findClientByEmail, insertClient, setPassword, setStaff } from '../modules/client/queries.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'
-import { PRODUCTS } from '@portal/domain'
+import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
 
 export interface CommandResult {
@@ -87,10 +87,14 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
         await tx.query(
           `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
            SELECT $1, $2, 'nuitrack', 'nuitrack_online_subscription_monthly',
-                  jsonb_build_object('product', 'nuitrack_online_subscription_monthly', 'license_expire_delta', 2592000),
+                  $4::jsonb,
                   'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
              FROM generate_series(1, $3::int) g`,
-          [client.id, groupId, count],
+          // an online product's license carries its online config, as one generated from a group does
+          [client.id, groupId, count, JSON.stringify({
+            product: 'nuitrack_online_subscription_monthly', license_expire_delta: 2592000,
+            ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
+          })],
         )
         await tx.query('UPDATE license_groups SET available = available - $2 WHERE id = $1', [groupId, count])
       })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encodeBase64, formatRequestFile } from '@portal/domain'
+import { runCommand } from '../../cli/commands.ts'
 import { verifyLicenseFile } from '../../platform/signing.ts'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 
@@ -97,6 +98,14 @@ describe('an offline license is not served by the device API (B12)', () => {
     expect((await post(a, '/api/sdk/deactivate/', { key, fingerprint: 'fp-1' })).json()).toEqual({ status: 'ok', released: true })
     expect(await liveDevices(id)).toBe(0)
   })
+
+  it('the bulk CLI makes online licenses the device API serves, as a group would', async () => {
+    const { email, agent } = await signedInClient(t)
+    expect((await runCommand(t.db, ['licenses:bulk', email, '2'])).code).toBe(0)
+    const [license] = (await agent.get('/api/license/')).json().licenses
+    expect(license.config.online).toEqual({ offline_timeout: 86400 })
+    await activated(sdk(), { key: license.token, fingerprint: 'fp-1' })
+  })
 })
 
 describe('a lock is binding on the device API (B13)', () => {
@@ -122,6 +131,17 @@ describe('a lock is binding on the device API (B13)', () => {
     expect((await post(a, '/api/sdk/validate/', { key, fingerprint: 'fp-3' })).json().code).toBe('VALID')
     expect(await liveDevices(id)).toBe(1)
     expect((await agent.get(`/api/license/${id}/`)).json()).toMatchObject({ locked_to: 'hardware_id', activations: [expect.objectContaining({ signature_properties: expect.objectContaining({ reg: 'HW-1' }) })] })
+  })
+
+  it('parallel activations: one hardware id is one device, other hardware gets no seat', async () => {
+    const { id, key } = await staffLicense({ product: 'face_online_custom', online: true, device_bound: true })
+    const a = sdk()
+    const same = await Promise.all(Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `fp-${i}`, hardware_id: 'HW-1' })))
+    expect(same.every((r) => r.statusCode === 200)).toBe(true)
+    expect(new Set(same.map((r) => r.json().device.id)).size).toBe(1)
+    const other = await Promise.all(Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `other-${i}`, hardware_id: `HW-X${i}` })))
+    expect(other.every((r) => r.statusCode === 409 && r.json().code === 'TOO_MANY_DEVICES')).toBe(true)
+    expect(await liveDevices(id)).toBe(1)
   })
 
   it('USB token: the token serial is required, bound, and stated in the file', async () => {

@@ -104,7 +104,8 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     config: { auth: 'public' },
     schema: {
       tags: sdkTags,
-      summary: 'Bind a device to a license key (idempotent per fingerprint); answers a signed license file',
+      summary:
+        "Bind a device to an online license's key (idempotent per fingerprint); answers a signed license file. A locked license needs what its lock names: hardware_id, usb_token or app_id",
       body: z.object({
         key: keyField,
         fingerprint: fingerprintField,

@@ -42,7 +42,7 @@ export function GroupKeysPage() {
       </PageTitle>
       {sources.length === 0 && (
         <Alert color="gray" mb="md">
-          A group key is made from licenses not yet generated in your default Nuitrack groups. You have none available right now.
+          A group key is made from licenses not yet generated in your Nuitrack subscription or Nuitrack Unlimited groups. You have none available right now.
         </Alert>
       )}
       <Card withBorder padding="lg">
