@@ -1,4 +1,5 @@
 import { ERRORS, errorByCode } from './errors.ts'
+import { LICENSE_TITLE_MAX } from './licenses.ts'
 import { LIMITS } from './validation.ts'
 
 /**
@@ -31,6 +32,18 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   text_invalid_character_error: 'Contains a character that is not allowed (NUL or an incomplete Unicode character)',
   integer_error: 'Must be a whole number',
   number_range_error: 'The number is out of the allowed range',
+  // titles and group keys (licenses.ts rules)
+  license_title_max_length_error: `The title must be at most ${LICENSE_TITLE_MAX} characters`,
+  group_size_is_zero: 'Please enter the group size',
+  group_min_size_error: 'A group must contain 2 or more licenses',
+  license_in_group_limit_error: 'There are not that many licenses available to add',
+  group_size_number_error: 'The group size must be a whole number',
+  // the staff license form
+  count_min_error: 'Make at least 1 license',
+  count_max_error: 'Make at most 1000 licenses at a time',
+  platforms_error: 'Choose platforms from the list',
+  version_format_error: 'A version is up to four numbers separated by dots, such as 3.1.2',
+  lock_options_error: 'A license can have one lock: hardware, an iOS app, an Android app or a USB token; platforms go with none of them',
 }
 
 export const GENERIC_MESSAGES = {

@@ -19,7 +19,7 @@ export function EditTitleButton(props: {
   const save = async (e: React.FormEvent) => {
     e.preventDefault()
     const problem = checkTitle(value)
-    if (problem) return setError(problem === 'field_empty_error' ? messageFor(problem) : `At most ${LICENSE_TITLE_MAX} characters`)
+    if (problem) return setError(messageFor(problem))
     setSaving(true)
     try {
       await props.onSave(value)

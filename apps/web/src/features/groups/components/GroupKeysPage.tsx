@@ -143,13 +143,6 @@ function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
   )
 }
 
-const GROUP_SIZE_TEXT: Record<string, (limit: number) => string> = {
-  group_size_is_zero: () => 'Please enter the group size',
-  group_min_size_error: () => 'A group must contain 2 or more licenses',
-  license_in_group_limit_error: (limit) => `There are only ${limit} licenses available to add`,
-  group_size_number_error: () => 'The group size must be a whole number',
-}
-
 function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose: () => void; sources: GroupView[] }) {
   const qc = useQueryClient()
   const navigate = useNavigate()
@@ -170,10 +163,11 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     const next: typeof errors = {}
     if (!source) next.source = 'Choose the licenses to make the key from'
     const titleProblem = checkTitle(name)
-    if (titleProblem) next.name = titleProblem === 'field_empty_error' ? messageFor(titleProblem) : `The name must be at most ${LICENSE_TITLE_MAX} characters`
+    if (titleProblem) next.name = messageFor(titleProblem)
     const n = Number(effectiveSize)
     const sizeProblem = source ? checkGroupSize(n, source.limit) : null
-    if (sizeProblem) next.size = GROUP_SIZE_TEXT[sizeProblem]!(source!.limit)
+    // the domain text is general; here the form knows the source's limit
+    if (sizeProblem) next.size = sizeProblem === 'license_in_group_limit_error' ? `There are only ${source!.limit} licenses available to add` : messageFor(sizeProblem)
     setErrors(next)
     if (Object.keys(next).length) return
     setBusy(true)

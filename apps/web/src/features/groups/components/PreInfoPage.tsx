@@ -46,7 +46,7 @@ function useGenerate(group: GroupView, platform: Platform) {
     e.preventDefault()
     if (title.trim()) {
       const problem = checkTitle(title)
-      if (problem) return setError(problem === 'field_empty_error' ? messageFor(problem) : `The title must be at most ${LICENSE_TITLE_MAX} characters`)
+      if (problem) return setError(messageFor(problem))
     }
     setBusy(true)
     try {
