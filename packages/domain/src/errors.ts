@@ -68,3 +68,14 @@ export function apiError(name: ErrorName, error?: string, field?: string): ApiEr
   const e = ERRORS[name]
   return { error_code: e.code, error: error ?? e.message, ...(field ? { field } : {}) }
 }
+
+/**
+ * Whether a failure is one of the named catalogue errors. Callers name errors, never their codes;
+ * anything carrying the code as `code` (the web's ApiError) or `error_code` (an API body) works.
+ */
+export function isError(err: unknown, ...names: ErrorName[]): boolean {
+  if (typeof err !== 'object' || err === null) return false
+  const e = err as { code?: unknown; error_code?: unknown }
+  const code = typeof e.code === 'string' ? e.code : e.error_code
+  return typeof code === 'string' && names.some((n) => ERRORS[n].code === code)
+}

@@ -1,5 +1,5 @@
 import i18next from 'i18next'
-import { COOKIES, GENERIC_MESSAGES, UNAUTHORIZED_TEXT, allMessages } from '@portal/domain'
+import { COOKIES, ERRORS, GENERIC_MESSAGES, UNAUTHORIZED_TEXT, allMessages, type ErrorName } from '@portal/domain'
 import { readCookie } from './cookies.ts'
 import { errorStore } from './error-store.ts'
 import { notifySession } from './session.ts'
@@ -35,12 +35,10 @@ export class ApiError extends Error {
 type ParamValue = string | number | boolean | null | undefined
 export interface RequestOptions {
   params?: Record<string, ParamValue>
-  /** error codes the caller shows itself (field errors, special screens): no modal for these */
-  handle?: readonly string[]
+  /** catalogue errors the caller shows itself (field errors, special screens): no modal for these */
+  handle?: readonly ErrorName[]
   /** no modal at all, whatever the failure (the caller decides) */
   silent?: boolean
-  /** older spelling: a list is `handle`, 'all' is `silent` */
-  handled?: readonly string[] | 'all'
   signal?: AbortSignal
 }
 
@@ -98,12 +96,8 @@ interface ErrorBody {
   field?: unknown
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, given: RequestOptions = {}): Promise<T> {
-  const opts: RequestOptions = {
-    ...given,
-    handle: [...(given.handle ?? []), ...(Array.isArray(given.handled) ? given.handled : [])],
-    silent: given.silent || given.handled === 'all',
-  }
+async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
+  const handled = new Set<string>((opts.handle ?? []).map((name) => ERRORS[name].code))
   // callers may give the path after /api
   const url = path.startsWith('/api/') ? path : `/api${path.startsWith('/') ? '' : '/'}${path}`
   const headers: Record<string, string> = { Accept: 'application/json' }
@@ -147,7 +141,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, g
   if (code === null) {
     return fail({ status: res.status, code: null, message: text_ || 'missing_code', field, modal: { kind: 'error', message: 'missing_code' }, silent: opts.silent })
   }
-  if (opts.handle?.includes(code)) {
+  if (handled.has(code)) {
     return fail({ status: res.status, code, message: text_, field, modal: null })
   }
   const modal: ErrorModalInput = isKnownCode(code) ? { kind: 'error', message: code } : ise
@@ -158,9 +152,6 @@ export const api = {
   get: <T>(url: string, opts?: RequestOptions) => request<T>('GET', url, undefined, opts),
   post: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', url, body, opts),
 }
-
-/** Same class under the name some callers use. */
-export { ApiError as RequestError }
 
 const translate = (key: string) => (i18next.exists(key) ? i18next.t(key) : key)
 

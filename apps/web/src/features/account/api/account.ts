@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../api/profile.ts'
 
 export const updateClient = (body: UpdateClientBody) =>
-  api.post<{ client_info: ClientInfo; email_confirmation_sent: boolean }>('/client/', body, { handled: ['6352926b', 'e4a5b8f4', '6a38afc1', '8221e1b0'] })
+  api.post<{ client_info: ClientInfo; email_confirmation_sent: boolean }>('/client/', body, { handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited'] })
 
 /** Saves and puts the answer into the profile the whole app reads. */
 export function useUpdateClient() {
@@ -19,4 +19,4 @@ export function useUpdateClient() {
 }
 
 export const changePassword = (body: { old_password: string; new_password: string }) =>
-  api.post<{ status: 'ok' }>('/client/change-password/', body, { handled: ['3fc79796', '0c21cb17', '59991e53', '4f37c7da', '6a38afc1'] })
+  api.post<{ status: 'ok' }>('/client/change-password/', body, { handle: ['wrong_password', 'new_password_same_as_old', 'password_contains_email', 'password_invalid', 'validation_failed'] })

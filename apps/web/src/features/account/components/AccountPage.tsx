@@ -6,7 +6,7 @@ import { LIMITS, changePasswordForm, companySchema, emailField, profileFields, t
 import { useProfile } from '../../../api/profile.ts'
 import { useZodForm } from '../../../lib/form.ts'
 import { errorStore } from '../../../lib/error-store.ts'
-import { RequestError, describeFailure } from '../../../lib/api-client.ts'
+import { ApiError, describeFailure } from '../../../lib/api-client.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { changePassword, useUpdateClient } from '../api/account.ts'
 
@@ -38,7 +38,7 @@ export function AccountPage() {
 
 /** Account save failures show a dialog with the translated text (section 8). */
 const saveFailed = (err: unknown) => {
-  if (err instanceof RequestError) errorStore.show(describeFailure(err))
+  if (err instanceof ApiError) errorStore.show(describeFailure(err))
 }
 
 const profileSchema = z.object({

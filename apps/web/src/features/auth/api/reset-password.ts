@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { ERRORS, type ProfileResponse } from '@portal/domain'
+import type { ErrorName, ProfileResponse } from '@portal/domain'
 import { api } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 import { notifySession } from '../../../lib/session.ts'
 
 /** Field codes, plus the token codes that send the page to its expired-link screen. */
-export const RESET_HANDLED = ['0c21cb17', '59991e53', '4f37c7da', ERRORS.token_invalid.code, ERRORS.client_not_found.code, ERRORS.token_invalid_path.code] as const
+export const RESET_TOKEN_ERRORS = ['token_invalid', 'client_not_found', 'token_invalid_path'] as const satisfies readonly ErrorName[]
+export const RESET_HANDLED = ['new_password_same_as_old', 'password_contains_email', 'password_invalid', ...RESET_TOKEN_ERRORS] as const satisfies readonly ErrorName[]
 
 export interface ResetPasswordBody {
   client_id: number

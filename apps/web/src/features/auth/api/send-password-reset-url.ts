@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query'
-import type { Platform } from '@portal/domain'
+import type { ErrorName, Platform } from '@portal/domain'
 import { api } from '../../../lib/api-client.ts'
 
-export const RESET_URL_HANDLED = ['e1a53088'] as const
+export const RESET_URL_HANDLED = ['client_not_found_by_email'] as const satisfies readonly ErrorName[]
 
 export interface SendResetBody {
   client_email: string

@@ -3,12 +3,12 @@ import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, Tex
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { z } from 'zod'
-import { LIMITS, emailField, passwordField } from '@portal/domain'
+import { LIMITS, emailField, isError, passwordField } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { useSchemaForm } from '../../../lib/form.ts'
-import { CAPTCHA_CODES, analyticsFillInfo, analyticsSignup } from '../api/analytics-signup.ts'
+import { CAPTCHA_ERRORS, analyticsFillInfo, analyticsSignup } from '../api/analytics-signup.ts'
 import { AuthLayout } from './AuthLayout.tsx'
 import { Captcha } from './Captcha.tsx'
 
@@ -44,8 +44,8 @@ export function AnalyticsRegistration() {
       setNext(res.next)
       setStep(res.step)
     } catch (err) {
-      if (err instanceof ApiError && err.code && (CAPTCHA_CODES as readonly string[]).includes(err.code)) setResetKey((k) => k + 1)
-      else if (err instanceof ApiError && !err.shown && err.code) form.setFieldError(err.code === '4f37c7da' ? 'password' : 'username', err.code)
+      if (isError(err, ...CAPTCHA_ERRORS)) setResetKey((k) => k + 1)
+      else if (err instanceof ApiError && !err.shown && err.code) form.setFieldError(isError(err, 'password_invalid') ? 'password' : 'username', err.code)
     } finally {
       setPending(false)
     }

@@ -1,19 +1,19 @@
 import { Alert, Button, Group, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import type { Platform } from '@portal/domain'
+import { ERRORS, type Platform } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { useSendConfirmationUrl } from '../api/send-confirmation-url.ts'
 import { withPlatform } from '../hooks.ts'
 import { AuthLayout } from './AuthLayout.tsx'
 
-/** Shown when sign-in answers e6f34eac: the e-mail is not confirmed yet. */
+/** Shown when sign-in answers email_not_confirmed: the e-mail is not confirmed yet. */
 export function ConfirmEmailScreen({ email, platform, onBack }: { email: string; platform: Platform | null; onBack?: () => void }) {
   const { t } = useTranslation()
   const resend = useSendConfirmationUrl()
   return (
     <AuthLayout title={t('Confirm your e-mail')}>
-      <Text>{t('e6f34eac')}</Text>
+      <Text>{t(ERRORS.email_not_confirmed.code)}</Text>
       <Text>{t('confirm.sent_to', { email })}</Text>
       {resend.isSuccess ? (
         <Alert color="green" role="status" title={t('Link sent')}>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Button, Stack, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { emailField, type Platform } from '@portal/domain'
+import { emailField, isError, type Platform } from '@portal/domain'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useSendPasswordResetUrl } from '../api/send-password-reset-url.ts'
 
@@ -35,7 +35,7 @@ export function EmailRequestForm({
       {
         onSuccess: () => onSent(r.data),
         onError: (err) => {
-          if (err instanceof ApiError && !err.shown && err.code === 'e1a53088') setError('e1a53088')
+          if (err instanceof ApiError && !err.shown && isError(err, 'client_not_found_by_email')) setError(err.code)
         },
       },
     )

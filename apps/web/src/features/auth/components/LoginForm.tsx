@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
-import { signinBody, type Platform, type ProfileResponse } from '@portal/domain'
+import { isError, signinBody, type Platform, type ProfileResponse } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useSchemaForm } from '../../../lib/form.ts'
@@ -38,10 +38,11 @@ export function LoginForm({ platform, analytics = false, onSignedIn }: LoginForm
         onSuccess: onSignedIn,
         onError: (err) => {
           if (!(err instanceof ApiError) || err.shown) return
-          if (err.code === '3fc79796') form.setFieldError('password', '3fc79796')
-          else if (err.code === 'e1a53088') form.setFieldError('username', 'e1a53088')
-          else if (err.code === 'e6f34eac') setUnconfirmed(body.username)
-          else if (err.code === 'ba8aedaf') setFormError('login_failed')
+          // the code is the translation key of the field's message
+          if (isError(err, 'wrong_password')) form.setFieldError('password', err.code!)
+          else if (isError(err, 'client_not_found_by_email')) form.setFieldError('username', err.code!)
+          else if (isError(err, 'email_not_confirmed')) setUnconfirmed(body.username)
+          else if (isError(err, 'invalid_credentials')) setFormError('login_failed')
         },
       },
     )

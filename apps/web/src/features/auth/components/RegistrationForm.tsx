@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Anchor, Button, Checkbox, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { registrationForm, type Platform } from '@portal/domain'
+import { isError, registrationForm, type Platform } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useSchemaForm } from '../../../lib/form.ts'
@@ -44,8 +44,8 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
         onSuccess: () => setDoneFor(body.username),
         onError: (err) => {
           if (!(err instanceof ApiError) || err.shown || !err.code) return
-          if (err.code === '6352926b' || err.code === 'e4a5b8f4') form.setFieldError('username', err.code)
-          else if (err.code === '4f37c7da') form.setFieldError('password', err.code)
+          if (isError(err, 'email_in_use', 'email_invalid')) form.setFieldError('username', err.code)
+          else if (isError(err, 'password_invalid')) form.setFieldError('password', err.code)
         },
       },
     )

@@ -2,18 +2,16 @@ import { useState, type FormEvent } from 'react'
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
-import { isPlatform, passwordContainsEmail, sanitizeNext, setPasswordForm, type Platform } from '@portal/domain'
+import { isError, isPlatform, passwordContainsEmail, sanitizeNext, setPasswordForm, type Platform } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useSchemaForm } from '../../../lib/form.ts'
 import { forget } from '../../../lib/session.ts'
-import { useResetPassword } from '../api/reset-password.ts'
+import { RESET_TOKEN_ERRORS, useResetPassword } from '../api/reset-password.ts'
 import { useValidateConfirmationToken } from '../api/validate-confirmation-token.ts'
 import { AuthLayout } from '../components/AuthLayout.tsx'
 import { EmailRequestForm } from '../components/EmailRequestForm.tsx'
 import { useSignInPlatform, withPlatform, type SignInState } from '../hooks.ts'
-
-const TOKEN_CODES = new Set(['4bdf9f69', '96b731f4', '636e6338'])
 
 export function SetPasswordRoute() {
   const { id = '', token = '' } = useParams()
@@ -86,7 +84,7 @@ function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string
         },
         onError: (err) => {
           if (!(err instanceof ApiError) || err.shown || !err.code) return
-          if (TOKEN_CODES.has(err.code)) onExpired()
+          if (isError(err, ...RESET_TOKEN_ERRORS)) onExpired()
           else form.setFieldError('new_password', err.code)
         },
       },

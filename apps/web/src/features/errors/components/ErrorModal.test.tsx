@@ -67,7 +67,7 @@ describe('error modal (spec section 8)', () => {
 
   it('a code the caller handles is passed to it, with no modal', async () => {
     renderApp('/app/login/')
-    const err = await failWith(() => json(400, { error_code: '3fc79796', error: 'x', field: 'password' }), { handle: ['3fc79796'] })
+    const err = await failWith(() => json(400, { error_code: '3fc79796', error: 'x', field: 'password' }), { handle: ['wrong_password'] })
     expect(err).toMatchObject({ code: '3fc79796', field: 'password', shown: false })
     expect(screen.queryByRole('dialog')).toBeNull()
   })

@@ -3,7 +3,7 @@ import type { LicenseView, StaffLicenseBody } from '@portal/domain'
 import { api } from '../../../lib/api-client.ts'
 
 export const createCustomLicenses = (body: StaffLicenseBody) =>
-  api.post<{ licenses: LicenseView[] }>('/resource/custom/create/', body, { handled: 'all' })
+  api.post<{ licenses: LicenseView[] }>('/resource/custom/create/', body, { silent: true })
 
 export const getFaceVersions = () => api.get<{ facesdk_versions: { version: string; is_default: boolean }[] }>('/versions/face/')
 export const useFaceVersions = () => useQuery({ queryKey: ['face-versions'], queryFn: getFaceVersions, staleTime: 10 * 60_000 })

@@ -14,7 +14,7 @@ import {
 } from '@portal/domain'
 import { useProfile } from '../../../api/profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { RequestError } from '../../../lib/api-client.ts'
+import { ApiError } from '../../../lib/api-client.ts'
 import { paths } from '../../../config/paths.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
 
@@ -107,7 +107,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
       const res = await createCustomLicenses(body as StaffLicenseBody)
       setResult({ ok: true, text: `Added ${res.licenses.length} license(s).` })
     } catch (err) {
-      setResult({ ok: false, text: err instanceof RequestError ? err.message : 'Something went wrong, please try again later.' })
+      setResult({ ok: false, text: err instanceof ApiError ? err.message : 'Something went wrong, please try again later.' })
     } finally {
       setBusy(false)
     }
