@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { json, mockFetch, profile, renderApp, setLogged } from '../test/utils.tsx'
+import { mockApi, renderApp, setLogged, signedInRoutes } from '../test/utils.tsx'
 
 const at = async (app: ReturnType<typeof renderApp>, path: string) =>
   waitFor(() => expect(`${app.location().pathname}${app.location().search}`).toBe(path))
 
 describe('entry and redirects (spec section 2)', () => {
   it('/app goes to /app/nuitrack/ and then, signed out, to the login page remembering the target', async () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     const app = renderApp('/app')
     await at(app, '/app/login/')
     expect(app.location().state).toEqual({ from: '/app/nuitrack/dashboard/', platform: 'nuitrack' })
@@ -15,26 +15,26 @@ describe('entry and redirects (spec section 2)', () => {
   })
 
   it('a platform before a sign-in path moves to the plain path with the platform', async () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     const app = renderApp('/app/face/login/')
     await at(app, '/app/login/?platform=face')
     expect(app.location().state).toMatchObject({ platform: 'face' })
   })
 
   it('unknown sign-in family paths go to /app/', async () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     const app = renderApp('/app/login/whatever/')
     await waitFor(() => expect(app.location().pathname).toBe('/app/login/'))
   })
 
   it('face-machine sign-in variants go to the analytics pages', async () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     const app = renderApp('/app/login/face-machine/')
     await at(app, '/app/login/nuitrack-analytics/')
   })
 
   it('other unknown paths show the not-found screen with the dashboards', async () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     renderApp('/app/face/nothing-here/')
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Face Machine' })).toHaveAttribute('href', '/app/face-machine/dashboard/')
@@ -42,7 +42,7 @@ describe('entry and redirects (spec section 2)', () => {
 
   it('/app/face/face-machine/ goes to the Face Machine dashboard; signed in the shell shows name and balance', async () => {
     setLogged()
-    mockFetch((c) => (c.url === '/api/client/' ? json(200, profile()) : json(200, { entries: [] })))
+    mockApi(signedInRoutes())
     const app = renderApp('/app/face/face-machine/')
     await at(app, '/app/face-machine/dashboard/')
     expect(await screen.findByRole('heading', { level: 1, name: 'Face Machine' })).toBeInTheDocument()

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach, beforeEach, vi } from 'vitest'
 import { cleanup } from '@testing-library/react'
+import { mockApi, takeUnexpectedCalls } from './utils.tsx'
 
 // Mantine reads these browser APIs that jsdom lacks
 Object.defineProperty(window, 'matchMedia', {
@@ -29,6 +30,9 @@ window.scrollTo = (() => {}) as typeof window.scrollTo
 let errors: unknown[][] = []
 beforeEach(() => {
   errors = []
+  // no route is known until the test declares it: any call fails the test
+  takeUnexpectedCalls()
+  mockApi({})
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     errors.push(args)
   })
@@ -39,5 +43,7 @@ afterEach(() => {
   document.cookie.split(';').forEach((c) => {
     document.cookie = `${c.split('=')[0]!.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`
   })
+  const unexpected = takeUnexpectedCalls()
+  if (unexpected.length) throw new Error(`fetch met URLs the test does not know:\n${unexpected.join('\n')}`)
   if (errors.length) throw new Error(`console.error was called: ${errors.map((e) => e.map(String).join(' ')).join('\n')}`)
 })

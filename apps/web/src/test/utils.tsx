@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { vi } from 'vitest'
-import type { ProfileResponse } from '@portal/domain'
+import { ERRORS, groupViewSchema, licenseViewSchema, profileResponseSchema, type GroupView, type LicenseView, type ProfileResponse } from '@portal/domain'
 import { AppProviders } from '../app/providers.tsx'
 import { appRoutes } from '../app/router.tsx'
 import { makeQueryClient } from '../lib/query-client.ts'
@@ -11,25 +11,61 @@ export interface Call {
   method: string
   body: unknown
   headers: Record<string, string>
+  /** the route pattern's `:name` segments */
+  params: Record<string, string>
 }
 
-type Handler = (call: Call) => Response | Promise<Response>
+export type Route = `${'GET' | 'POST'} /api/${string}`
+export type Answer = (call: Call) => Response | Promise<Response>
+export type Routes = { [R in Route]?: Answer }
 
 export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
-/** Replaces fetch; returns the recorded calls. */
-export function mockFetch(handler: Handler) {
+/** Calls no route of the test answered; setup.ts fails the test with them. */
+const unexpected: string[] = []
+export const takeUnexpectedCalls = () => unexpected.splice(0)
+
+function match(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/')
+  const got = path.split('/')
+  if (want.length !== got.length) return null
+  const params: Record<string, string> = {}
+  for (let i = 0; i < want.length; i++) {
+    if (want[i]!.startsWith(':')) params[want[i]!.slice(1)] = decodeURIComponent(got[i]!)
+    else if (want[i] !== got[i]) return null
+  }
+  return params
+}
+
+/**
+ * Replaces fetch with the routes a test declares (`'GET /api/license/:id/'`, query strings ignored
+ * in matching); returns the recorded calls. A call no route answers fails the test: a screen that
+ * calls a wrong URL, or one the test did not expect, cannot pass on a catch-all answer.
+ */
+export function mockApi(routes: Routes) {
   const calls: Call[] = []
+  const table = Object.entries(routes) as [Route, Answer][]
   globalThis.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const call: Call = {
-      url: String(input),
-      method: init?.method ?? 'GET',
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-      headers: (init?.headers ?? {}) as Record<string, string>,
+    const url = String(input)
+    const method = init?.method ?? 'GET'
+    const path = url.split('?')[0]!
+    for (const [route, answer] of table) {
+      const [m, pattern] = route.split(' ') as [string, string]
+      const params = m === method ? match(pattern, path) : null
+      if (!params) continue
+      const call: Call = {
+        url,
+        method,
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+        headers: (init?.headers ?? {}) as Record<string, string>,
+        params,
+      }
+      calls.push(call)
+      return answer(call)
     }
-    calls.push(call)
-    return handler(call)
+    unexpected.push(`${method} ${url}`)
+    return json(404, { error_code: ERRORS.route_not_found.code, error: `the test declares no route for ${method} ${url}` })
   }) as typeof fetch
   return calls
 }
@@ -50,7 +86,9 @@ export const setLogged = () => {
   document.cookie = 'user_status=logged; path=/'
 }
 
-export const profile = (over: Partial<ProfileResponse['client_info']> = {}): ProfileResponse => ({
+/** Fixtures are parsed through the domain's response schemas: a fixture the API could not answer fails. */
+export const profile = (over: Partial<ProfileResponse['client_info']> = {}): ProfileResponse =>
+  profileResponseSchema.parse({
   client_info: {
     id: 7,
     balance: 12.5,
@@ -77,4 +115,72 @@ export const profile = (over: Partial<ProfileResponse['client_info']> = {}): Pro
   payment_provider_key: 'pk',
   paypal_merchant_id: 'm',
   paypal_client_id: 'c',
+})
+
+/** A license as GET /api/license/ answers it: a new Nuitrack perpetual license by default. */
+export const licenseView = (over: Partial<LicenseView> = {}): LicenseView =>
+  licenseViewSchema.parse({
+    id: 5,
+    type: 'nuitrack',
+    title: 'Nuitrack #5',
+    group: 'Nuitrack group #1',
+    group_id: 1,
+    config: { product: 'nuitrack_ai_perpetual' },
+    created_date: '2026-11-22T12:00:00.000Z',
+    expire_date: null,
+    activation_date: null,
+    dates: { createdDate: '2026-11-22T12:00:00.000Z', expireDate: null, activationDate: null, days: null },
+    status: 0,
+    license_status: 'new',
+    state: 'new',
+    subscription_status: 'none',
+    next_payment: null,
+    activations: [],
+    locked_to: null,
+    token: 'AAAA-BBBB-CCCC-DDDD',
+    serial_sensor: '',
+    data: null,
+    card_brand: null,
+    card_last4: null,
+    paypal_email: null,
+    is_fake: false,
+    is_trial: false,
+    is_subscription: false,
+    from_custom_group: false,
+    price: null,
+    lifetime: null,
+    upgradeable: { toAI: null },
+    ...over,
+  })
+
+/** A group as GET /api/group/ answers it: a default Nuitrack group by default. */
+export const groupView = (over: Partial<GroupView> = {}): GroupView =>
+  groupViewSchema.parse({
+    id: 1,
+    type: 'nuitrack',
+    product: 'nuitrack_ai_perpetual',
+    os_type: null,
+    title: 'Nuitrack group #1',
+    is_default: true,
+    is_fake: false,
+    limit: 0,
+    holded_limit: 0,
+    used_licenses: 1,
+    total: 1,
+    config: { product: 'nuitrack_ai_perpetual' },
+    token: 'GGGG-HHHH-IIII-JJJJ',
+    months: null,
+    source_group_id: null,
+    upgradeable: { toAI: null },
+    has_available_license: false,
+    created_date: '2026-11-22T12:00:00.000Z',
+    ...over,
+  })
+
+/** The reads a signed-in screen makes: the profile, licenses, groups and the changelog. */
+export const signedInRoutes = (data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[] } = {}): Routes => ({
+  'GET /api/client/': () => json(200, data.profile ?? profile()),
+  'GET /api/license/': () => json(200, { licenses: data.licenses ?? [] }),
+  'GET /api/group/': () => json(200, { groups: data.groups ?? [] }),
+  'GET /api/changelog/': () => json(200, { entries: [] }),
 })

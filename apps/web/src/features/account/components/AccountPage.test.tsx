@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { json, mockFetch, profile, renderApp, setLogged } from '../../../test/utils.tsx'
+import { json, mockApi, profile, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
 
 const section = (name: string) => screen.findByRole('region', { name })
 
@@ -9,9 +9,10 @@ describe('account page', () => {
   it('changes the password: 3fc79796 on the current-password field, then the success view with Done', async () => {
     setLogged()
     let fail = true
-    const calls = mockFetch((c) => {
-      if (c.url === '/api/client/change-password/') return fail ? json(400, { error_code: '3fc79796', error: 'x', field: 'old_password' }) : json(200, { status: 'ok' })
-      return json(200, profile())
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'POST /api/client/change-password/': () =>
+        fail ? json(400, { error_code: '3fc79796', error: 'x', field: 'old_password' }) : json(200, { status: 'ok' }),
     })
     renderApp('/app/account/')
     const card = await section('Password')
@@ -34,12 +35,13 @@ describe('account page', () => {
   it('asks for an e-mail change and shows the pending confirmation', async () => {
     setLogged()
     let current = profile()
-    const calls = mockFetch((c) => {
-      if (c.url === '/api/client/' && c.method === 'POST') {
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/': () => json(200, current),
+      'POST /api/client/': () => {
         current = profile({ pending_email: 'new@example.com' })
         return json(200, { client_info: current.client_info, email_confirmation_sent: true })
-      }
-      return json(200, current)
+      },
     })
     renderApp('/app/account/')
     const card = await section('E-mail')
@@ -53,12 +55,13 @@ describe('account page', () => {
   it('switches to a corporate account, confirms in a dialog and shows the company fields', async () => {
     setLogged()
     let current = profile()
-    const calls = mockFetch((c) => {
-      if (c.url === '/api/client/' && c.method === 'POST') {
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/': () => json(200, current),
+      'POST /api/client/': () => {
         current = profile({ options: { ...current.client_info.options, corporate_member: true } })
         return json(200, { client_info: current.client_info, email_confirmation_sent: false })
-      }
-      return json(200, current)
+      },
     })
     renderApp('/app/account/')
     expect(await screen.findByLabelText('Name', { selector: 'input' })).toHaveAttribute('maxlength', '30')

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import type { LicenseView } from '@portal/domain'
+import { licenseView } from '../../../test/utils.tsx'
 import { activationMode } from './FaceActivation.tsx'
 
+const activation = (id: number) => ({
+  id,
+  kind: 'request_file',
+  name: null,
+  signature_properties: { serial: 'SN-1', sensor_name: null, reg: null },
+  fingerprint: null,
+  first_seen: '2026-11-22T12:00:00.000Z',
+  last_seen: null,
+})
 const license = (config: Record<string, unknown>, activations = 0, data: string | null = null) =>
-  ({ config: { product: 'face_offline_perpetual', ...config }, activations: Array.from({ length: activations }, (_, i) => ({ id: i })), data }) as unknown as LicenseView
+  licenseView({ type: 'face', config: { product: 'face_offline_perpetual', ...config }, activations: Array.from({ length: activations }, (_, i) => activation(i)), data })
 
 describe('activationMode', () => {
   it('an offline license is activated here with a request file, whatever its platform or lock, until it has a device', () => {

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { ERRORS, REQUEST_FILE_MAX_BYTES, formatRequestFile, type LicenseView } from '@portal/domain'
 import { AppProviders } from '../../../app/providers.tsx'
 import { makeQueryClient } from '../../../lib/query-client.ts'
-import { json, mockFetch } from '../../../test/utils.tsx'
+import { json, licenseView, mockApi } from '../../../test/utils.tsx'
 import { FaceActivation } from './FaceActivation.tsx'
 
-const license = {
+const license = licenseView({
   id: 5,
   type: 'face',
   title: 'Offline camera',
@@ -16,13 +16,16 @@ const license = {
   activations: [],
   data: null,
   config: { product: 'face_offline_perpetual', device_bound: true, custom_tags: {} },
-} as unknown as LicenseView
+})
 
 const requestText = formatRequestFile({ serial: 'SN-1', sensor_name: 'D435', reg: null })
 const file = (text: string, name = 'request.txt') => new File([text], name, { type: 'text/plain' })
 
 function renderActivation() {
-  const calls = mockFetch(() => json(400, { error_code: ERRORS.invalid_license_file.code, error: ERRORS.invalid_license_file.message, field: 'data' }))
+  const calls = mockApi({
+    'POST /api/license/:id/activate/offline/': () =>
+      json(400, { error_code: ERRORS.invalid_license_file.code, error: ERRORS.invalid_license_file.message, field: 'data' }),
+  })
   render(
     <AppProviders queryClient={makeQueryClient()}>
       <FaceActivation license={license} autoDownload={false} onActivated={async () => {}} />

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { json, mockFetch, profile, renderApp } from '../../../test/utils.tsx'
+import { json, mockApi, profile, renderApp, signedInRoutes } from '../../../test/utils.tsx'
 
 const field = (label: RegExp) => screen.getByLabelText(label, { selector: 'input' })
 /** The error text Mantine renders for an input (linked by aria-describedby). */
@@ -20,7 +20,7 @@ async function submit(email: string, password: string) {
 
 describe('login form', () => {
   it('shows the schema messages next to the fields and sends nothing', async () => {
-    const calls = mockFetch(() => json(200, {}))
+    const calls = mockApi({})
     renderApp('/app/login/')
     await submit('', '')
     expect(errorOf(field(/e-mail/i))).toContain('Please enter your email')
@@ -34,7 +34,7 @@ describe('login form', () => {
   })
 
   it('has the spec input limits', () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     renderApp('/app/login/')
     expect(field(/e-mail/i)).toHaveAttribute('maxlength', '151')
     expect(field(/^password/i)).toHaveAttribute('maxlength', '257')
@@ -42,7 +42,7 @@ describe('login form', () => {
 
   it('puts 3fc79796 under the password and e1a53088 under the e-mail, without the error modal', async () => {
     let code = '3fc79796'
-    mockFetch(() => json(400, { error_code: code, error: 'x' }))
+    mockApi({ 'POST /api/client/signin/': () => json(400, { error_code: code, error: 'x' }) })
     renderApp('/app/login/')
     await submit('ann@example.com', 'Secret-1')
     await waitFor(() => expect(errorOf(field(/^password/i))).toContain('Password is incorrect'))
@@ -54,7 +54,7 @@ describe('login form', () => {
   })
 
   it("shows 'Invalid email or password' for ba8aedaf", async () => {
-    mockFetch(() => json(400, { error_code: 'ba8aedaf', error: 'Invalid email or password' }))
+    mockApi({ 'POST /api/client/signin/': () => json(400, { error_code: 'ba8aedaf', error: 'Invalid email or password' }) })
     renderApp('/app/login/')
     await submit('ann@example.com', 'Secret-1')
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password')
@@ -62,12 +62,12 @@ describe('login form', () => {
 
   it('sends the sign-in body with the CSRF header and goes to the remembered page', async () => {
     document.cookie = 'csrftoken=abc123; path=/'
-    const calls = mockFetch((c) => {
-      if (c.url === '/api/client/signin/') {
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'POST /api/client/signin/': () => {
         document.cookie = 'user_status=logged; path=/'
         return json(200, profile())
-      }
-      return json(200, profile())
+      },
     })
     const app = renderApp('/app/login/', { from: '/app/account/', platform: 'face' })
     await submit('ann@example.com', 'Secret-1')
@@ -79,9 +79,12 @@ describe('login form', () => {
   })
 
   it('goes to ?next, else the platform home after sign-in', async () => {
-    mockFetch((c) => {
-      if (c.url === '/api/client/signin/') document.cookie = 'user_status=logged; path=/'
-      return json(200, profile())
+    mockApi({
+      ...signedInRoutes(),
+      'POST /api/client/signin/': () => {
+        document.cookie = 'user_status=logged; path=/'
+        return json(200, profile())
+      },
     })
     const app = renderApp('/app/login/?platform=face&next=%2F%2Fevil.com')
     await submit('ann@example.com', 'Secret-1')
@@ -89,9 +92,10 @@ describe('login form', () => {
   })
 
   it('shows the confirm-your-email screen for e6f34eac and resends the link', async () => {
-    const calls = mockFetch((c) =>
-      c.url === '/api/client/signin/' ? json(403, { error_code: 'e6f34eac', error: 'not confirmed' }) : json(200, { status: 'ok' }),
-    )
+    const calls = mockApi({
+      'POST /api/client/signin/': () => json(403, { error_code: 'e6f34eac', error: 'not confirmed' }),
+      'POST /api/client/send-confirmation-url/': () => json(200, { status: 'ok' }),
+    })
     renderApp('/app/login/?platform=nuitrack')
     const user = await submit('ann@example.com', 'Secret-1')
     expect(await screen.findByRole('heading', { name: 'Confirm your e-mail' })).toBeInTheDocument()
@@ -102,7 +106,7 @@ describe('login form', () => {
   })
 
   it('links to registration and forgot password', () => {
-    mockFetch(() => json(200, {}))
+    mockApi({})
     renderApp('/app/login/')
     const form = screen.getByRole('form', { name: 'Sign in' })
     expect(within(form).getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/app/registration/')

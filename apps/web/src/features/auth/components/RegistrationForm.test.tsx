@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { json, mockFetch, renderApp } from '../../../test/utils.tsx'
+import { json, mockApi, renderApp, signedInRoutes } from '../../../test/utils.tsx'
 
 const input = (label: RegExp) => screen.getByLabelText(label, { selector: 'input' })
 const errorOf = (el: HTMLElement) =>
@@ -19,7 +19,7 @@ async function fill(user: ReturnType<typeof userEvent.setup>, email = 'new@examp
 
 describe('registration', () => {
   it('checks the password rules and the repeat from the shared schema', async () => {
-    const calls = mockFetch(() => json(201, {}))
+    const calls = mockApi({ 'POST /api/client/signup/': () => json(201, {}) })
     renderApp('/app/registration/')
     const user = userEvent.setup()
     await fill(user, 'new@example.com', 'weakpass', 'other')
@@ -30,7 +30,7 @@ describe('registration', () => {
   })
 
   it('sends is_corporate from the personal/corporate toggle and shows the completion screen', async () => {
-    const calls = mockFetch(() => json(201, { client_id: 3, email: 'new@example.com' }))
+    const calls = mockApi({ 'POST /api/client/signup/': () => json(201, { client_id: 3, email: 'new@example.com' }) })
     const app = renderApp('/app/registration/?platform=face')
     const user = userEvent.setup()
     expect(screen.getByRole('radio', { name: 'Personal' })).toBeChecked()
@@ -49,7 +49,7 @@ describe('registration', () => {
 
   it('puts 6352926b on the e-mail field and 4f37c7da on the password field', async () => {
     let code = '6352926b'
-    mockFetch(() => json(400, { error_code: code, error: 'x' }))
+    mockApi({ 'POST /api/client/signup/': () => json(400, { error_code: code, error: 'x' }) })
     renderApp('/app/registration/')
     const user = userEvent.setup()
     await fill(user)
@@ -64,7 +64,7 @@ describe('registration', () => {
 
   it('sends a signed-in user away to the platform page', async () => {
     document.cookie = 'user_status=logged; path=/'
-    mockFetch(() => json(200, {}))
+    mockApi(signedInRoutes())
     const app = renderApp('/app/registration/?platform=face')
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/'))
   })

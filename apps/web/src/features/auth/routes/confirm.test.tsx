@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { json, mockFetch, renderApp, setLogged } from '../../../test/utils.tsx'
+import { json, mockApi, renderApp, setLogged } from '../../../test/utils.tsx'
 
 const TOKEN = 'abcdefghijklmnop1234'
 
 describe('confirmation and logout', () => {
   it('confirms a registration from /app/registration-confirm/:id/:token/ once and returns to login', async () => {
-    const calls = mockFetch(() => json(200, { status: 'ok', kind: 'registration', email: 'ann@example.com' }))
+    const calls = mockApi({ 'POST /api/client/confirm/': () => json(200, { status: 'ok', kind: 'registration', email: 'ann@example.com' }) })
     const app = renderApp(`/app/registration-confirm/4/${TOKEN}/`)
     expect(await screen.findByRole('heading', { name: 'Registration confirmed' })).toBeInTheDocument()
     expect(calls).toHaveLength(1)
@@ -17,13 +17,13 @@ describe('confirmation and logout', () => {
   })
 
   it('shows the new e-mail for an e-mail change from /app/confirm/?client_id=&token=', async () => {
-    mockFetch(() => json(200, { status: 'ok', kind: 'email_change', email: 'new@example.com' }))
+    mockApi({ 'POST /api/client/confirm/': () => json(200, { status: 'ok', kind: 'email_change', email: 'new@example.com' }) })
     renderApp(`/app/confirm/?client_id=4&token=${TOKEN}`)
     expect(await screen.findByTestId('confirmation-success')).toHaveTextContent('Your e-mail is now new@example.com.')
   })
 
   it('shows the confirmation-error screen when the link fails, without the error modal', async () => {
-    mockFetch(() => json(403, { error_code: '4bdf9f69', error: 'bad' }))
+    mockApi({ 'POST /api/client/confirm/': () => json(403, { error_code: '4bdf9f69', error: 'bad' }) })
     renderApp(`/app/confirm/?id=4&token=${TOKEN}`)
     expect(await screen.findByTestId('confirmation-error')).toBeInTheDocument()
     expect(screen.queryByRole('dialog')).toBeNull()
@@ -32,9 +32,11 @@ describe('confirmation and logout', () => {
   it('logout calls the endpoint, forgets the session memory and goes to the login page', async () => {
     setLogged()
     sessionStorage.setItem('portal.remembered', JSON.stringify({ path: '/app/account/', platform: null }))
-    const calls = mockFetch(() => {
-      document.cookie = 'user_status=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/'
-      return json(200, { status: 'ok' })
+    const calls = mockApi({
+      'GET /api/client/logout/': () => {
+        document.cookie = 'user_status=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/'
+        return json(200, { status: 'ok' })
+      },
     })
     const app = renderApp('/app/logout/')
     await waitFor(() => expect(app.location().pathname).toBe('/app/login/'))

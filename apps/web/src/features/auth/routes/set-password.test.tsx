@@ -1,15 +1,16 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { json, mockFetch, profile, renderApp } from '../../../test/utils.tsx'
+import { json, mockApi, profile, renderApp, signedInRoutes } from '../../../test/utils.tsx'
 
 const TOKEN = 'abcdefghijklmnop1234'
 
 describe('set password', () => {
   it.each([400, 403, 404])('shows the link-expired screen when the token check answers %i, and resends', async (status) => {
-    const calls = mockFetch((c) =>
-      c.url.includes('validate-confirmation-token') ? json(status, { error_code: '4bdf9f69', error: 'bad' }) : json(200, { status: 'ok' }),
-    )
+    const calls = mockApi({
+      'GET /api/client/:id/validate-confirmation-token/:token/': () => json(status, { error_code: '4bdf9f69', error: 'bad' }),
+      'POST /api/client/send-password-reset-url/': () => json(200, { status: 'ok' }),
+    })
     renderApp(`/app/set-password/5/${TOKEN}/?platform=face`)
     expect(await screen.findByTestId('link-expired')).toBeInTheDocument()
     expect(screen.queryByRole('dialog')).toBeNull()
@@ -24,13 +25,13 @@ describe('set password', () => {
   })
 
   it('sets the password with a valid link and goes to the sanitised next', async () => {
-    const calls = mockFetch((c) => {
-      if (c.url.includes('validate-confirmation-token')) return json(200, { status: 'ok', email: 'ann@example.com' })
-      if (c.url === '/api/client/reset-password/') {
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/:id/validate-confirmation-token/:token/': () => json(200, { status: 'ok', email: 'ann@example.com' }),
+      'POST /api/client/reset-password/': () => {
         document.cookie = 'user_status=logged; path=/'
         return json(200, profile())
-      }
-      return json(200, profile())
+      },
     })
     const app = renderApp(`/app/set-password/5/${TOKEN}/?next=%2Fapp%2Faccount%2F`)
     const user = userEvent.setup()
@@ -46,11 +47,10 @@ describe('set password', () => {
   })
 
   it('puts 0c21cb17 on the new-password field', async () => {
-    mockFetch((c) =>
-      c.url.includes('validate-confirmation-token')
-        ? json(200, { status: 'ok', email: 'ann@example.com' })
-        : json(400, { error_code: '0c21cb17', error: 'same' }),
-    )
+    mockApi({
+      'GET /api/client/:id/validate-confirmation-token/:token/': () => json(200, { status: 'ok', email: 'ann@example.com' }),
+      'POST /api/client/reset-password/': () => json(400, { error_code: '0c21cb17', error: 'same' }),
+    })
     renderApp(`/app/set-password/5/${TOKEN}/`)
     const user = userEvent.setup()
     const pw = await screen.findByLabelText(/new password/i, { selector: 'input' })

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from '../../../lib/api-client.ts'
 import { errorStore } from '../../../lib/error-store.ts'
-import { json, mockFetch, renderApp } from '../../../test/utils.tsx'
+import { json, mockApi, renderApp } from '../../../test/utils.tsx'
 
 async function failWith(response: () => Response | Promise<Response>, opts?: Parameters<typeof api.get>[1]) {
-  mockFetch(response)
+  mockApi({ 'GET /api/thing/': response })
   let caught: unknown
   await act(async () => {
     await api.get('/api/thing/', opts).catch((e: unknown) => {
@@ -27,7 +27,7 @@ describe('error modal (spec section 8)', () => {
     await failWith(() => json(401, { error_code: '1920e203', error: 'Unauthorized user AnonymousUser' }))
     const d = await dialog()
     expect(d).toHaveTextContent('Looks like you are not authorized. Please, try to login again.')
-    mockFetch(() => json(200, { status: 'ok' }))
+    mockApi({ 'GET /api/client/logout/': () => json(200, { status: 'ok' }) })
     await userEvent.setup().click(within(d).getByRole('button', { name: 'Go to login' }))
     await waitFor(() => expect(app.location().pathname).toBe('/app/login/'))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())

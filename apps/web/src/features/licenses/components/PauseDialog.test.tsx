@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { LicenseView } from '@portal/domain'
-import { json, mockFetch, profile, renderApp, setLogged } from '../../../test/utils.tsx'
+import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
 
 /** A Face Machine trial as the API answers it; `paused` as the server derives it. */
 const trial = (paused: boolean, over: Partial<LicenseView> = {}): LicenseView =>
-  ({
+  licenseView({
     id: 5,
     type: 'face-machine',
     title: 'Face Machine #5',
@@ -38,17 +38,16 @@ const trial = (paused: boolean, over: Partial<LicenseView> = {}): LicenseView =>
     lifetime: null,
     upgradeable: { toAI: null },
     ...over,
-  }) as LicenseView
+  })
 
 function serve(initial: LicenseView) {
   let current = initial
-  const calls = mockFetch((c) => {
-    if (c.url === '/api/license/5/pause/') return json(200, (current = trial(true)))
-    if (c.url === '/api/license/5/resume/') return json(200, (current = trial(false)))
-    if (c.url === '/api/license/5/') return json(200, current)
-    if (c.url === '/api/license/') return json(200, { licenses: [current] })
-    if (c.url === '/api/group/') return json(200, { groups: [] })
-    return json(200, profile())
+  const calls = mockApi({
+    ...signedInRoutes(),
+    'POST /api/license/5/pause/': () => json(200, (current = trial(true))),
+    'POST /api/license/5/resume/': () => json(200, (current = trial(false))),
+    'GET /api/license/5/': () => json(200, current),
+    'GET /api/license/': () => json(200, { licenses: [current] }),
   })
   return { calls, posts: () => calls.filter((c) => c.method === 'POST').map((c) => c.url) }
 }

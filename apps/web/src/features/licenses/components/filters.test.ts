@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { STATUS_TABS, buildRows, productMatches } from './filters.ts'
 import type { GroupView, LicenseView } from '@portal/domain'
+import { groupView, licenseView } from '../../../test/utils.tsx'
 
 const lic = (id: number, product: string, status: LicenseView['state'], type: LicenseView['type'] = 'nuitrack') =>
-  ({ id, type, license_status: status === 'paused' ? 'new' : status, state: status, is_trial: false, config: { product } }) as unknown as LicenseView
-const grp = (id: number, limit: number, holded = 0) => ({ id, type: 'nuitrack', is_default: true, limit, holded_limit: holded, product: 'nuitrack_subscribe' }) as unknown as GroupView
+  licenseView({ id, type, license_status: status === 'paused' ? 'new' : status, state: status, is_trial: false, config: { product } })
+const grp = (id: number, limit: number, holded = 0) => groupView({ id, type: 'nuitrack', is_default: true, limit, holded_limit: holded, product: 'nuitrack_subscribe' })
 
 describe('dashboard rows', () => {
   it('puts group slots first and keeps only the platform', () => {
