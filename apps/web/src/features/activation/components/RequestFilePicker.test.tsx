@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { ERRORS, REQUEST_FILE_MAX_BYTES, formatRequestFile, type LicenseView } from '@portal/domain'
+import { ERRORS, REQUEST_FILE_MAX_BYTES, formatRequestFile } from '@portal/domain'
 import { AppProviders } from '../../../app/providers.tsx'
 import { makeQueryClient } from '../../../lib/query-client.ts'
 import { json, licenseView, mockApi } from '../../../test/utils.tsx'
