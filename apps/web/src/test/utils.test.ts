@@ -10,6 +10,12 @@ describe('the test fetch', () => {
     expect(calls).toMatchObject([{ url: '/api/license/42/?x=1', method: 'GET', params: { id: '42' } }])
   })
 
+  it('a literal route wins over a pattern, whatever the order they are given in', async () => {
+    mockApi({ 'GET /api/license/:id/': () => json(200, { from: 'pattern' }), 'GET /api/license/5/': () => json(200, { from: 'literal' }) })
+    expect(await (await fetch('/api/license/5/')).json()).toEqual({ from: 'literal' })
+    expect(await (await fetch('/api/license/6/')).json()).toEqual({ from: 'pattern' })
+  })
+
   it('a URL or method no route declares is recorded, and setup.ts fails the test with it', async () => {
     mockApi({ 'GET /api/client/': () => json(200, profile()) })
     const res = await fetch('/api/license/')

@@ -45,7 +45,9 @@ function match(pattern: string, path: string): Record<string, string> | null {
  */
 export function mockApi(routes: Routes) {
   const calls: Call[] = []
-  const table = Object.entries(routes) as [Route, Answer][]
+  // a literal route wins over a pattern (a test's 'GET /api/license/5/' over the shared ':id')
+  const paramCount = (r: string) => r.split('/').filter((s) => s.startsWith(':')).length
+  const table = (Object.entries(routes) as [Route, Answer][]).sort(([a], [b]) => paramCount(a) - paramCount(b))
   globalThis.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input)
     const method = init?.method ?? 'GET'
@@ -177,10 +179,14 @@ export const groupView = (over: Partial<GroupView> = {}): GroupView =>
     ...over,
   })
 
-/** The reads a signed-in screen makes: the profile, licenses, groups and the changelog. */
+/** The reads a signed-in screen makes: the profile, licenses (the list and each one), groups and the changelog. */
 export const signedInRoutes = (data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[] } = {}): Routes => ({
   'GET /api/client/': () => json(200, data.profile ?? profile()),
   'GET /api/license/': () => json(200, { licenses: data.licenses ?? [] }),
+  'GET /api/license/:id/': (c) => {
+    const found = data.licenses?.find((l) => String(l.id) === c.params.id)
+    return found ? json(200, found) : json(404, { error_code: ERRORS.not_found.code, error: ERRORS.not_found.message })
+  },
   'GET /api/group/': () => json(200, { groups: data.groups ?? [] }),
   'GET /api/changelog/': () => json(200, { entries: [] }),
 })
