@@ -70,10 +70,10 @@ export const appRoutes: RouteObject[] = [
         children: [
           { path: routes.account, element: <AccountRoute /> },
           { path: routes.groupKeys, element: <GroupKeysPage /> },
-          { path: '/app/group-keys/:id/group-key-info', element: <GroupKeyInfoPage /> },
+          { path: routes.groupKeyInfo, element: <GroupKeyInfoPage /> },
           { path: routes.paymentDoc, element: <PaymentDocRoute /> },
-          { path: '/app/staff/custom-license/perpetual', element: <StaffLicensePage variant="perpetual" /> },
-          { path: '/app/staff/custom-license/subscription', element: <StaffLicensePage variant="subscription" /> },
+          { path: routes.staffPerpetual, element: <StaffLicensePage variant="perpetual" /> },
+          { path: routes.staffSubscription, element: <StaffLicensePage variant="subscription" /> },
         ],
       },
       {
@@ -85,8 +85,8 @@ export const appRoutes: RouteObject[] = [
             element: <Protected />,
             children: [
               { path: routes.dashboard, element: <DashboardPage /> },
-              { path: 'dashboard/:id/info', element: <LicenseInfoRoute /> },
-              { path: 'dashboard/:id/pre-info', element: <PreInfoPage /> },
+              { path: routes.licenseInfo, element: <LicenseInfoRoute /> },
+              { path: routes.preInfo, element: <PreInfoPage /> },
             ],
           },
         ],

@@ -23,10 +23,8 @@ export const paths = {
   groupKeys: '/app/group-keys/',
   groupKeyInfo: (id: number | string) => `/app/group-keys/${id}/group-key-info/`,
   paymentDoc: '/app/payment-doc/',
-  /** alias of root, for code that calls it home */
-  home: '/app/',
-  staffPerpetual: '/app/staff/custom-license/',
-  staffSubscription: '/app/staff/custom-subscription/',
+  staffPerpetual: '/app/staff/custom-license/perpetual/',
+  staffSubscription: '/app/staff/custom-license/subscription/',
 } as const
 
 /** Router patterns (React Router matches with or without the trailing slash). */
@@ -45,8 +43,13 @@ export const routes = {
   faceMachineRegistration: '/app/registrate/face-machine',
   platform: '/app/:platform',
   dashboard: 'dashboard',
+  licenseInfo: 'dashboard/:id/info',
+  preInfo: 'dashboard/:id/pre-info',
   account: '/app/account',
   groupKeys: '/app/group-keys',
+  groupKeyInfo: '/app/group-keys/:id/group-key-info',
+  staffPerpetual: '/app/staff/custom-license/perpetual',
+  staffSubscription: '/app/staff/custom-license/subscription',
   paymentDoc: '/app/payment-doc',
   faceFaceMachine: '/app/face/face-machine',
 } as const
@@ -70,10 +73,3 @@ export const EXTERNAL = {
   offlineLicenseDocs: '/external_resource/link/face_sdk_docs_offline_license/',
   usbTokenDocs: '/external_resource/link/face_sdk_docs_locking_to_a_usb_token/',
 } as const
-
-/**
- * The router has no basename: every path above is the full browser path. These two helpers keep
- * code written for a basename router working (both are the identity here).
- */
-export const routerPath = (path: string) => path
-export const href = (path: string) => path

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach, beforeEach, vi } from 'vitest'
 import { cleanup } from '@testing-library/react'
+import { errorStore } from '../lib/error-store.ts'
 import { mockApi, takeUnexpectedCalls } from './utils.tsx'
 
 // Mantine reads these browser APIs that jsdom lacks
@@ -39,6 +40,8 @@ beforeEach(() => {
 })
 afterEach(() => {
   cleanup()
+  // the error modal's store is a module singleton: a modal left open must not reach the next test
+  errorStore.close()
   vi.restoreAllMocks()
   document.cookie.split(';').forEach((c) => {
     document.cookie = `${c.split('=')[0]!.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`

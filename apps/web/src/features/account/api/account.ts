@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { ClientInfo, ProfileResponse, UpdateClientBody } from '@portal/domain'
 import { api } from '../../../lib/api-client.ts'
-import { profileQueryOptions } from '../../../api/profile.ts'
+import { profileQueryOptions } from '../../../lib/auth.ts'
 
 export const updateClient = (body: UpdateClientBody) =>
   api.post<{ client_info: ClientInfo; email_confirmation_sent: boolean }>('/client/', body, { handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited'] })

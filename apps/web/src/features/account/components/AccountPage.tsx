@@ -3,7 +3,7 @@ import { Alert, Button, Card, Grid, Group, Modal, PasswordInput, SimpleGrid, Sta
 import { notifications } from '@mantine/notifications'
 import { z } from 'zod'
 import { LIMITS, changePasswordForm, companySchema, emailField, profileFields, type ClientInfo, type OptionKey } from '@portal/domain'
-import { useProfile } from '../../../api/profile.ts'
+import { useProfile } from '../../../lib/auth.ts'
 import { useZodForm } from '../../../lib/form.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { ApiError, describeFailure } from '../../../lib/api-client.ts'

@@ -7,12 +7,13 @@ import {
   PLATFORM_ARCHITECTURES,
   VALIDITY_UNITS,
   enabledLockOptions,
+  messageFor,
   staffLicenseBody,
   type LockOption,
   type StaffLicenseBody,
   type ValidityUnit,
 } from '@portal/domain'
-import { useProfile } from '../../../api/profile.ts'
+import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { paths } from '../../../config/paths.ts'
@@ -39,8 +40,8 @@ const digits = (v: string) => v.replace(/\D+/g, '')
 export function StaffLicensePage({ variant }: { variant: Variant }) {
   const navigate = useNavigate()
   const staff = useProfile().data?.client_info.is_staff
-  const versions = useFaceVersions()
-  const components = useFaceComponents()
+  const versions = useFaceVersions(staff === true)
+  const components = useFaceComponents(staff === true)
   const [title, setTitle] = useState('')
   const [email, setEmail] = useState('')
   const [count, setCount] = useState('1')
@@ -99,7 +100,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
     const parsed = staffLicenseBody.safeParse(body)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
-      return setResult({ ok: false, text: `${issue.path.join('.') || 'form'}: ${issue.message.replace(/_/g, ' ')}` })
+      return setResult({ ok: false, text: `${issue.path.join('.') || 'form'}: ${messageFor(issue.message)}` })
     }
     if (variant === 'subscription' && !parsed.data.config.license_expire_delta) return setResult({ ok: false, text: 'A subscription needs a validity period' })
     setBusy(true)
