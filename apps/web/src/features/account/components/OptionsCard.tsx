@@ -1,0 +1,33 @@
+import { Card, Stack, Switch, Title } from '@mantine/core'
+import type { ClientInfo, OptionKey } from '@portal/domain'
+import { useUpdateClient } from '../api/account.ts'
+import { saveFailed } from './save-failed.ts'
+
+const OPTION_LABELS: Partial<Record<OptionKey, string>> = {
+  balance_autofill: 'Top up the balance automatically for subscriptions',
+  bills_mail: 'Send me bills by e-mail',
+  news_notification: 'News of the company',
+  updates_notification: 'Product updates',
+}
+
+export function OptionsCard({ info }: { info: ClientInfo }) {
+  const update = useUpdateClient()
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="options-title">
+      <Stack>
+        <Title order={2} size="h4" id="options-title">
+          Notifications and options
+        </Title>
+        {(Object.keys(OPTION_LABELS) as OptionKey[]).map((key) => (
+          <Switch
+            key={key}
+            label={OPTION_LABELS[key]}
+            checked={info.options[key]}
+            disabled={update.isPending}
+            onChange={(e) => update.mutate({ options: { [key]: e.currentTarget.checked } }, { onError: saveFailed })}
+          />
+        ))}
+      </Stack>
+    </Card>
+  )
+}
