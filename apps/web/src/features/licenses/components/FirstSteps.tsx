@@ -1,0 +1,58 @@
+import { useState } from 'react'
+import { Button, Card, Group, Stepper, Text, Title } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { licensesQueryOptions, startTrial } from '../../../api/licenses.ts'
+import { groupsQueryOptions } from '../../../api/groups.ts'
+
+/** A trial the first steps offer: the product and tag the server creates it with. */
+export interface Trial {
+  product: string
+  tag: string | null
+  label: string
+}
+
+/** The onboarding first steps; the dashboard shows them while the client has no licenses and has not closed them. */
+export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[]; trial: Trial | undefined; onHide: () => void }) {
+  const qc = useQueryClient()
+  const [starting, setStarting] = useState(false)
+  const start = async () => {
+    if (!trial) return
+    setStarting(true)
+    try {
+      await startTrial(trial.product, trial.tag)
+      await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
+    } catch {
+      // the error modal has told the user
+    } finally {
+      setStarting(false)
+    }
+  }
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="first-steps">
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h4" id="first-steps">
+          First steps
+        </Title>
+        <Button variant="subtle" size="xs" onClick={onHide}>
+          Hide
+        </Button>
+      </Group>
+      <Stepper active={0} size="sm" allowNextStepsSelect={false}>
+        {steps.map((label) => (
+          <Stepper.Step key={label} label={label} />
+        ))}
+      </Stepper>
+      <Group mt="md">
+        {trial ? (
+          <Button onClick={start} loading={starting}>
+            {trial.label}
+          </Button>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Face SDK licenses are issued by our sales team for now: contact support to get one.
+          </Text>
+        )}
+      </Group>
+    </Card>
+  )
+}
