@@ -1,11 +1,13 @@
 import { useState } from 'react'
 import { Button, Card, Group, NumberInput, Text, Title } from '@mantine/core'
 import { GROUP_SIZE_MAX, type GroupView } from '@portal/domain'
-import { resizeGroup, useGroups } from '../api/groups.ts'
+import { useGroups } from '../api/groups.ts'
+import { useResizeGroup } from '../api/group-mutations.ts'
 import { fieldErrorOf } from '../lib/api-client.ts'
 
 /** A group key's available-license count: 1 up to its own limit plus its default group's. */
-export function GroupCount({ group, disabled, onSaved }: { group: GroupView; disabled?: boolean; onSaved: () => Promise<unknown> }) {
+export function GroupCount({ group, disabled }: { group: GroupView; disabled?: boolean }) {
+  const resize = useResizeGroup()
   const source = useGroups().data?.groups.find((g) => g.id === group.source_group_id)
   const max = group.limit + (source?.limit ?? 0)
   const [value, setValue] = useState<number | string>(group.limit)
@@ -18,8 +20,7 @@ export function GroupCount({ group, disabled, onSaved }: { group: GroupView; dis
     if (n > max) return setError(`At most ${max} licenses can be available in this group`)
     setSaving(true)
     try {
-      await resizeGroup(group.id, n)
-      await onSaved()
+      await resize.mutateAsync({ id: group.id, limit: n })
     } catch (err) {
       setError(fieldErrorOf(err)?.message ?? null)
     } finally {

@@ -1,10 +1,8 @@
 import { useEffect } from 'react'
 import { Center, Loader } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { Navigate, useLocation, useParams } from 'react-router'
 import { GENERIC_MESSAGES, isOnlineLicense, type Platform } from '@portal/domain'
-import { groupsQueryOptions } from '../../api/groups.ts'
-import { licensesQueryOptions, useLicense } from '../../api/licenses.ts'
+import { useLicense } from '../../api/licenses.ts'
 import { errorStore } from '../../lib/error-store.ts'
 import { paths } from '../../config/paths.ts'
 import { LicenseInfo } from '../../features/licenses/components/LicenseInfo.tsx'
@@ -19,7 +17,6 @@ export function LicenseInfoRoute() {
   const { platform, id = '' } = useParams() as { platform: Platform; id: string }
   const numeric = /^\d+$/.test(id)
   const license = useLicense(numeric ? id : '0')
-  const qc = useQueryClient()
   const { state } = useLocation()
   const failed = !numeric || license.isError
 
@@ -37,12 +34,11 @@ export function LicenseInfoRoute() {
   }
   const view = license.data
   if (view.type !== platform) return <Navigate to={paths.licenseInfo(view.type, view.id)} replace />
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
   return (
     <LicenseInfo license={view} platform={platform}>
       {/* the device API serves online licenses only: an offline license of any platform is activated here */}
-      {(platform === 'face' || !isOnlineLicense(view.config)) && <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} onActivated={refresh} />}
-      <DevicesPanel license={view} onChanged={refresh} />
+      {(platform === 'face' || !isOnlineLicense(view.config)) && <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} />}
+      <DevicesPanel license={view} />
     </LicenseInfo>
   )
 }

@@ -13,7 +13,6 @@ export function useUpdateClient() {
     mutationFn: updateClient,
     onSuccess: ({ client_info }) => {
       qc.setQueryData(profileQueryOptions().queryKey, (old: ProfileResponse | undefined) => (old ? { ...old, client_info } : old))
-      void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
     },
   })
 }

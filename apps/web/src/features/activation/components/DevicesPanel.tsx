@@ -1,21 +1,21 @@
 import { useState } from 'react'
 import { Button, Card, Group, Modal, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '@portal/domain'
-import { releaseDevice } from '../api/activation.ts'
+import { useReleaseDevice } from '../../../api/license-mutations.ts'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
 const when = (d: string | null) => (d ? new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—')
 
 /** Every device of a license, each releasable (3 per license in any 30 days). */
-export function DevicesPanel({ license, onChanged }: { license: LicenseView; onChanged: () => Promise<unknown> }) {
+export function DevicesPanel({ license }: { license: LicenseView }) {
+  const releaseDevice = useReleaseDevice()
   const [target, setTarget] = useState<Activation | null>(null)
   const [busy, setBusy] = useState(false)
   const release = async () => {
     if (!target) return
     setBusy(true)
     try {
-      await releaseDevice(license.id, target.id)
-      await onChanged()
+      await releaseDevice.mutateAsync({ id: license.id, deviceId: target.id })
     } catch {
       // the error modal names the date the next release is possible
     } finally {

@@ -3,7 +3,7 @@ import { Anchor, Button, Card, Group, Modal, Stack, Text, TextInput, Title } fro
 import { USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { EXTERNAL } from '../../../config/paths.ts'
-import { activateOffline } from '../api/activation.ts'
+import { useActivateOffline } from '../../../api/license-mutations.ts'
 import { downloadLicenseFile } from './download.ts'
 import { NO_REQUEST_FILE, RequestFilePicker, type ChosenRequest } from './RequestFilePicker.tsx'
 
@@ -29,7 +29,8 @@ function sdkLockHint(license: LicenseView): string {
   return ''
 }
 
-export function FaceActivation({ license, autoDownload, onActivated }: { license: LicenseView; autoDownload: boolean; onActivated: () => Promise<unknown> }) {
+/** `onActivated` runs after the activated license is in the cache (the route needs nothing more). */
+export function FaceActivation({ license, autoDownload, onActivated }: { license: LicenseView; autoDownload: boolean; onActivated?: () => unknown }) {
   const mode = activationMode(license)
   const onHold = license.status === 2
   const downloaded = useRef(false)
@@ -83,7 +84,8 @@ function Warning({ opened, onClose, onConfirm, busy, what }: { opened: boolean; 
   )
 }
 
-function RequestFileActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated: () => Promise<unknown> }) {
+function RequestFileActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated?: () => unknown }) {
+  const activate = useActivateOffline()
   const [chosen, setChosen] = useState<ChosenRequest | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [warn, setWarn] = useState(false)
@@ -92,10 +94,10 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
     if (!chosen) return
     setBusy(true)
     try {
-      const view = await activateOffline(license.id, { data: encodeBase64(chosen.text) })
+      const view = await activate.mutateAsync({ id: license.id, input: { data: encodeBase64(chosen.text) } })
       setWarn(false)
       if (view.data) downloadLicenseFile(view.data)
-      await onActivated()
+      await onActivated?.()
     } catch (err) {
       setWarn(false)
       setError(fieldErrorOf(err)?.message ?? null)
@@ -124,7 +126,8 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
   )
 }
 
-function UsbActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated: () => Promise<unknown> }) {
+function UsbActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated?: () => unknown }) {
+  const activate = useActivateOffline()
   const [serial, setSerial] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [warn, setWarn] = useState(false)
@@ -138,10 +141,10 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
   const submit = async () => {
     setBusy(true)
     try {
-      const view = await activateOffline(license.id, { hardware_key_serial: serial.trim() })
+      const view = await activate.mutateAsync({ id: license.id, input: { hardware_key_serial: serial.trim() } })
       setWarn(false)
       if (view.data) downloadLicenseFile(view.data)
-      await onActivated()
+      await onActivated?.()
     } catch (err) {
       setWarn(false)
       setError(fieldErrorOf(err)?.message ?? null)

@@ -1,10 +1,10 @@
 import { useEffect } from 'react'
 import { Anchor, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useParams } from 'react-router'
 import { GENERIC_MESSAGES, productTitle } from '@portal/domain'
-import { groupsQueryOptions, renameGroup, useGroups } from '../../../api/groups.ts'
-import { licensesQueryOptions, useLicenses } from '../../../api/licenses.ts'
+import { useGroups } from '../../../api/groups.ts'
+import { useRenameGroup } from '../../../api/group-mutations.ts'
+import { useLicenses } from '../../../api/licenses.ts'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
@@ -15,7 +15,7 @@ export function GroupKeyInfoPage() {
   const { id = '' } = useParams()
   const groups = useGroups()
   const licenses = useLicenses()
-  const qc = useQueryClient()
+  const rename = useRenameGroup()
   const group = groups.data?.groups.find((g) => g.id === Number(id) && !g.is_default)
   const missing = !/^\d+$/.test(id) || groups.isError || (groups.isSuccess && !group)
   useEffect(() => {
@@ -29,7 +29,6 @@ export function GroupKeyInfoPage() {
       </Center>
     )
   }
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey })])
   const members = (licenses.data?.licenses ?? []).filter((l) => l.group_id === group.id)
   return (
     <Stack gap="lg">
@@ -45,10 +44,7 @@ export function GroupKeyInfoPage() {
           button="Rename"
           dialogTitle="Rename the group key"
           fieldLabel="Name"
-          onSave={async (title) => {
-            await renameGroup(group.id, title)
-            await refresh()
-          }}
+          onSave={(title) => rename.mutateAsync({ id: group.id, title })}
         />
       </Group>
       <Card withBorder padding="lg">
@@ -75,7 +71,7 @@ export function GroupKeyInfoPage() {
           </div>
         </SimpleGrid>
       </Card>
-      <GroupCount group={group} onSaved={refresh} />
+      <GroupCount group={group} />
       <Card withBorder padding="lg" component="section" aria-labelledby="members-title">
         <Title order={2} size="h4" mb="sm" id="members-title">
           Licenses of this key

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplitFrom, checkGroupSize, checkTitle, defaultGroupSize, groupKind, messageFor, productTitle, type GroupView } from '@portal/domain'
-import { groupsQueryOptions, splitGroup, useGroups } from '../../../api/groups.ts'
+import { useGroups } from '../../../api/groups.ts'
+import { useSplitGroup } from '../../../api/group-mutations.ts'
 import { useLicenses } from '../../../api/licenses.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
@@ -144,7 +144,7 @@ function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
 }
 
 function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose: () => void; sources: GroupView[] }) {
-  const qc = useQueryClient()
+  const split = useSplitGroup()
   const navigate = useNavigate()
   const options = useMemo(
     () => sources.map((g) => ({ value: String(g.id), label: `${productTitle(g.product)}${g.os_type !== null ? `, ${OS_TYPES[g.os_type as 0 | 1 | 2]}` : ''} (${g.limit} available)` })),
@@ -172,8 +172,7 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     if (Object.keys(next).length) return
     setBusy(true)
     try {
-      const res = await splitGroup(source!.id, name.trim(), n)
-      await qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+      const res = await split.mutateAsync({ id: source!.id, title: name.trim(), limit: n })
       onClose()
       navigate(paths.groupKeyInfo(res.dest_group.id))
     } catch (err) {

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
 import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, OS_TYPES, PLATFORM_TITLES, checkTitle, messageFor, productTitle, type GroupView, type Platform } from '@portal/domain'
-import { groupsQueryOptions, newLicenseFromGroup, useGroups } from '../../../api/groups.ts'
-import { licensesQueryOptions } from '../../../api/licenses.ts'
+import { useGroups } from '../../../api/groups.ts'
+import { useNewLicenseFromGroup } from '../../../api/group-mutations.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { paths } from '../../../config/paths.ts'
 
@@ -37,7 +36,7 @@ export function PreInfoPage() {
 }
 
 function useGenerate(group: GroupView, platform: Platform) {
-  const qc = useQueryClient()
+  const newLicense = useNewLicenseFromGroup()
   const navigate = useNavigate()
   const [title, setTitle] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -50,8 +49,7 @@ function useGenerate(group: GroupView, platform: Platform) {
     }
     setBusy(true)
     try {
-      const license = await newLicenseFromGroup(group.id, title.trim() || undefined)
-      await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
+      const license = await newLicense.mutateAsync({ id: group.id, title: title.trim() || undefined })
       navigate(paths.licenseInfo(platform, license.id), { state: { fromGroup: true } })
     } catch {
       setBusy(false)

@@ -1,8 +1,6 @@
 import { useState } from 'react'
 import { Button, Card, Group, Stepper, Text, Title } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
-import { licensesQueryOptions, startTrial } from '../../../api/licenses.ts'
-import { groupsQueryOptions } from '../../../api/groups.ts'
+import { useStartTrial } from '../../../api/license-mutations.ts'
 
 /** A trial the first steps offer: the product and tag the server creates it with. */
 export interface Trial {
@@ -13,14 +11,13 @@ export interface Trial {
 
 /** The onboarding first steps; the dashboard shows them while the client has no licenses and has not closed them. */
 export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[]; trial: Trial | undefined; onHide: () => void }) {
-  const qc = useQueryClient()
+  const startTrial = useStartTrial()
   const [starting, setStarting] = useState(false)
   const start = async () => {
     if (!trial) return
     setStarting(true)
     try {
-      await startTrial(trial.product, trial.tag)
-      await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
+      await startTrial.mutateAsync({ product: trial.product, tag: trial.tag })
     } catch {
       // the error modal has told the user
     } finally {

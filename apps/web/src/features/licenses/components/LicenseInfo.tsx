@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react'
 import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
 import {
   OS_TYPES,
@@ -12,8 +11,8 @@ import {
   type LicenseView,
   type Platform,
 } from '@portal/domain'
-import { licensesQueryOptions, pauseLicense, releaseLicense, renameLicense, resumeLicense } from '../../../api/licenses.ts'
-import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
+import { usePauseLicense, useReleaseLicense, useRenameLicense, useResumeLicense } from '../../../api/license-mutations.ts'
+import { useGroups } from '../../../api/groups.ts'
 import { StatusBadge, expiryLabel, formatDate } from '../../../components/LicenseBits.tsx'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
@@ -22,11 +21,13 @@ import { PauseDialog } from './PauseDialog.tsx'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
-  const qc = useQueryClient()
+  const rename = useRenameLicense()
+  const pause = usePauseLicense()
+  const resumeMutation = useResumeLicense()
+  const release = useReleaseLicense()
   const navigate = useNavigate()
   const onHold = license.status === 2
   const group = useGroups().data?.groups.find((g) => g.id === license.group_id)
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
   const [confirmRevoke, setConfirmRevoke] = useState(false)
   const [confirmPause, setConfirmPause] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -34,7 +35,6 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
     setBusy(true)
     try {
       await fn()
-      await refresh()
     } catch {
       // the error modal has told the user
     } finally {
@@ -48,7 +48,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const paused = license.state === 'paused'
   const what = license.is_trial ? 'trial' : 'subscription'
   const resume = (
-    <Button onClick={() => act(() => resumeLicense(license.id))} loading={busy} disabled={onHold}>
+    <Button onClick={() => act(() => resumeMutation.mutateAsync(license.id))} loading={busy} disabled={onHold}>
       Resume the {what}
     </Button>
   )
@@ -80,10 +80,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           dialogTitle="Edit the title"
           fieldLabel="Title"
           disabled={onHold}
-          onSave={async (title) => {
-            await renameLicense(license.id, title)
-            await refresh()
-          }}
+          onSave={(title) => rename.mutateAsync({ id: license.id, title })}
         />
       </Group>
       {onHold && (
@@ -147,7 +144,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           {license.config.max_version && <Field label="Up to SDK version">{license.config.max_version}</Field>}
         </SimpleGrid>
       </Card>
-      {group && groupKind(group) === 'key' && <GroupCount group={group} disabled={onHold} onSaved={refresh} />}
+      {group && groupKind(group) === 'key' && <GroupCount group={group} disabled={onHold} />}
       {children}
       <Card withBorder padding="lg" component="section" aria-labelledby="manage-title">
         <Title order={2} size="h4" mb="md" id="manage-title">
@@ -180,7 +177,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         onConfirm={() =>
           act(async () => {
             try {
-              await pauseLicense(license.id)
+              await pause.mutateAsync(license.id)
             } finally {
               setConfirmPause(false)
             }
@@ -198,7 +195,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             loading={busy}
             onClick={() =>
               act(async () => {
-                await releaseLicense(license.id)
+                await release.mutateAsync(license.id)
                 setConfirmRevoke(false)
                 navigate(paths.dashboard(platform))
               })

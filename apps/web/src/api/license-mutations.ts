@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import type { LicenseView } from '@portal/domain'
+import { activateOffline, releaseDevice, type OfflineInput } from '../features/activation/api/activation.ts'
+import { groupsQueryOptions } from './groups.ts'
+import { licenseQueryOptions, licensesQueryOptions, pauseLicense, releaseLicense, renameLicense, resumeLicense, startTrial } from './licenses.ts'
+
+/**
+ * License mutations put the license the API answers into the cache (its own query and its row in
+ * the list), so no caller refetches whole lists; what the answer does not carry (a group's counts
+ * after a revoke or a new trial) is invalidated by that query's own key.
+ */
+export function putLicense(qc: QueryClient, view: LicenseView) {
+  qc.setQueryData(licenseQueryOptions(String(view.id)).queryKey, view)
+  qc.setQueryData(licensesQueryOptions().queryKey, (old) =>
+    old && { licenses: old.licenses.some((l) => l.id === view.id) ? old.licenses.map((l) => (l.id === view.id ? view : l)) : [...old.licenses, view] },
+  )
+}
+
+function dropLicense(qc: QueryClient, id: number) {
+  qc.removeQueries({ queryKey: licenseQueryOptions(String(id)).queryKey, exact: true })
+  qc.setQueryData(licensesQueryOptions().queryKey, (old) => old && { licenses: old.licenses.filter((l) => l.id !== id) })
+}
+
+const useLicenseMutation = <A>(fn: (args: A) => Promise<LicenseView>) => {
+  const qc = useQueryClient()
+  return useMutation({ mutationFn: fn, onSuccess: (view) => putLicense(qc, view) })
+}
+
+export const useRenameLicense = () => useLicenseMutation(({ id, title }: { id: number; title: string }) => renameLicense(id, title))
+export const usePauseLicense = () => useLicenseMutation(pauseLicense)
+export const useResumeLicense = () => useLicenseMutation(resumeLicense)
+export const useActivateOffline = () => useLicenseMutation(({ id, input }: { id: number; input: OfflineInput }) => activateOffline(id, input))
+export const useReleaseDevice = () => useLicenseMutation(({ id, deviceId }: { id: number; deviceId: number }) => releaseDevice(id, deviceId))
+
+/** Revoking frees the license's place in its group: the license goes, the group's counts change. */
+export function useReleaseLicense() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: releaseLicense,
+    onSuccess: (_answer, id) => {
+      dropLicense(qc, id)
+      return qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+    },
+  })
+}
+
+/** A trial arrives with its own group: the licenses join the list, the groups are read again. */
+export function useStartTrial() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: ({ product, tag }: { product: string; tag: string | null }) => startTrial(product, tag),
+    onSuccess: ({ licenses }) => {
+      for (const view of licenses) putLicense(qc, view)
+      return qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+    },
+  })
+}
