@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Button, Card, Group, NumberInput, Text, Title } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { GROUP_SIZE_MAX, type GroupView } from '@portal/domain'
 import { useGroups } from '../api/groups.ts'
 import { useResizeGroup } from '../api/group-mutations.ts'
@@ -7,6 +8,7 @@ import { fieldErrorOf } from '../lib/api-client.ts'
 
 /** A group key's available-license count: 1 up to its own limit plus its default group's. */
 export function GroupCount({ group, disabled }: { group: GroupView; disabled?: boolean }) {
+  const { t } = useTranslation()
   const resize = useResizeGroup()
   const source = useGroups().data?.groups.find((g) => g.id === group.source_group_id)
   const max = group.limit + (source?.limit ?? 0)
@@ -16,8 +18,8 @@ export function GroupCount({ group, disabled }: { group: GroupView; disabled?: b
   const save = async (e: React.FormEvent) => {
     e.preventDefault()
     const n = Number(value)
-    if (!Number.isInteger(n) || n < 1) return setError('The group must keep at least 1 available license')
-    if (n > max) return setError(`At most ${max} licenses can be available in this group`)
+    if (!Number.isInteger(n) || n < 1) return setError(t('The group must keep at least 1 available license'))
+    if (n > max) return setError(t('At most {{max}} licenses can be available in this group', { max }))
     setSaving(true)
     try {
       await resize.mutateAsync({ id: group.id, limit: n })
@@ -30,15 +32,15 @@ export function GroupCount({ group, disabled }: { group: GroupView; disabled?: b
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby={`group-count-${group.id}`}>
       <Title order={2} size="h4" mb="xs" id={`group-count-${group.id}`}>
-        Available in {group.title}
+        {t('Available in {{title}}', { title: group.title })}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {group.used_licenses} generated, {group.limit} available. Licenses you remove return to {source?.title ?? 'the default group'}.
+        {t('{{used}} generated, {{available}} available. Licenses you remove return to {{source}}.', { used: group.used_licenses, available: group.limit, source: source?.title ?? t('the default group') })}
       </Text>
       <form onSubmit={save} noValidate>
         <Group align="flex-start">
           <NumberInput
-            label="Available licenses"
+            label={t('Available licenses')}
             value={value}
             onChange={(v) => (setValue(v), setError(null))}
             min={1}
@@ -51,7 +53,7 @@ export function GroupCount({ group, disabled }: { group: GroupView; disabled?: b
             w={200}
           />
           <Button type="submit" mt={25} loading={saving} disabled={disabled}>
-            Save
+            {t('Save')}
           </Button>
         </Group>
       </form>

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Button, Card, Group, Modal, Table, Text, Title, VisuallyHidden } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '@portal/domain'
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
 
@@ -8,6 +9,7 @@ const when = (d: string | null) => (d ? new Date(d).toLocaleString('en-US', { mo
 
 /** Every device of a license, each releasable (3 per license in any 30 days). */
 export function DevicesPanel({ license }: { license: LicenseView }) {
+  const { t } = useTranslation()
   const releaseDevice = useReleaseDevice()
   const [target, setTarget] = useState<Activation | null>(null)
   const [busy, setBusy] = useState(false)
@@ -26,27 +28,27 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="devices-title">
       <Title order={2} size="h4" mb="xs" id="devices-title">
-        Devices
+        {t('Devices')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Devices this license is activated on. Release one to move the license to another device ({DEVICE_RELEASES_PER_30_DAYS} releases in any 30 days).
+        {t('Devices this license is activated on. Release one to move the license to another device ({{releases}} releases in any 30 days).', { releases: DEVICE_RELEASES_PER_30_DAYS })}
       </Text>
       {license.activations.length === 0 ? (
         <Text c="dimmed" py="sm">
-          No devices yet.
+          {t('No devices yet.')}
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={620}>
           <Table>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Fingerprint or serial</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>First seen</Table.Th>
-                <Table.Th>Last seen</Table.Th>
+                <Table.Th>{t('Name')}</Table.Th>
+                <Table.Th>{t('Fingerprint or serial')}</Table.Th>
+                <Table.Th>{t('Kind')}</Table.Th>
+                <Table.Th>{t('First seen')}</Table.Th>
+                <Table.Th>{t('Last seen')}</Table.Th>
                 <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
+                  <VisuallyHidden>{t('Actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -59,12 +61,12 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
                       {d.kind === 'online' ? d.fingerprint : d.signature_properties.serial}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{KIND[d.kind] ?? d.kind}</Table.Td>
+                  <Table.Td>{KIND[d.kind] ? t(KIND[d.kind]!) : d.kind}</Table.Td>
                   <Table.Td>{when(d.first_seen)}</Table.Td>
                   <Table.Td>{when(d.last_seen)}</Table.Td>
                   <Table.Td>
                     <Button size="xs" variant="light" color="red" onClick={() => setTarget(d)} disabled={license.status === 2}>
-                      Release
+                      {t('Release')}
                     </Button>
                   </Table.Td>
                 </Table.Tr>
@@ -73,14 +75,16 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={target !== null} onClose={() => setTarget(null)} title="Release this device?" centered>
-        <Text mb="lg">The device stops counting against the license and can no longer get a fresh license file. This uses one of the {DEVICE_RELEASES_PER_30_DAYS} releases allowed in any 30 days.</Text>
+      <Modal opened={target !== null} onClose={() => setTarget(null)} title={t('Release this device?')} centered>
+        <Text mb="lg">
+          {t('The device stops counting against the license and can no longer get a fresh license file. This uses one of the {{releases}} releases allowed in any 30 days.', { releases: DEVICE_RELEASES_PER_30_DAYS })}
+        </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setTarget(null)}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button color="red" onClick={release} loading={busy}>
-            Release
+            {t('Release')}
           </Button>
         </Group>
       </Modal>
