@@ -10,10 +10,10 @@ export interface FormSchema<Out> {
 export type FieldErrors<V> = Partial<Record<keyof V & string, string>>
 
 /**
- * A small form state: values, per-field message keys from the shared zod schema, and server codes
- * put on a field. Errors are message keys; the components translate them.
+ * The form state under `useZodForm`: values, per-field message keys from the shared zod schema,
+ * and server codes put on a field.
  */
-export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: FormSchema<Out>, initial: V) {
+function useSchemaForm<V extends Record<string, unknown>, Out>(schema: FormSchema<Out>, initial: V) {
   const [values, setValues] = useState<V>(initial)
   const [errors, setErrors] = useState<FieldErrors<V>>({})
 
@@ -52,8 +52,9 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Fo
 }
 
 /**
- * The same form with translated errors, a `set` setter and server-error placement: a handled API
- * error lands on its `field` when the form has one, else in `formError`.
+ * The one form hook of the app: values checked by the shared zod schema of packages/domain,
+ * translated errors, a `set` setter and server-error placement (a handled API error lands on its
+ * `field` when the form has one, else in `formError`).
  */
 export function useZodForm<V extends Record<string, unknown>, Out>(schema: FormSchema<Out>, initial: V) {
   const { t, i18n } = useTranslation()
@@ -73,12 +74,19 @@ export function useZodForm<V extends Record<string, unknown>, Out>(schema: FormS
     else setFormError(e.message)
   }
 
+  const set = <K extends keyof V>(key: K, value: V[K]) => {
+    setFormError(null)
+    form.setValue(key, value)
+  }
+
   return {
     values: form.values,
-    set: <K extends keyof V>(key: K, value: V[K]) => {
-      setFormError(null)
-      form.setValue(key, value)
-    },
+    set,
+    /** Props for a text input bound to `key`. */
+    text: (key: keyof V & string) => ({
+      value: String(form.values[key] ?? ''),
+      onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(key, e.currentTarget.value as V[typeof key]),
+    }),
     errors,
     setFieldError: form.setFieldError,
     setErrors: form.setErrors,

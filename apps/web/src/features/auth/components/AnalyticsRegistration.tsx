@@ -7,7 +7,7 @@ import { LIMITS, emailField, isError, passwordField } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { errorStore } from '../../../lib/error-store.ts'
-import { useSchemaForm } from '../../../lib/form.ts'
+import { useZodForm } from '../../../lib/form.ts'
 import { CAPTCHA_ERRORS, analyticsFillInfo, analyticsSignup } from '../api/analytics-signup.ts'
 import { AuthLayout } from './AuthLayout.tsx'
 import { Captcha } from './Captcha.tsx'
@@ -20,7 +20,7 @@ const schema = z
 export function AnalyticsRegistration() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const form = useSchemaForm(schema, { username: '', password: '', repeat_password: '' })
+  const form = useZodForm(schema, { username: '', password: '', repeat_password: '' })
   const [policy, setPolicy] = useState(true)
   const [token, setToken] = useState<string | null>(null)
   const [captchaError, setCaptchaError] = useState(false)
@@ -30,7 +30,6 @@ export function AnalyticsRegistration() {
   const [next, setNext] = useState<string>(paths.analyticsLogin)
   const [credentials, setCredentials] = useState<{ username: string; password: string } | null>(null)
   const onToken = useCallback((v: string | null) => setToken(v), [])
-  const tr = (k?: string) => (k ? t(k) : undefined)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -66,9 +65,9 @@ export function AnalyticsRegistration() {
     <AuthLayout title={t('Create a Nuitrack Analytics account')}>
       <form onSubmit={submit} noValidate aria-label={t('Registration')}>
         <Stack>
-          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={LIMITS.emailMax + 1} value={form.values.username} onChange={(e) => form.setValue('username', e.currentTarget.value)} error={tr(form.errors.username)} required />
-          <PasswordInput label={t('Password')} autoComplete="new-password" maxLength={LIMITS.passwordMax + 1} value={form.values.password} onChange={(e) => form.setValue('password', e.currentTarget.value)} error={tr(form.errors.password)} required />
-          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={LIMITS.passwordMax + 1} value={form.values.repeat_password} onChange={(e) => form.setValue('repeat_password', e.currentTarget.value)} error={tr(form.errors.repeat_password)} required />
+          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={LIMITS.emailMax + 1} value={form.values.username} onChange={(e) => form.set('username', e.currentTarget.value)} error={form.errors.username} required />
+          <PasswordInput label={t('Password')} autoComplete="new-password" maxLength={LIMITS.passwordMax + 1} value={form.values.password} onChange={(e) => form.set('password', e.currentTarget.value)} error={form.errors.password} required />
+          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={LIMITS.passwordMax + 1} value={form.values.repeat_password} onChange={(e) => form.set('repeat_password', e.currentTarget.value)} error={form.errors.repeat_password} required />
           <Checkbox checked={policy} onChange={(e) => setPolicy(e.currentTarget.checked)} label={t('I agree to the privacy policy')} error={policy ? undefined : t('Please accept the privacy policy')} />
           <Captcha onToken={onToken} resetKey={resetKey} />
           {captchaError && !token && (

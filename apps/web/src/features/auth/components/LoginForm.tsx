@@ -5,7 +5,7 @@ import { Link, useLocation } from 'react-router'
 import { isError, signinBody, type Platform, type ProfileResponse } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
-import { useSchemaForm } from '../../../lib/form.ts'
+import { useZodForm } from '../../../lib/form.ts'
 import { useSignin } from '../api/signin.ts'
 import { withPlatform } from '../hooks.ts'
 import { AuthLayout } from './AuthLayout.tsx'
@@ -21,11 +21,10 @@ export interface LoginFormProps {
 export function LoginForm({ platform, analytics = false, onSignedIn }: LoginFormProps) {
   const { t } = useTranslation()
   const justRegistered = new URLSearchParams(useLocation().search).has('registered')
-  const form = useSchemaForm(signinBody, { username: '', password: '' })
+  const form = useZodForm(signinBody, { username: '', password: '' })
   const signin = useSignin()
   const [formError, setFormError] = useState<string | null>(null)
   const [unconfirmed, setUnconfirmed] = useState<string | null>(null)
-  const tr = (k?: string) => (k ? t(k) : undefined)
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -72,7 +71,7 @@ export function LoginForm({ platform, analytics = false, onSignedIn }: LoginForm
             maxLength={151}
             required
             {...form.text('username')}
-            error={tr(form.errors.username)}
+            error={form.errors.username}
           />
           <PasswordInput
             label={t('Password')}
@@ -80,7 +79,7 @@ export function LoginForm({ platform, analytics = false, onSignedIn }: LoginForm
             maxLength={257}
             required
             {...form.text('password')}
-            error={tr(form.errors.password)}
+            error={form.errors.password}
           />
           <Group justify="flex-end">
             <Anchor component={Link} to={withPlatform(paths.forgotPassword, platform)} size="sm">

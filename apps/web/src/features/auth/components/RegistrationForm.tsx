@@ -5,7 +5,7 @@ import { Link } from 'react-router'
 import { isError, registrationForm, type Platform } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
-import { useSchemaForm } from '../../../lib/form.ts'
+import { useZodForm } from '../../../lib/form.ts'
 import { useSignup } from '../api/signup.ts'
 import { withPlatform } from '../hooks.ts'
 import { AuthLayout } from './AuthLayout.tsx'
@@ -18,12 +18,11 @@ export interface RegistrationFormProps {
 
 export function RegistrationForm({ platform, analytics = false }: RegistrationFormProps) {
   const { t } = useTranslation()
-  const form = useSchemaForm(registrationForm, { username: '', password: '', repeat_password: '', is_corporate: false })
+  const form = useZodForm(registrationForm, { username: '', password: '', repeat_password: '', is_corporate: false })
   const signup = useSignup()
   const [policy, setPolicy] = useState(true)
   const [policyError, setPolicyError] = useState(false)
   const [doneFor, setDoneFor] = useState<string | null>(null)
-  const tr = (k?: string) => (k ? t(k) : undefined)
   const loginPath = analytics ? paths.analyticsLogin : withPlatform(paths.login, platform)
 
   const submit = (e: FormEvent) => {
@@ -71,7 +70,7 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             aria-label={t('Account type')}
             fullWidth
             value={form.values.is_corporate ? 'corporate' : 'personal'}
-            onChange={(v) => form.setValue('is_corporate', v === 'corporate')}
+            onChange={(v) => form.set('is_corporate', v === 'corporate')}
             data={[
               { value: 'personal', label: t('Personal') },
               { value: 'corporate', label: t('Corporate') },
@@ -84,7 +83,7 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             maxLength={151}
             required
             {...form.text('username')}
-            error={tr(form.errors.username)}
+            error={form.errors.username}
           />
           <PasswordInput
             label={t('Password')}
@@ -93,7 +92,7 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             required
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
             {...form.text('password')}
-            error={tr(form.errors.password)}
+            error={form.errors.password}
           />
           <PasswordInput
             label={t('Repeat password')}
@@ -101,7 +100,7 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             maxLength={257}
             required
             {...form.text('repeat_password')}
-            error={tr(form.errors.repeat_password)}
+            error={form.errors.repeat_password}
           />
           {analytics ? (
             <Checkbox

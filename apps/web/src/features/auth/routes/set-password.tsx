@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'reac
 import { isError, isPlatform, passwordContainsEmail, sanitizeNext, setPasswordForm, type Platform } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
-import { useSchemaForm } from '../../../lib/form.ts'
+import { useZodForm } from '../../../lib/form.ts'
 import { forget } from '../../../lib/session.ts'
 import { RESET_TOKEN_ERRORS, useResetPassword } from '../api/reset-password.ts'
 import { useValidateConfirmationToken } from '../api/validate-confirmation-token.ts'
@@ -60,9 +60,8 @@ function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string
   const navigate = useNavigate()
   const location = useLocation()
   const [search] = useSearchParams()
-  const form = useSchemaForm(setPasswordForm, { new_password: '', repeat_password: '' })
+  const form = useZodForm(setPasswordForm, { new_password: '', repeat_password: '' })
   const reset = useResetPassword()
-  const tr = (k?: string) => (k ? t(k) : undefined)
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -105,7 +104,7 @@ function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string
             required
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
             {...form.text('new_password')}
-            error={tr(form.errors.new_password)}
+            error={form.errors.new_password}
           />
           <PasswordInput
             label={t('Repeat password')}
@@ -113,7 +112,7 @@ function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string
             maxLength={257}
             required
             {...form.text('repeat_password')}
-            error={tr(form.errors.repeat_password)}
+            error={form.errors.repeat_password}
           />
           <Button type="submit" loading={reset.isPending} fullWidth>
             {t('Save password')}
