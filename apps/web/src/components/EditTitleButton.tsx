@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
-import { LICENSE_TITLE_MAX, checkTitle, messageFor } from '@portal/domain'
+import { useTranslation } from 'react-i18next'
+import { LICENSE_TITLE_MAX, checkTitle } from '@portal/domain'
 import { fieldErrorOf } from '../lib/api-client.ts'
 
 /** A button that opens a dialog to change a license's or a group's title (trimmed, 1 to 256). */
@@ -12,6 +13,7 @@ export function EditTitleButton(props: {
   disabled?: boolean
   onSave: (title: string) => Promise<unknown>
 }) {
+  const { t } = useTranslation()
   const [open, setOpen] = useState(false)
   const [value, setValue] = useState(props.current)
   const [error, setError] = useState<string | null>(null)
@@ -19,7 +21,7 @@ export function EditTitleButton(props: {
   const save = async (e: React.FormEvent) => {
     e.preventDefault()
     const problem = checkTitle(value)
-    if (problem) return setError(messageFor(problem))
+    if (problem) return setError(t(problem))
     setSaving(true)
     try {
       await props.onSave(value)
@@ -33,18 +35,18 @@ export function EditTitleButton(props: {
   return (
     <>
       <Button variant="subtle" size="xs" onClick={() => (setValue(props.current), setError(null), setOpen(true))} disabled={props.disabled}>
-        {props.button}
+        {t(props.button)}
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={props.dialogTitle} centered>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t(props.dialogTitle)} centered>
         <form onSubmit={save} noValidate>
           <Stack>
-            <TextInput label={props.fieldLabel} value={value} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setValue(e.currentTarget.value), setError(null))} error={error} data-autofocus />
+            <TextInput label={t(props.fieldLabel)} value={value} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setValue(e.currentTarget.value), setError(null))} error={error} data-autofocus />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpen(false)}>
-                Cancel
+                {t('Cancel')}
               </Button>
               <Button type="submit" loading={saving}>
-                Save
+                {t('Save')}
               </Button>
             </Group>
           </Stack>
