@@ -36,6 +36,8 @@ export interface BuildOptions {
   webDist?: string
   /** token the CLI presents to run commands inside this process (PGlite mode) */
   adminToken?: string
+  /** run the job queue's poll loop (default); the shared test app leaves it off so tests stay deterministic */
+  runJobs?: boolean
 }
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
@@ -72,7 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring }
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
-  app.addHook('onReady', async () => jobs.start())
+  if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
     await mailer.stop()
