@@ -13,7 +13,7 @@ import type { Config } from './platform/config.ts'
 import { installErrorHandler } from './platform/errors.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
 import { sessionPlugin } from './platform/session.ts'
-import { PORTAL_VERSION } from '@portal/domain'
+import { PORTAL_VERSION, STAFF_FORM_PATHS } from '@portal/domain'
 import { authRoutes } from './modules/auth/routes.ts'
 import { clientRoutes } from './modules/client/routes.ts'
 import { catalogueRoutes } from './modules/catalogue/routes.ts'
@@ -25,6 +25,8 @@ import { licenseRoutes } from './modules/licenses/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
+import { linkRoutes } from './modules/links/routes.ts'
+import { externalLinks } from './modules/links/links.ts'
 
 export interface BuildOptions {
   config: Config
@@ -57,7 +59,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
-  installErrorHandler(app)
+  // the built app's index.html, read below; the not-found handler serves it to browsers
+  let spaIndex: string | undefined
+  installErrorHandler(app, { notFoundPage: () => spaIndex })
 
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
@@ -108,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const indexFile = join(webDist, 'index.html')
   if (existsSync(indexFile)) {
     const indexHtml = readFileSync(indexFile, 'utf8')
+    spaIndex = indexHtml
     await app.register(fastifyStatic, { root: webDist, prefix: '/app/', wildcard: false, index: false, decorateReply: false })
     // the single-page app answers every other /app/ path itself
     app.get('/app/*', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
@@ -115,7 +120,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/nuitrack/', 302))
   // the marketing site's old address of the custom Face SDK form
-  app.get('/marketing/face_sdk_custom/create/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/staff/custom-license/perpetual/', 302))
+  app.get('/marketing/face_sdk_custom/create/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(STAFF_FORM_PATHS.perpetual, 302))
+  await app.register(linkRoutes, { links: externalLinks(config.EXTERNAL_LINKS) })
 
   return app
 }
