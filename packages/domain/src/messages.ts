@@ -28,6 +28,12 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   token_invalid: 'The link is invalid or outdated',
   captcha_required_error: 'Please solve the captcha',
   fill_info_empty_error: 'Fill in at least one field, or skip this step',
+  count_min_error: 'Enter at least 1',
+  count_max_error: 'At most 1000 licenses at a time',
+  version_format_error: 'A version is digits separated by dots, like 3.24.1',
+  platforms_error: 'Choose at least one platform',
+  lock_options_error: 'These locking criteria cannot be combined',
+  validity_required_error: 'A subscription needs a validity period',
 }
 
 export const GENERIC_MESSAGES = {
