@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react'
 import { matchRoutes } from 'react-router'
 import { describe, expect, it } from 'vitest'
-import { PLATFORMS, STAFF_FORM_PATHS, type GroupView, type LicenseView } from '@portal/domain'
+import { PLATFORMS, STAFF_FORM_PATHS } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
-import { json, mockFetch, profile, renderApp, setLogged } from '../test/utils.tsx'
+import { groupView as group, json, licenseView as license, mockFetch, profile, renderApp, setLogged } from '../test/utils.tsx'
 import { appRoutes } from './router.tsx'
 
 /** The catch-alls: a path that only they match is a "Page not found" (or a redirect away). */
@@ -18,61 +18,6 @@ function routeOf(path: string): string | null {
   if (CATCH_ALLS.has(pattern) || /^\/app\/[\w-]+\/\*$/.test(pattern)) return null
   return pattern
 }
-
-const license = (over: Partial<LicenseView>): LicenseView => ({
-  id: 5,
-  type: 'face',
-  title: 'Door cameras',
-  group: 'Face SDK group #9',
-  group_id: 9,
-  config: { product: 'face_offline_perpetual' },
-  created_date: '2026-11-01T00:00:00Z',
-  expire_date: null,
-  activation_date: null,
-  dates: { createdDate: '2026-11-01', expireDate: null, activationDate: null, days: null },
-  status: 0,
-  license_status: 'new',
-  subscription_status: null,
-  next_payment: null,
-  activations: [],
-  locked_to: null,
-  token: 'ABCD-EFGH-JKLM-NPQR',
-  serial_sensor: '',
-  data: null,
-  card_brand: null,
-  card_last4: null,
-  paypal_email: null,
-  is_fake: false,
-  is_trial: false,
-  is_subscription: false,
-  from_custom_group: false,
-  price: null,
-  lifetime: null,
-  upgradeable: { toAI: null },
-  ...over,
-})
-
-const group = (over: Partial<GroupView>): GroupView => ({
-  id: 9,
-  type: 'face',
-  product: 'face_offline_perpetual',
-  os_type: null,
-  title: 'Face SDK group #9',
-  is_default: true,
-  is_fake: false,
-  limit: 2,
-  holded_limit: 0,
-  used_licenses: 1,
-  total: 3,
-  config: { product: 'face_offline_perpetual' },
-  token: 'tok',
-  months: null,
-  source_group_id: null,
-  upgradeable: { toAI: null },
-  has_available_license: true,
-  created_date: '2026-11-01T00:00:00Z',
-  ...over,
-})
 
 const LICENSES = [
   license({}),
@@ -135,7 +80,7 @@ async function linksOn(path: string): Promise<string[]> {
 describe('the route table and the links (one table serves both)', () => {
   it('every link target of config/paths.ts lands on a route, not on "Page not found"', () => {
     const targets = [
-      ...Object.values(paths).filter((v): v is string => typeof v === 'string'),
+      ...Object.values(paths as Record<string, unknown>).filter((v): v is string => typeof v === 'string'),
       ...PLATFORMS.flatMap((p) => [paths.platform(p), paths.dashboard(p), paths.licenseInfo(p, 1), paths.preInfo(p, 2), paths.preInfo(p, 2, true)]),
       paths.setPassword(3, 'tok'),
       paths.registrationConfirm(3, 'tok'),
