@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { MantineProvider, Modal, Notification, createTheme, defaultVariantColorsResolver, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core'
+import { MantineProvider, Modal, Notification, PasswordInput, createTheme, defaultVariantColorsResolver, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { I18nextProvider } from 'react-i18next'
@@ -16,12 +16,30 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   return colors
 }
 
+/**
+ * Mantine toggles on mousedown and on Space only; Enter, which activates every other button,
+ * is passed on as the mousedown its handler listens for.
+ */
+const passwordToggleProps = {
+  tabIndex: 0,
+  'aria-label': 'Show password',
+  'aria-hidden': false,
+  onKeyDown: (event: React.KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key !== 'Enter') return
+    event.preventDefault()
+    event.currentTarget.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
+  },
+}
+
 export const theme = createTheme({
   variantColorResolver,
   components: {
     // every dialog's close button says what it does
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // the show-password toggle is a labelled toggle button in the tab order (Mantine hides it from
+    // both keyboard and screen readers by default); aria-pressed tells whether the password shows
+    PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: passwordToggleProps } }),
   },
   primaryColor: 'indigo',
   // shade 8 keeps white-on-primary buttons and primary links above 4.5:1 contrast

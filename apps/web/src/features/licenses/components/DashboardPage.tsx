@@ -8,6 +8,7 @@ import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../api/profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { StatusBadge, formatDate } from '../../../components/LicenseBits.tsx'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
 import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, buildRows, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
 
@@ -98,6 +99,7 @@ function FirstSteps({ platform, hasLicenses }: { platform: Platform; hasLicenses
     setStarting(true)
     try {
       await startTrial(trial.product, trial.tag)
+      notifySuccess('Trial started', 'Your trial license is in the table below.')
       await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
     } catch {
       // the error modal has told the user

@@ -16,6 +16,7 @@ import { StatusBadge, formatDate } from '../../../components/LicenseBits.tsx'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths } from '../../../config/paths.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
@@ -163,6 +164,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               act(async () => {
                 await releaseLicense(license.id)
                 setConfirmRevoke(false)
+                notifySuccess('License revoked', `${license.title} no longer works; its place is back in ${license.group ?? 'its group'}.`)
                 navigate(paths.dashboard(platform))
               })
             }
