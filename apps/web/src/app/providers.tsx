@@ -49,10 +49,15 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
 })
 
-/** Dimmed text one shade darker than Mantine's default, for WCAG AA contrast on light backgrounds. */
+/** Dimmed and error text darker than Mantine's default, for WCAG AA contrast on light backgrounds. */
 const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-anchor': 'var(--mantine-color-indigo-8)',
+    // field errors (text, input text and border) at 4.5:1 and more on white
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 })
 
