@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { Anchor, Button, Card, Center, Checkbox, Group, Loader, MultiSelect, NumberInput, Paper, Radio, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
 import { Link, useNavigate } from 'react-router'
 import {
   EXCLUSIVE_LOCKS,
@@ -19,6 +18,7 @@ import { useProfile } from '../../../api/profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { RequestError } from '../../../lib/api-client.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
 
 type Variant = 'perpetual' | 'subscription'
@@ -214,7 +214,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
       const res = await createCustomLicenses(body as StaffLicenseBody)
       const text = `Added ${res.licenses.length} license(s).`
       setResult({ ok: true, text })
-      notifications.show({ color: 'green', title: 'Licenses created', message: `${text} ${email} sees them on the Face SDK dashboard.` })
+      notifySuccess('Licenses created', `${text} ${email} sees them on the Face SDK dashboard.`)
     } catch (err) {
       const text = err instanceof RequestError ? err.message : 'Something went wrong, please try again later.'
       const field = err instanceof RequestError && err.field ? FIELD_OF_SERVER_FIELD[err.field] : undefined
