@@ -36,6 +36,8 @@ const LOCK_LABELS: Record<LockOption, string> = {
   platforms: 'Platforms',
 }
 
+const UNIT_LABELS: Record<ValidityUnit, string> = { day: 'Days', month: 'Months', year: 'Years' }
+
 const digits = (v: string) => v.replace(/\D+/g, '')
 
 /** The form's fields that can carry an error, and where the body's paths land among them. */
@@ -286,7 +288,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               allowNegative={false}
               required={variant === 'subscription'}
             />
-            <Select label="Unit" data={Object.keys(VALIDITY_UNITS)} value={unit} onChange={(v) => v && setUnit(v as ValidityUnit)} allowDeselect={false} />
+            <Select label="Unit" data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: UNIT_LABELS[u] }))} value={unit} onChange={(v) => v && setUnit(v as ValidityUnit)} allowDeselect={false} />
           </SimpleGrid>
           <div>
             <Title order={2} size="h5" mb="xs">
