@@ -161,6 +161,26 @@ export const FACE_COMPONENTS = [
 ] as const
 export type FaceComponent = (typeof FACE_COMPONENTS)[number]
 
+/** What the staff form and any screen listing a license's content call each component. */
+export const FACE_COMPONENT_NAMES: Record<FaceComponent, string> = {
+  age_gender_estimator: 'Age and gender estimator',
+  desktop_gpu_support: 'Desktop GPU acceleration',
+  depth_liveness_estimator: 'Depth liveness estimator',
+  liveness_2d_estimator: 'Liveness 2D estimator',
+  detector: 'Face detector',
+  emotions_estimator: 'Emotions estimator',
+  matcher: 'Face matcher',
+  processor: 'Processing block',
+  video_client: 'Video client',
+  video_client_ext: 'Video client extension',
+  video_engine_light: 'Video engine light',
+  age_gender_emotions_estimator: 'Age, gender and emotions estimator',
+  database: 'Face database (search index size)',
+}
+
+/** The display name of a component; an unknown one (added on the server first) reads as words. */
+export const faceComponentName = (c: string) => FACE_COMPONENT_NAMES[c as FaceComponent] ?? c.replace(/_/g, ' ')
+
 export const licenseConfigSchema = z.object({
   product: z.string(),
   tag: z.string().nullable().optional(),
