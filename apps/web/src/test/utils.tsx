@@ -93,6 +93,7 @@ export const licenseView = (over: Partial<LicenseView> = {}): LicenseView => ({
   dates: { createdDate: '2026-11-01', expireDate: null, activationDate: null, days: null },
   status: 0,
   license_status: 'new',
+  state: 'new',
   subscription_status: null,
   next_payment: null,
   activations: [],

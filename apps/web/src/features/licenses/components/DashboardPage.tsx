@@ -7,7 +7,7 @@ import { useLicenses, licensesQueryOptions, startTrial } from '../../../api/lice
 import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../api/profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { StatusBadge, expiryLabel, formatDate } from '../../../components/LicenseBits.tsx'
+import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
