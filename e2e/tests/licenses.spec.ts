@@ -1,6 +1,8 @@
 import { cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
 
 test('staff hand out licenses; the client filters, pages, renames, makes and resizes a group key, generates and revokes', async ({ page, browser }) => {
+  // a long walk through many screens: 40-55 s on a loaded 2-core machine, so it gets room beyond the default 60 s
+  test.setTimeout(180_000)
   const client = await confirmedAccount(page.request)
   // a staff member, in a browser of their own
   const staffContext = await browser.newContext()
