@@ -4,7 +4,6 @@ import {
   MONTH_SECONDS,
   PRODUCTS,
   YEAR_SECONDS,
-  SOURCE_GROUP_PRODUCTS,
   platformOfProduct,
   productKind,
   productRecord,
@@ -186,7 +185,7 @@ export function groupResizeBounds(ownLimit: number, sourceLimit: number) {
 type GroupFacts = { is_default: boolean; product: string; os_type: number | null; source_group_id: number | null }
 
 /** Section 5: a group key is split only from a default group of a product that gives group keys. */
-export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) => group.is_default && SOURCE_GROUP_PRODUCTS.includes(group.product)
+export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) => group.is_default && (productRecord(group.product)?.group_keys ?? null) !== null
 
 /** The source of a key is the default group of a source product with the key's product and os_type. */
 export const isSourceGroupOf = (source: Pick<GroupFacts, 'is_default' | 'product' | 'os_type'>, key: Pick<GroupFacts, 'product' | 'os_type'>) =>

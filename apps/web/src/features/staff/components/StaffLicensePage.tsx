@@ -6,7 +6,9 @@ import {
   LICENSE_TITLE_MAX,
   PLATFORM_ARCHITECTURES,
   VALIDITY_UNITS,
+  checkStaffValidity,
   enabledLockOptions,
+  staffFormProduct,
   staffLicenseBody,
   type LockOption,
   type StaffLicenseBody,
@@ -19,11 +21,6 @@ import { paths } from '../../../config/paths.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
 
 type Variant = 'perpetual' | 'subscription'
-
-const PRODUCT: Record<Variant, Record<'online' | 'offline', StaffLicenseBody['config']['product']>> = {
-  perpetual: { online: 'face_online_custom', offline: 'face_offline_perpetual' },
-  subscription: { online: 'face_online_custom_subscribe', offline: 'face_offline_custom' },
-}
 
 const LOCK_LABELS: Record<LockOption, string> = {
   hardware: 'Hardware (device request file)',
@@ -85,7 +82,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
       count: Number(count || 0),
       client_email: email,
       config: {
-        product: PRODUCT[variant][online],
+        product: staffFormProduct(variant, online === 'online'),
         license_expire_delta: validity === '' ? null : Number(validity) * VALIDITY_UNITS[unit],
         device_bound: locks.includes('hardware'),
         max_version: maxVersion,
@@ -101,7 +98,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
       const issue = parsed.error.issues[0]!
       return setResult({ ok: false, text: `${issue.path.join('.') || 'form'}: ${issue.message.replace(/_/g, ' ')}` })
     }
-    if (variant === 'subscription' && !parsed.data.config.license_expire_delta) return setResult({ ok: false, text: 'A subscription needs a validity period' })
+    if (checkStaffValidity(parsed.data.config)) return setResult({ ok: false, text: 'A subscription needs a validity period' })
     setBusy(true)
     try {
       const res = await createCustomLicenses(body as StaffLicenseBody)
