@@ -8,6 +8,7 @@ import {
   productKind,
   productRecord,
   productTitle,
+  type FaceComponent,
 } from './catalogue.ts'
 import { boundedInt, text } from './validation.ts'
 
@@ -53,6 +54,26 @@ export const UNACTIVATED_LICENSE_LIMIT = 10
 export const VALIDITY_UNITS = { day: DAY_SECONDS, month: MONTH_SECONDS, year: YEAR_SECONDS } as const
 export type ValidityUnit = keyof typeof VALIDITY_UNITS
 export const ON_HOLD_MINUTES = 15
+
+/** What the staff form and any screen listing a license's content call each component. */
+export const FACE_COMPONENT_NAMES: Record<FaceComponent, string> = {
+  age_gender_estimator: 'Age and gender estimator',
+  desktop_gpu_support: 'Desktop GPU acceleration',
+  depth_liveness_estimator: 'Depth liveness estimator',
+  liveness_2d_estimator: 'Liveness 2D estimator',
+  detector: 'Face detector',
+  emotions_estimator: 'Emotions estimator',
+  matcher: 'Face matcher',
+  processor: 'Processing block',
+  video_client: 'Video client',
+  video_client_ext: 'Video client extension',
+  video_engine_light: 'Video engine light',
+  age_gender_emotions_estimator: 'Age, gender and emotions estimator',
+  database: 'Face database (search index size)',
+}
+
+/** The display name of a component; an unknown one (added on the server first) reads as words. */
+export const faceComponentName = (c: string) => FACE_COMPONENT_NAMES[c as FaceComponent] ?? c.replace(/_/g, ' ')
 
 export const licenseConfigSchema = z.object({
   product: z.string(),

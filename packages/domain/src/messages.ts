@@ -31,6 +31,12 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   text_invalid_character_error: 'Contains a character that is not allowed (NUL or an incomplete Unicode character)',
   integer_error: 'Must be a whole number',
   number_range_error: 'The number is out of the allowed range',
+  count_min_error: 'Enter at least 1',
+  count_max_error: 'At most 1000 licenses at a time',
+  version_format_error: 'A version is digits separated by dots, like 3.24.1',
+  platforms_error: 'Choose at least one platform',
+  lock_options_error: 'These locking criteria cannot be combined',
+  validity_required_error: 'A subscription needs a validity period',
 }
 
 export const GENERIC_MESSAGES = {

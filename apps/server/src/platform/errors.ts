@@ -38,7 +38,33 @@ function fieldError(path: string, messageKey: string, url: string): ApiError {
   return apiError('validation_failed', text, field)
 }
 
-export function installErrorHandler(app: FastifyInstance) {
+/** Quality of the best Accept entry covering a media type (an exact type beats type/*, which beats any). */
+function acceptQuality(accept: string, type: string): number {
+  const [major] = type.split('/')
+  let best = { specificity: -1, q: 0 }
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.trim().toLowerCase().split(';')
+    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1
+    if (specificity < best.specificity || specificity < 0) continue
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean)
+    best = { specificity, q: q === undefined ? 1 : Number(q) || 0 }
+  }
+  return best.q
+}
+
+/** A browser navigating (Accept prefers HTML over JSON), as opposed to a script calling the API. */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false
+  const html = acceptQuality(accept, 'text/html')
+  return html > 0 && html > acceptQuality(accept, 'application/json')
+}
+
+export interface ErrorHandlerOptions {
+  /** the single-page app's index.html, once it is known: a browser's unknown page shows its not-found screen */
+  notFoundPage?: () => string | undefined
+}
+
+export function installErrorHandler(app: FastifyInstance, opts: ErrorHandlerOptions = {}) {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err }, 'app error')
@@ -75,6 +101,14 @@ export function installErrorHandler(app: FastifyInstance) {
     return reply.status(500).send(apiError('internal_server_error'))
   })
   app.setNotFoundHandler((request, reply) => {
+    // no browser navigation ends on raw JSON: outside the API a page request gets the app, whose
+    // router shows the not-found screen; the status stays 404
+    const page = opts.notFoundPage?.()
+    const path = request.url.split('?')[0] ?? ''
+    const api = path === '/api' || path.startsWith('/api/')
+    if (page && !api && (request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.accept)) {
+      return reply.status(404).type('text/html').header('cache-control', 'no-cache').send(page)
+    }
     reply.status(404).send(apiError('route_not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })
 }

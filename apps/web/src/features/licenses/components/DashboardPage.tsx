@@ -8,6 +8,7 @@ import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../api/profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
 import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, buildRows, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
@@ -116,6 +117,7 @@ function FirstSteps({ platform, onHide }: { platform: Platform; onHide: () => vo
     setStarting(true)
     try {
       await startTrial(trial.product, trial.tag)
+      notifySuccess('Trial started', 'Your trial license is in the table below.')
       await Promise.all([qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey }), qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })])
     } catch {
       // the error modal has told the user

@@ -20,6 +20,7 @@ import { StatusBadge, expiryLabel, formatDate } from '../../../components/Licens
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { PauseDialog } from './PauseDialog.tsx'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
@@ -203,6 +204,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               act(async () => {
                 await releaseLicense(license.id)
                 setConfirmRevoke(false)
+                notifySuccess('License revoked', `${license.title} no longer works; its place is back in ${license.group ?? 'its group'}.`)
                 navigate(paths.dashboard(platform))
               })
             }
