@@ -88,14 +88,15 @@ describe('every rule once, called by both sides (issue 10, item 2)', () => {
 
 /**
  * Issue 10, item 1: no product decision by a code's spelling outside the catalogue. These are the
- * forms the code used (before: 27 places): comparing a product to a literal, testing a prefix or
+ * forms the code used (before: 24 places): comparing a product to a literal, testing a prefix or
  * substring, a hand-kept set or table of codes, and a platform test standing in for a product fact.
  */
 const PRODUCT_DECISIONS: RegExp[] = [
   /\b(product|p)\s*[!=]==?\s*'/,
   /'\s*[!=]==?\s*[\w.]*\bproduct\b/,
   /\.(startsWith|endsWith|includes)\(\s*['"`](nuitrack|face|fmc|na_)/,
-  /\b(PRODUCTS|ONLINE_PRODUCTS|SOURCE_GROUP_PRODUCTS|SUBSCRIPTION_PRODUCTS|PAUSABLE_PRODUCTS)\s*(as [^)]*\))?\.includes\(/,
+  // a product's facts are its record's fields (PRODUCTS.includes only asks whether a code is a product)
+  /\b(ONLINE_PRODUCTS|SOURCE_GROUP_PRODUCTS|SUBSCRIPTION_PRODUCTS|PAUSABLE_PRODUCTS)\s*(as [^)]*\))?\.includes\(/,
   /new Set\(\[\s*'(nuitrack|face|fmc|na)_/,
   /platform === 'face-machine' \|\| platform === 'nuitrack-analytics'/,
   /\b(online|offline):\s*'(face|nuitrack)_[a-z_]+'/,

@@ -4,7 +4,7 @@ import { hashPassword, randomToken } from '../platform/crypto.ts'
 import { findClientByEmail, insertClient, setPassword, setStaff } from '../modules/client/queries.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'
-import { ONLINE_DEFAULTS, PRODUCTS, isProduct } from '@portal/domain'
+import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
 
 export interface CommandResult {
@@ -68,7 +68,7 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
       const osType = osIndex >= 0 ? Number(args[osIndex + 1]) : null
       const count = Number(countText)
       if (!email || !product || !Number.isInteger(count) || count < 1) return { code: 2, output: 'Usage: licenses:grant <email> <product> <count> [--os-type N]' }
-      if (!isProduct(product)) return { code: 2, output: `Unknown product ${product}. Products: ${PRODUCTS.join(', ')}` }
+      if (!(PRODUCTS as readonly string[]).includes(product)) return { code: 2, output: `Unknown product ${product}. Products: ${PRODUCTS.join(', ')}` }
       if (osType !== null && ![0, 1, 2].includes(osType)) return { code: 2, output: '--os-type is 0 (Windows), 1 (Linux) or 2 (Android)' }
       const client = await findClientByEmail(db, email)
       if (!client) return { code: 1, output: `No client with the e-mail ${email}.` }
