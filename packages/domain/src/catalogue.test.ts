@@ -126,6 +126,8 @@ describe('the product catalogue (issue 10, item 1)', () => {
     expect(staffFormProduct('perpetual', false)).toBe('face_offline_perpetual')
     expect(staffFormProduct('subscription', true)).toBe('face_online_custom_subscribe')
     expect(staffFormProduct('subscription', false)).toBe('face_offline_custom')
+    // only a staff order binds a license to a device (the hardware lock), and only of a custom product
+    expect(PRODUCTS.filter((p) => PRODUCT_CATALOGUE[p].device_bound === 'by_order')).toEqual(PRODUCTS.filter((p) => PRODUCT_CATALOGUE[p].staff_form))
   })
 
   it('grants the section 9 config: online timings to online products, 10 devices to old Nuitrack Pro perpetual', () => {

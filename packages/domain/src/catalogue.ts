@@ -106,6 +106,8 @@ export interface ProductRecord {
   os_types: readonly OsType[]
   /** the config every license of it carries (section 9) */
   grants: GrantedConfig
+  /** device_bound: never for a catalogue product; a staff order of a custom product says (hardware lock) */
+  device_bound: false | 'by_order'
   /** a cloud subscription the customer may pause and resume (Face Machine, Analytics) */
   pausable: boolean
   /** upgradeable.toAI: `self` through the upgrade checkout, `bySupport` through support */
@@ -167,6 +169,7 @@ const nuitrack = (title: string, kind: ProductKind, more: Partial<ProductRecord>
   online: false,
   os_types: NUITRACK_OS_TYPES,
   grants: {},
+  device_bound: false,
   pausable: false,
   upgrade: null,
   trial: null,
@@ -216,10 +219,10 @@ const TABLE = {
     sells: FACE_ALL_IN_ONE_MONTHS.map((months) => sale(P.faceAllInOne, months)),
   })),
   face_online_subscribe: record('face', 'Face SDK subscription', 'subscription', online({ term: 'month', filter: 'face_online_sub', prices: [P.faceSubscribe], sells: [sale(P.faceSubscribe)] })),
-  face_online_custom_subscribe: record('face', 'Face SDK custom subscription', 'subscription', online({ term: 'month', custom: true, staff_form: { variant: 'subscription', online: true } })),
-  face_online_custom: record('face', 'Face SDK custom online', 'term', online({ custom: true, staff_form: { variant: 'perpetual', online: true } })),
-  face_offline_custom: record('face', 'Face SDK custom offline', 'term', { custom: true, staff_form: { variant: 'subscription', online: false } }),
-  face_offline_perpetual: record('face', 'Face SDK perpetual', 'perpetual', { custom: true, staff_form: { variant: 'perpetual', online: false } }),
+  face_online_custom_subscribe: record('face', 'Face SDK custom subscription', 'subscription', online({ term: 'month', custom: true, device_bound: 'by_order', staff_form: { variant: 'subscription', online: true } })),
+  face_online_custom: record('face', 'Face SDK custom online', 'term', online({ custom: true, device_bound: 'by_order', staff_form: { variant: 'perpetual', online: true } })),
+  face_offline_custom: record('face', 'Face SDK custom offline', 'term', { custom: true, device_bound: 'by_order', staff_form: { variant: 'subscription', online: false } }),
+  face_offline_perpetual: record('face', 'Face SDK perpetual', 'perpetual', { custom: true, device_bound: 'by_order', staff_form: { variant: 'perpetual', online: false } }),
   fmc_subscribe: record('face-machine', 'Face Machine', 'subscription', online({
     term: 'month',
     pausable: true,
