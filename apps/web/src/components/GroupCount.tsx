@@ -1,21 +1,23 @@
 import { useState } from 'react'
 import { Button, Card, Group, NumberInput, Text, Title } from '@mantine/core'
-import { GROUP_SIZE_MAX, type GroupView } from '@portal/domain'
+import { GROUP_SIZE_MAX, checkGroupResize, type GroupView } from '@portal/domain'
 import { resizeGroup, useGroups } from '../api/groups.ts'
 import { fieldErrorOf } from '../lib/api-client.ts'
 
 /** A group key's available-license count: 1 up to its own limit plus its default group's. */
 export function GroupCount({ group, disabled, onSaved }: { group: GroupView; disabled?: boolean; onSaved: () => Promise<unknown> }) {
   const source = useGroups().data?.groups.find((g) => g.id === group.source_group_id)
-  const max = group.limit + (source?.limit ?? 0)
+  const { max } = checkGroupResize(group.limit, group, source ?? null)
   const [value, setValue] = useState<number | string>(group.limit)
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const save = async (e: React.FormEvent) => {
     e.preventDefault()
     const n = Number(value)
-    if (!Number.isInteger(n) || n < 1) return setError('The group must keep at least 1 available license')
-    if (n > max) return setError(`At most ${max} licenses can be available in this group`)
+    // without a source group on the screen the server has the last word
+    const { problem } = checkGroupResize(n, group, source ?? null)
+    if (problem === 'below_min') return setError('The group must keep at least 1 available license')
+    if (problem === 'above_max') return setError(`At most ${max} licenses can be available in this group`)
     setSaving(true)
     try {
       await resizeGroup(group.id, n)

@@ -11,6 +11,7 @@ import {
   platformOfProduct,
   serialSensorText,
   subscriptionStatus,
+  upgradeToAI,
   upgradeableToAI,
   centsToUsd,
   type Activation,
@@ -222,7 +223,7 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     from_custom_group: row.group_id !== null && row.group_source_id != null,
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
-    upgradeable: { toAI: upgradeableToAI(row.product) },
+    upgradeable: { toAI: upgradeToAI(row, now) },
   }
 }
 

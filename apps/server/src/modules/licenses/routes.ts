@@ -82,7 +82,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     config: { auth: 'client' },
     schema: {
       tags: groupTags,
-      summary: 'Make a group key of `limit` licenses from a default nuitrack_subscribe or nuitrack_unlimited group',
+      summary: 'Make a group key of `limit` licenses (default: the lesser of 2 and what the source has) from a default nuitrack_subscribe or nuitrack_unlimited group',
       params: idParams,
       body: splitBody,
       response: { 200: z.object({ dest_group: groupViewSchema, source_group: groupViewSchema }), ...errors(400, 401, 404) },

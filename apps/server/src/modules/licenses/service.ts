@@ -1,13 +1,17 @@
 import {
   ONLINE_DEFAULTS,
-  ONLINE_PRODUCTS,
-  TRIALS,
-  canSplitFrom,
-  isSourceGroupOf,
+  canPause,
+  canResume,
+  checkGroupResize,
+  checkSplit,
+  checkStaffValidity,
+  defaultGroupSize,
+  grantedConfig,
+  revokeProblem,
   staffCustomTags,
+  trialOf,
   UNACTIVATED_LICENSE_LIMIT,
   DAY_SECONDS,
-  isExpired,
   isOnHold,
   platformOfProduct,
   type LicenseConfig,
@@ -88,24 +92,24 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const license = await lockedLicense(tx, clientId, id)
-    if (license.group_id === null) fail('action_unavailable', 'Only a license generated from a group can be revoked')
+    // released devices count too: a license that was ever bound is not handed back
     const devices = await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [id])
-    if (license.activation_date || license.group_key_used || devices.length) fail('action_unavailable', 'An activated license cannot be revoked')
+    const problem = revokeProblem({ ...license, has_devices: devices.length > 0 })
+    if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
+    if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
     await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
     await tx.query('UPDATE license_groups SET available = available + 1, updated_at = now() WHERE id = $1', [license.group_id])
     return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!) }
   })
 }
 
-const PAUSABLE = new Set(['fmc_subscribe', 'na_subscribe'])
-
 /** Pause and resume a cloud subscription (Face Machine, Analytics); a cancelled one cannot resume. */
 export async function setPaused(ctx: AppContext, clientId: number, rawId: string, paused: boolean) {
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
     const license = await lockedLicense(tx, clientId, id)
-    if (!PAUSABLE.has(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
-    if (!paused && isExpired(license, new Date())) fail('license_status')
+    if (!canPause(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
+    if (!paused && !canResume(license, new Date())) fail('license_status')
     await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
   })
   return licenseView(ctx, clientId, id)
@@ -121,15 +125,18 @@ export async function renameGroup(ctx: AppContext, clientId: number, rawId: stri
 }
 
 /** Split: a new group key of `limit` licenses taken from a default Nuitrack group. */
-export async function splitGroup(ctx: AppContext, clientId: number, rawId: string, title: string, limit: number) {
+export async function splitGroup(ctx: AppContext, clientId: number, rawId: string, title: string, requested: number | undefined) {
   const id = parseId(rawId)
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const source = await lockedGroup(tx, clientId, id)
-    if (!canSplitFrom(source)) fail('action_unavailable', 'Group keys are made only from default Nuitrack subscription or Nuitrack Unlimited groups')
-    if (source.available < 1) fail('group_limit', 'There are no licenses available to add')
-    if (limit < 2) fail('group_size', limit <= 0 ? 'Please enter the group size' : undefined, 'limit')
-    if (limit > source.available) fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
+    const limit = requested ?? defaultGroupSize(source.available)
+    const problem = checkSplit({ ...source, limit: source.available }, limit)
+    if (problem === 'not_splittable') fail('action_unavailable', 'Group keys are made only from default Nuitrack subscription or Nuitrack Unlimited groups')
+    if (problem === 'source_empty') fail('group_limit', 'There are no licenses available to add')
+    if (problem === 'group_size_is_zero' || problem === 'group_size_number_error') fail('group_size', 'Please enter the group size', 'limit')
+    if (problem === 'group_min_size_error') fail('group_size', undefined, 'limit')
+    if (problem === 'license_in_group_limit_error') fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
     const dest = await tx.query<{ id: number }>(
       `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
        VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
@@ -148,11 +155,10 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
     const group = await lockedGroup(tx, clientId, id)
     if (group.source_group_id === null) fail('action_unavailable', 'Only a group key made from a default group can be resized')
     const source = await lockedGroup(tx, clientId, group.source_group_id!)
-    if (!isSourceGroupOf(source, group)) fail('action_unavailable', 'Only a group key made from a default Nuitrack subscription or Unlimited group can be resized')
-    if (limit < 1) fail('group_size', 'The group must keep at least 1 available license', 'limit')
-    if (limit > group.available + source.available) {
-      fail('source_group_limit_reached', `At most ${group.available + source.available} licenses can be available in this group`, 'limit')
-    }
+    const { problem, max } = checkGroupResize(limit, { ...group, limit: group.available }, { ...source, limit: source.available })
+    if (problem === 'no_source') fail('action_unavailable', 'Only a group key made from a default Nuitrack subscription or Unlimited group can be resized')
+    if (problem === 'below_min') fail('group_size', 'The group must keep at least 1 available license', 'limit')
+    if (problem === 'above_max') fail('source_group_limit_reached', `At most ${max} licenses can be available in this group`, 'limit')
     const delta = limit - group.available
     await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [group.id, limit])
     await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, delta])
@@ -160,10 +166,10 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
   })
 }
 
+/** A license's config: what its product grants (the catalogue), then its group's, then the order's. */
 function licenseConfigFor(group: Pick<GroupRow, 'product' | 'os_type' | 'config'>, extra: Partial<LicenseConfig> = {}): LicenseConfig {
-  const online = ONLINE_PRODUCTS.includes(group.product)
   return {
-    ...(online ? { ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout } } : {}),
+    ...grantedConfig(group.product),
     ...group.config,
     ...extra,
     product: group.product,
@@ -209,7 +215,7 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
 
 /** Free trials only: the Nuitrack trial and the Face Machine and Analytics trials, one each per client. */
 export async function createTrial(ctx: AppContext, clientId: number, body: { title?: string; count: number; config: { product: string; tag?: string | null } }) {
-  const trial = TRIALS[body.config.product as keyof typeof TRIALS]
+  const trial = trialOf(body.config.product)
   if (!trial || (trial.tag !== null && body.config.tag !== trial.tag)) return fail('not_free')
   if (body.count !== 1) return fail('not_free', 'A trial is one license', 'count')
   const licenseId = await ctx.db.transaction(async (tx) => {
@@ -220,7 +226,7 @@ export async function createTrial(ctx: AppContext, clientId: number, body: { tit
       trial.tag,
     ])
     if (taken.length) fail('trial_taken')
-    const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.product === 'fmc_subscribe' ? 3 : 4 } : {}
+    const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.plan_id } : {}
     const { groupId } = await fulfil(tx, { clientId, product: trial.product, count: 1, config })
     const group = await lockedGroup(tx, clientId, groupId)
     return generateFromGroup(tx, clientId, group, {
@@ -260,6 +266,7 @@ export async function staffCreateLicenses(ctx: AppContext, staffId: number, orde
   const tags = staffCustomTags(order)
   // the body schema refuses the same; this guards callers that skip it
   if (!tags.ok) return fail('validation_failed', 'A license takes one lock: hardware, iOS app, Android app or USB token', tags.field)
+  if (checkStaffValidity(order.config)) return fail('validation_failed', 'A subscription needs a validity period', 'license_expire_delta')
   const client = (await findClientByEmail(ctx.db, order.client_email)) ?? fail('client_not_found_by_email', undefined, 'client_email')
   const { online, ...rest } = order.config
   const custom: LicenseConfig = {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from 'react-router'
-import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplitFrom, checkGroupSize, checkTitle, defaultGroupSize, groupKind, messageFor, productTitle, type GroupView } from '@portal/domain'
+import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplit, checkSplit, checkTitle, defaultGroupSize, groupKind, messageFor, productRecord, productTitle, type GroupView } from '@portal/domain'
 import { groupsQueryOptions, splitGroup, useGroups } from '../../../api/groups.ts'
 import { useLicenses } from '../../../api/licenses.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
@@ -10,7 +10,7 @@ import { StatusBadge } from '../../../components/LicenseBits.tsx'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { paths } from '../../../config/paths.ts'
 
-const isEnterprise = (g: GroupView) => g.product === 'nuitrack_unlimited'
+const isEnterprise = (g: GroupView) => productRecord(g.product)?.group_keys === 'enterprise'
 
 /** Group keys of Nuitrack: the keys, the enterprise keys, and the licenses made from them. */
 export function GroupKeysPage() {
@@ -19,7 +19,7 @@ export function GroupKeysPage() {
   const [creating, setCreating] = useState(false)
   const all = groups.data?.groups ?? []
   const keys = all.filter((g) => groupKind(g) === 'key' && g.type === 'nuitrack')
-  const sources = all.filter((g) => canSplitFrom(g) && g.limit >= 1)
+  const sources = all.filter(canSplit)
   const fromKeys = (licenses.data?.licenses ?? []).filter((l) => l.from_custom_group)
 
   if (groups.isPending || licenses.isPending) {
@@ -172,8 +172,9 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     const titleProblem = checkTitle(name)
     if (titleProblem) next.name = titleProblem === 'field_empty_error' ? messageFor(titleProblem) : `The name must be at most ${LICENSE_TITLE_MAX} characters`
     const n = Number(effectiveSize)
-    const sizeProblem = source ? checkGroupSize(n, source.limit) : null
-    if (sizeProblem) next.size = GROUP_SIZE_TEXT[sizeProblem]!(source!.limit)
+    // the sources offered are all splittable, so the problem is the size
+    const sizeProblem = source ? checkSplit(source, n) : null
+    if (sizeProblem) next.size = GROUP_SIZE_TEXT[sizeProblem]?.(source!.limit) ?? 'There are no licenses available to add'
     setErrors(next)
     if (Object.keys(next).length) return
     setBusy(true)

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Stepper, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
-import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, productTitle, type LicenseState, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, productTitle, trialOfPlatform, type LicenseState, type Platform } from '@portal/domain'
 import { useLicenses, licensesQueryOptions, startTrial } from '../../../api/licenses.ts'
 import { groupsQueryOptions, useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../api/profile.ts'
@@ -75,10 +75,14 @@ function HelpTiles({ platform }: { platform: Platform }) {
   )
 }
 
-const TRIAL: Partial<Record<Platform, { product: string; tag: string | null; label: string }>> = {
-  nuitrack: { product: 'nuitrack_trial', tag: null, label: 'Start the free Nuitrack trial' },
-  'face-machine': { product: 'fmc_subscribe', tag: 'FMC Trial', label: 'Start the 30-day Face Machine trial' },
-  'nuitrack-analytics': { product: 'na_subscribe', tag: 'NA Trial', label: 'Start the 7-day Analytics trial' },
+/** The short name a trial button uses. */
+const TRIAL_NAME: Record<Platform, string> = { nuitrack: 'Nuitrack', face: 'Face SDK', 'face-machine': 'Face Machine', 'nuitrack-analytics': 'Analytics' }
+/** The platform's free trial, as the catalogue has it, and its button. */
+const trialFor = (platform: Platform) => {
+  const trial = trialOfPlatform(platform)
+  if (!trial) return null
+  const label = trial.days ? `Start the ${trial.days}-day ${TRIAL_NAME[platform]} trial` : `Start the free ${TRIAL_NAME[platform]} trial`
+  return { product: trial.product, tag: trial.tag, label }
 }
 
 const STEPS: Record<Platform, string[]> = {
@@ -107,7 +111,7 @@ function useFirstStepsHidden(platform: Platform) {
 function FirstSteps({ platform, onHide }: { platform: Platform; onHide: () => void }) {
   const qc = useQueryClient()
   const [starting, setStarting] = useState(false)
-  const trial = TRIAL[platform]
+  const trial = trialFor(platform)
   const start = async () => {
     if (!trial) return
     setStarting(true)
@@ -188,7 +192,7 @@ function NoLicenses({ platform, firstStepsShown, onShowFirstSteps }: { platform:
   )
   return (
     <Alert color="gray" title="You have no licenses yet">
-      {!TRIAL[platform] ? (
+      {!trialOfPlatform(platform) ? (
         <>Licenses you get appear here. {PLATFORM_TITLES[platform]} licenses are issued by our sales team: {support} to get one.</>
       ) : firstStepsShown ? (
         <>Licenses you get appear here. Start with a trial in the first steps above, or {support} to buy.</>

@@ -6,7 +6,9 @@ import {
   OS_TYPES,
   PLATFORM_TITLES,
   SUPPORT_SERVICE,
+  canPause,
   groupKind,
+  revokeProblem,
   productTitle,
   trialDaysLeft,
   type LicenseView,
@@ -43,8 +45,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
     }
   }
   const activated = !!license.activation_date || license.activations.length > 0
-  const revocable = license.group_id !== null && !activated
-  const cloud = platform === 'face-machine' || platform === 'nuitrack-analytics'
+  const revocable = revokeProblem({ ...license, has_devices: license.activations.length > 0 }) === null
+  // a cloud subscription (Face Machine, Analytics) is managed here: pause, or the note that it ended
+  const cloud = canPause(license.config.product)
   const days = trialDaysLeft(license.expire_date, new Date())
   const paused = license.state === 'paused'
   const what = license.is_trial ? 'trial' : 'subscription'

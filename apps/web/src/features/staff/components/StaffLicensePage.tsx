@@ -6,9 +6,11 @@ import {
   LICENSE_TITLE_MAX,
   PLATFORM_ARCHITECTURES,
   VALIDITY_UNITS,
+  checkStaffValidity,
   enabledLockOptions,
   faceComponentName,
   messageFor,
+  staffFormProduct,
   staffLicenseBody,
   type LockOption,
   type StaffLicenseBody,
@@ -22,11 +24,6 @@ import { notifySuccess } from '../../../lib/notify.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
 
 type Variant = 'perpetual' | 'subscription'
-
-const PRODUCT: Record<Variant, Record<'online' | 'offline', StaffLicenseBody['config']['product']>> = {
-  perpetual: { online: 'face_online_custom', offline: 'face_offline_perpetual' },
-  subscription: { online: 'face_online_custom_subscribe', offline: 'face_offline_custom' },
-}
 
 const LOCK_LABELS: Record<LockOption, string> = {
   hardware: 'Hardware (device request file)',
@@ -181,7 +178,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
       count: Number(count || 0),
       client_email: email,
       config: {
-        product: PRODUCT[variant][online],
+        product: staffFormProduct(variant, online === 'online'),
         license_expire_delta: validity === '' ? null : Number(validity) * VALIDITY_UNITS[unit],
         device_bound: locks.includes('hardware'),
         max_version: maxVersion,
@@ -203,7 +200,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
         else unplaced.push(words(issue.message))
       }
     }
-    if (variant === 'subscription' && !body.config.license_expire_delta) found.validity ??= words('validity_required_error')
+    if (checkStaffValidity(body.config)) found.validity ??= words('validity_required_error')
     setErrors(found)
     if (Object.keys(found).length || unplaced.length) {
       if (unplaced.length) setResult({ ok: false, text: unplaced[0]! })
