@@ -6,11 +6,8 @@ import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'
 import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
+import type { CommandResult } from './result.ts'
 
-export interface CommandResult {
-  code: number
-  output: string
-}
 
 export const HELP = `Usage: npm run portal -- <command> [args]
 

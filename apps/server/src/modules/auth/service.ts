@@ -4,6 +4,7 @@ import { RATE_LIMITS, type AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { forgive, hit } from '../../platform/rate-limit.ts'
 import { clearSessionCookies, startSession } from '../../platform/session.ts'
@@ -12,15 +13,6 @@ import { getProfile } from '../client/service.ts'
 import { consumeToken, endSession, endSessions, findToken, issueToken, revokeAllTokens } from './queries.ts'
 
 const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
-
-export async function sendMailLimited(ctx: AppContext, tx: Queryable, ip: string, mail: Parameters<AppContext['mailer']['enqueue']>[1]) {
-  // counted in the caller's transaction: a refused mail rolls its own count back, the limit still holds
-  await hit(tx, [
-    { key: `mail:to:${mail.to.toLowerCase()}`, ...RATE_LIMITS.mailPerAddress },
-    { key: `mail:ip:${ip}`, ...RATE_LIMITS.mailPerIp },
-  ])
-  await ctx.mailer.enqueue(tx, mail)
-}
 
 async function sendConfirmationMail(ctx: AppContext, tx: Queryable, ip: string, client: Pick<ClientRow, 'id' | 'email' | 'segment'>) {
   const token = await issueToken(tx, client.id, 'confirm')

@@ -3,10 +3,10 @@ import type { z } from 'zod'
 import type { updateClientBody } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
+import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { listPrices } from '../catalogue/queries.ts'
 import { issueToken } from '../auth/queries.ts'
-import { sendMailLimited } from '../auth/service.ts'
 import { emailTaken, findClientById, toClientInfo, updateClientProfile } from './queries.ts'
 
 export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
