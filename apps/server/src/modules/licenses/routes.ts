@@ -21,7 +21,6 @@ const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) 
 const groupResponse = { 200: z.object({ group: groupViewSchema }), ...errors(400, 401, 404, 409) }
 
 export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const me = (req: Parameters<typeof app.requireClient>[0]) => app.requireClient(req).id
   const tags = ['licenses']
 
   app.get('/license/', {
@@ -30,17 +29,17 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     // and GET /license/{id}/ validates the same view
     serializerCompiler: () => (data) => JSON.stringify(data),
     schema: { tags, summary: "The client's licenses, newest first", response: { 200: z.object({ licenses: z.array(licenseViewSchema) }), ...errors(401) } },
-    handler: async (req) => licenses.getLicenses(ctx, me(req)),
+    handler: async (req) => licenses.getLicenses(ctx, req.client.id),
   })
   app.get('/license/:id/', {
     config: { auth: 'client' },
     schema: { tags, summary: 'One license', params: idParams, response: licenseResponse },
-    handler: async (req) => licenses.getLicense(ctx, me(req), req.params.id),
+    handler: async (req) => licenses.getLicense(ctx, req.client.id, req.params.id),
   })
   app.post('/license/:id/', {
     config: { auth: 'client' },
     schema: { tags, summary: 'Rename a license', params: idParams, body: titleBody, response: licenseResponse },
-    handler: async (req) => licenses.renameLicense(ctx, me(req), req.params.id, req.body.title),
+    handler: async (req) => licenses.renameLicense(ctx, req.client.id, req.params.id, req.body.title),
   })
   app.post('/license/:id/release/', {
     config: { auth: 'client' },
@@ -50,7 +49,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       params: idParams,
       response: { 200: okSchema.extend({ group: groupViewSchema }), ...errors(400, 401, 404, 409) },
     },
-    handler: async (req) => licenses.releaseLicense(ctx, me(req), req.params.id),
+    handler: async (req) => licenses.releaseLicense(ctx, req.client.id, req.params.id),
   })
   for (const [path, paused] of [
     ['/license/:id/pause/', true],
@@ -63,7 +62,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     app.post(path, {
       config: { auth: 'client' },
       schema: { tags, summary: paused ? 'Pause a cloud subscription' : 'Resume a cloud subscription', params: idParams, response: licenseResponse },
-      handler: async (req) => licenses.setPaused(ctx, me(req), req.params.id, paused),
+      handler: async (req) => licenses.setPaused(ctx, req.client.id, req.params.id, paused),
     })
   }
 
@@ -71,12 +70,12 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   app.get('/group/', {
     config: { auth: 'client' },
     schema: { tags: groupTags, summary: "The client's license groups", response: { 200: z.object({ groups: z.array(groupViewSchema) }), ...errors(401) } },
-    handler: async (req) => licenses.getGroups(ctx, me(req)),
+    handler: async (req) => licenses.getGroups(ctx, req.client.id),
   })
   app.post('/group/:id/', {
     config: { auth: 'client' },
     schema: { tags: groupTags, summary: 'Rename a group', params: idParams, body: titleBody, response: groupResponse },
-    handler: async (req) => licenses.renameGroup(ctx, me(req), req.params.id, req.body.title),
+    handler: async (req) => licenses.renameGroup(ctx, req.client.id, req.params.id, req.body.title),
   })
   app.post('/group/:id/split/', {
     config: { auth: 'client' },
@@ -87,7 +86,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       body: splitBody,
       response: { 200: z.object({ dest_group: groupViewSchema, source_group: groupViewSchema }), ...errors(400, 401, 404) },
     },
-    handler: async (req) => licenses.splitGroup(ctx, me(req), req.params.id, req.body.title, req.body.limit),
+    handler: async (req) => licenses.splitGroup(ctx, req.client.id, req.params.id, req.body.title, req.body.limit),
   })
   app.post('/group/:id/resize/', {
     config: { auth: 'client' },
@@ -98,12 +97,12 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       body: resizeBody,
       response: { 200: z.object({ group: groupViewSchema, default_group: groupViewSchema }), ...errors(400, 401, 404) },
     },
-    handler: async (req) => licenses.resizeGroup(ctx, me(req), req.params.id, req.body.limit),
+    handler: async (req) => licenses.resizeGroup(ctx, req.client.id, req.params.id, req.body.limit),
   })
   app.post('/group/:id/new-license/', {
     config: { auth: 'client' },
     schema: { tags: groupTags, summary: 'Generate a license from a group (limit -1)', params: idParams, body: newLicenseBody, response: licenseResponse },
-    handler: async (req) => licenses.newLicenseFromGroup(ctx, me(req), req.params.id, req.body.title),
+    handler: async (req) => licenses.newLicenseFromGroup(ctx, req.client.id, req.params.id, req.body.title),
   })
 
   app.get('/versions/face/', {
@@ -129,7 +128,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       body: trialBody,
       response: { 200: z.object({ licenses: z.array(licenseViewSchema) }), ...errors(400, 401, 409) },
     },
-    handler: async (req) => licenses.createTrial(ctx, me(req), req.body),
+    handler: async (req) => licenses.createTrial(ctx, req.client.id, req.body),
   })
   app.post('/resource/custom/create/', {
     config: { auth: 'staff' },
@@ -139,6 +138,6 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       body: staffLicenseBody,
       response: { 200: z.object({ licenses: z.array(licenseViewSchema) }), ...errors(400, 401) },
     },
-    handler: async (req) => licenses.staffCreateLicenses(ctx, app.requireStaff(req).id, req.body),
+    handler: async (req) => licenses.staffCreateLicenses(ctx, req.client.id, req.body),
   })
 }
