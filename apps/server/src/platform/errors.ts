@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERRORS, apiError, messageFor, type ApiError, type ErrorName } from '@portal/domain'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isConnectionError } from '../db/db.ts'
@@ -20,22 +20,22 @@ export const fail = (name: ErrorName, message?: string, field?: string): never =
   throw new AppError(name, message, field)
 }
 
-/**
- * Which catalogue error a failed body field maps to. Section 8 names codes per field for the
- * sign-in family; every other field failure is a generic validation error naming the field.
- */
-function fieldError(path: string, messageKey: string, url: string): ApiError {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The catalogue error a failing body field answers, declared beside the route's schema (spec
+     * section 8 names codes per field for the sign-in family; a refused title is bad_title). A field
+     * not named here answers validation_failed. Keyed by the field's own name, at any depth.
+     */
+    fieldErrors?: Readonly<Record<string, ErrorName>>
+  }
+}
+
+function fieldError(path: string, messageKey: string, declared: FastifyContextConfig['fieldErrors']): ApiError {
   const field = path.split('.').pop() ?? path
-  const text = messageFor(messageKey)
-  if (['username', 'email', 'client_email'].includes(field)) {
-    if (url.includes('/signup/') || url === '/api/client/') return apiError('email_invalid', text, field)
-    return apiError('validation_failed', text, field)
-  }
-  if (field === 'title') return apiError('bad_title', text, field)
-  if (field === 'new_password' || (field === 'password' && url.includes('/signup/'))) {
-    return apiError('password_invalid', text, field)
-  }
-  return apiError('validation_failed', text, field)
+  // own keys only: a field named constructor or toString must not find Object.prototype's
+  const name = declared && Object.hasOwn(declared, field) ? declared[field]! : 'validation_failed'
+  return apiError(name, messageFor(messageKey), field)
 }
 
 export function installErrorHandler(app: FastifyInstance) {
@@ -55,7 +55,7 @@ export function installErrorHandler(app: FastifyInstance) {
         if (inner) key = inner
       }
       const path = segments.join('.')
-      return reply.status(400).send(fieldError(path || 'body', key, request.url.split('?')[0] ?? ''))
+      return reply.status(400).send(fieldError(path || 'body', key, request.routeOptions.config?.fieldErrors))
     }
     if (err.validation) {
       return reply.status(400).send(apiError('validation_failed', err.message))

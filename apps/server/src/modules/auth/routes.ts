@@ -18,7 +18,7 @@ const tags = ['auth']
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post('/client/signup/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', fieldErrors: { username: 'email_invalid', email: 'email_invalid', password: 'password_invalid' } },
     schema: {
       tags,
       summary: 'Register a personal or corporate account; sends a confirmation e-mail',
@@ -84,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   })
 
   app.post('/client/reset-password/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', fieldErrors: { new_password: 'password_invalid' } },
     schema: { tags, summary: 'Set a new password with a link token; signs in', body: resetPasswordBody, response: { 200: profileResponseSchema, ...errors(400, 404) } },
     handler: async (req, reply) => {
       const { sessionId, profile } = await auth.resetPassword(ctx, req.headers['user-agent'], req.body.client_id, req.body.confirmation_token, req.body.new_password)
@@ -94,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   })
 
   app.post('/client/change-password/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: { new_password: 'password_invalid' } },
     schema: { tags, summary: 'Change the password; ends the other sessions', body: changePasswordBody, response: { 200: okSchema, ...errors(400, 401) } },
     handler: async (req) => auth.changePassword(ctx, req.client.id, req.sessionHash, req.body.old_password, req.body.new_password),
   })

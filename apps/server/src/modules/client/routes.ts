@@ -15,7 +15,7 @@ export const clientRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   })
 
   app.post('/client/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: { email: 'email_invalid' } },
     schema: {
       tags,
       summary: 'Update profile, company and options; a new e-mail waits for confirmation',

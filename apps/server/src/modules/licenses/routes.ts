@@ -17,6 +17,8 @@ import { errors, okSchema } from '../../platform/schemas.ts'
 import * as licenses from './service.ts'
 
 const idParams = z.object({ id: text() })
+/** a title the rules refuse is the spec's bad-title answer, wherever the title is */
+const titleErrors = { title: 'bad_title' } as const
 const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
 const groupResponse = { 200: z.object({ group: groupViewSchema }), ...errors(400, 401, 404, 409) }
 
@@ -37,7 +39,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.getLicense(ctx, req.client.id, req.params.id),
   })
   app.post('/license/:id/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: titleErrors },
     schema: { tags, summary: 'Rename a license', params: idParams, body: titleBody, response: licenseResponse },
     handler: async (req) => licenses.renameLicense(ctx, req.client.id, req.params.id, req.body.title),
   })
@@ -73,12 +75,12 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.getGroups(ctx, req.client.id),
   })
   app.post('/group/:id/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: titleErrors },
     schema: { tags: groupTags, summary: 'Rename a group', params: idParams, body: titleBody, response: groupResponse },
     handler: async (req) => licenses.renameGroup(ctx, req.client.id, req.params.id, req.body.title),
   })
   app.post('/group/:id/split/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: titleErrors },
     schema: {
       tags: groupTags,
       summary: 'Make a group key of `limit` licenses from a default nuitrack_subscribe or nuitrack_unlimited group',
@@ -100,7 +102,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.resizeGroup(ctx, req.client.id, req.params.id, req.body.limit),
   })
   app.post('/group/:id/new-license/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: titleErrors },
     schema: { tags: groupTags, summary: 'Generate a license from a group (limit -1)', params: idParams, body: newLicenseBody, response: licenseResponse },
     handler: async (req) => licenses.newLicenseFromGroup(ctx, req.client.id, req.params.id, req.body.title),
   })
@@ -121,7 +123,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   })
 
   app.post('/resource/create/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: titleErrors },
     schema: {
       tags,
       summary: 'Start a free trial: nuitrack_trial, or fmc_subscribe / na_subscribe with tag FMC Trial / NA Trial; one per product',
@@ -131,7 +133,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     handler: async (req) => licenses.createTrial(ctx, req.client.id, req.body),
   })
   app.post('/resource/custom/create/', {
-    config: { auth: 'staff' },
+    config: { auth: 'staff', fieldErrors: titleErrors },
     schema: {
       tags: ['staff'],
       summary: 'Staff: create custom licenses for a client by e-mail',
