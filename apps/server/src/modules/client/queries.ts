@@ -103,3 +103,8 @@ export async function setStaff(db: Queryable, email: string, isStaff: boolean): 
   const rows = await db.query('UPDATE clients SET is_staff = $2 WHERE lower(email) = lower($1) RETURNING id', [email, isStaff])
   return rows.length > 0
 }
+
+/** The address an e-mail change waits to confirm. */
+export async function setPendingEmail(db: Queryable, clientId: number, email: string) {
+  await db.query('UPDATE clients SET pending_email = $2 WHERE id = $1', [clientId, email])
+}

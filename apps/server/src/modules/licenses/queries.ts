@@ -258,3 +258,123 @@ export async function insertCustomGroup(db: Queryable, g: { clientId: number; pr
   )
   return rows[0]!.id
 }
+
+// ---- writes and checks of the license services (each runs in the caller's transaction) ----
+
+/** Takes the client's row lock: every change to a client's licenses and groups takes it first. */
+export async function lockClientRow(tx: Queryable, clientId: number) {
+  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
+}
+
+export async function setLicenseTitle(tx: Queryable, clientId: number, id: number, title: string) {
+  await tx.query('UPDATE licenses SET title = $3 WHERE id = $1 AND client_id = $2', [id, clientId, title])
+}
+
+export async function hasDevices(tx: Queryable, licenseId: number): Promise<boolean> {
+  return (await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [licenseId])).length > 0
+}
+
+/** A revoked license keeps its row; its slot goes back to the group. */
+export async function revokeLicense(tx: Queryable, id: number, groupId: number) {
+  await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
+  await addAvailable(tx, groupId, 1)
+}
+
+export async function setLicensePaused(tx: Queryable, id: number, paused: boolean) {
+  await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+}
+
+export async function setGroupTitle(tx: Queryable, id: number, title: string) {
+  await tx.query('UPDATE license_groups SET title = $2, updated_at = now() WHERE id = $1', [id, title])
+}
+
+/** Adds `delta` (negative to take) to a group's available licenses. */
+export async function addAvailable(tx: Queryable, groupId: number, delta: number) {
+  await tx.query('UPDATE license_groups SET available = available + $2, updated_at = now() WHERE id = $1', [groupId, delta])
+}
+
+export async function setAvailable(tx: Queryable, groupId: number, available: number) {
+  await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [groupId, available])
+}
+
+/** A group key split from a source group: same product, os_type, term and config. */
+export async function insertGroupKey(
+  tx: Queryable,
+  clientId: number,
+  source: Pick<GroupRow, 'id' | 'type' | 'product' | 'os_type' | 'months' | 'config'>,
+  title: string,
+  available: number,
+  token: string,
+): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
+     VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
+    [clientId, source.type, source.product, source.os_type, source.months, title, available, JSON.stringify(source.config), token, source.id],
+  )
+  return rows[0]!.id
+}
+
+export interface NewLicense {
+  clientId: number
+  groupId: number
+  type: string
+  product: string
+  title: string | null
+  config: LicenseConfig
+  token: string
+  expiresInSeconds: number | null
+  staffId: number | null
+}
+
+export async function insertLicense(tx: Queryable, l: NewLicense): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
+     RETURNING id`,
+    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId],
+  )
+  return rows[0]!.id
+}
+
+/** Whether the client ever had a license of the product with this trial tag (revoked ones count). */
+export async function hadTrial(tx: Queryable, clientId: number, product: string, tag: string | null): Promise<boolean> {
+  const rows = await tx.query("SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>'tag' IS NOT DISTINCT FROM $3 LIMIT 1", [clientId, product, tag])
+  return rows.length > 0
+}
+
+export async function listFaceSdkVersions(db: Queryable) {
+  return db.query<{ version: string; is_default: boolean }>('SELECT version, is_default FROM face_sdk_versions ORDER BY released DESC')
+}
+
+/**
+ * Adds `count` to the client's default group of (product, os_type, months), creating it when
+ * missing; the upsert on the partial unique index makes parallel fulfilments add up.
+ */
+export async function upsertDefaultGroup(
+  tx: Queryable,
+  g: { clientId: number; type: string; product: string; osType: number | null; months: number | null; count: number; config: LicenseConfig; token: string },
+): Promise<{ id: number; available: number }> {
+  const rows = await tx.query<{ id: number; available: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, months, is_default, available, config, token)
+     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8)
+     ON CONFLICT (client_id, product, COALESCE(os_type, -1), COALESCE(months, 0)) WHERE is_default
+     DO UPDATE SET available = license_groups.available + EXCLUDED.available, updated_at = now()
+     RETURNING id, available`,
+    [g.clientId, g.type, g.product, g.osType, g.months, g.count, JSON.stringify(g.config), g.token],
+  )
+  return rows[0]!
+}
+
+/**
+ * `count` licenses of an online product in one statement (the CLI's bulk seeding: one by one is slow
+ * on PGlite); nine in ten are marked activated.
+ */
+export async function insertBulkLicenses(tx: Queryable, b: { clientId: number; groupId: number; type: string; product: string; count: number; config: LicenseConfig }) {
+  await tx.query(
+    `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
+     SELECT $1, $2, $5, $6, $4::jsonb,
+            'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
+       FROM generate_series(1, $3::int) g`,
+    [b.clientId, b.groupId, b.count, JSON.stringify(b.config), b.type, b.product],
+  )
+}

@@ -14,6 +14,7 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { errors, okSchema } from '../../platform/schemas.ts'
+import { listFaceSdkVersions } from './queries.ts'
 import * as licenses from './service.ts'
 
 const idParams = z.object({ id: text() })
@@ -111,9 +112,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     config: { auth: 'public' },
     schema: { tags: ['catalogue'], summary: 'Face SDK versions', response: { 200: z.object({ facesdk_versions: z.array(z.object({ version: z.string(), is_default: z.boolean() })) }) } },
     handler: async () => ({
-      facesdk_versions: await ctx.db.query<{ version: string; is_default: boolean }>(
-        'SELECT version, is_default FROM face_sdk_versions ORDER BY released DESC',
-      ),
+      facesdk_versions: await listFaceSdkVersions(ctx.db),
     }),
   })
   app.get('/components/face/', {
