@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { PGlite } from '@electric-sql/pglite'
+import { appliedMigrations, lockMigrations, recordMigration } from './queries.ts'
 
 /**
  * The one database port: plain SQL with $1 parameters, the same text on PGlite and PostgreSQL.
@@ -168,16 +169,15 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
-  // two servers starting at once on one PostgreSQL: one migrates, the other waits
   const applied: string[] = []
   await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7245001)')
-    const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name))
+    if (db.kind === 'postgres') await lockMigrations(tx)
+    const done = await appliedMigrations(tx)
     for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
       if (done.has(file)) continue
       const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8')
       for (const statement of splitStatements(sql)) await tx.query(statement)
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file])
+      await recordMigration(tx, file)
       applied.push(file)
     }
   })
