@@ -46,6 +46,16 @@ export default tseslint.config(
     },
   },
   {
+    // services and queries know nothing of HTTP, so a route, a job, a webhook or the CLI can call them
+    files: ['apps/server/src/modules/*/service.ts', 'apps/server/src/**/queries.ts', 'apps/server/src/modules/licenses/fulfilment.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['fastify', 'fastify-*', '@fastify/*'], message: 'services and queries are independent of Fastify: the route reads the request and sets the reply' }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { Buffer: 'readonly', process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
