@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { columns } from '../apps/server/src/db/db.ts'
 
 const root = join(import.meta.dirname, '..')
 const serverSrc = join(root, 'apps/server/src')
@@ -29,5 +30,18 @@ describe('server layers', () => {
     const queries = sourceFiles(serverSrc).filter((f) => f.endsWith('/queries.ts'))
     expect(queries.length).toBeGreaterThan(5)
     for (const f of queries) expect(SQL.test(readFileSync(f, 'utf8')), relative(root, f)).toBe(true)
+  })
+
+  it('holds a column list to exactly the keys of its row type (typecheck) and renders it', () => {
+    interface Row {
+      a: number
+      b: string | null
+    }
+    expect(columns<Row>()('a', 'b')()).toBe('a, b')
+    expect(columns<Row>()('a', 'b')('x')).toBe('x.a, x.b')
+    // @ts-expect-error b is missing: a row type promising a column the query does not select
+    columns<Row>()('a')
+    // @ts-expect-error c is not a key of Row: a selected column its type does not know
+    columns<Row>()('a', 'b', 'c')
   })
 })

@@ -14,6 +14,20 @@ export interface Queryable {
   query<T extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
 }
 
+/**
+ * The column list of a row type (for a select or a returning clause), written once beside it: the compiler holds the
+ * names to exactly the keys of `Row` (one missing or unknown fails typecheck) and the database
+ * refuses a name its table lacks, so the type a query promises is what it selects. No star lists:
+ * a column added to a table does not slip into rows whose type does not know it.
+ *
+ *     const CLIENT_COLUMNS = columns<ClientRow>()('id', 'email', …)
+ *     db.query<ClientRow>(`… ${CLIENT_COLUMNS()} FROM clients …`)   // or CLIENT_COLUMNS('c')
+ */
+export function columns<Row>() {
+  return <const K extends readonly (keyof Row & string)[]>(...names: K & ([Exclude<keyof Row, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof Row, K[number]> })) =>
+    (alias?: string) => (alias ? names.map((n) => `${alias}.${n}`) : names).join(', ')
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres'
   /**

@@ -1,6 +1,6 @@
 import type { LicenseConfig } from '@portal/domain'
-import type { Queryable } from '../../db/db.ts'
-import type { LicenseRow } from '../licenses/queries.ts'
+import { columns, type Queryable } from '../../db/db.ts'
+import { LICENSE_COLUMNS, type LicenseRecord } from '../licenses/queries.ts'
 
 export interface DeviceRow {
   id: number
@@ -14,10 +14,10 @@ export interface DeviceRow {
   last_seen: Date | null
 }
 
-const DEVICE_COLUMNS = 'id, kind, fingerprint, serial, sensor_name, reg, name, first_seen, last_seen'
+const DEVICE_COLUMNS = columns<DeviceRow>()('id', 'kind', 'fingerprint', 'serial', 'sensor_name', 'reg', 'name', 'first_seen', 'last_seen')
 
 export async function liveDevices(tx: Queryable, licenseId: number) {
-  return tx.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE license_id = $1 AND released_at IS NULL ORDER BY id`, [licenseId])
+  return tx.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE license_id = $1 AND released_at IS NULL ORDER BY id`, [licenseId])
 }
 
 export interface NewDevice {
@@ -33,7 +33,7 @@ export interface NewDevice {
 export async function insertDevice(tx: Queryable, d: NewDevice): Promise<DeviceRow> {
   const rows = await tx.query<DeviceRow>(
     `INSERT INTO devices (license_id, kind, fingerprint, serial, sensor_name, reg, name, last_seen)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING ${DEVICE_COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING ${DEVICE_COLUMNS()}`,
     [d.license_id, d.kind, d.fingerprint, d.serial, d.sensor_name, d.reg, d.name],
   )
   return rows[0]!
@@ -74,8 +74,8 @@ export async function releaseByCustomer(tx: Queryable, deviceId: number): Promis
 }
 
 /** The live license of a device-API key, locked for the activation. */
-export async function lockLicenseByToken(tx: Queryable, token: string): Promise<LicenseRow | null> {
-  const rows = await tx.query<LicenseRow>('SELECT * FROM licenses WHERE token = $1 AND revoked_at IS NULL FOR UPDATE', [token])
+export async function lockLicenseByToken(tx: Queryable, token: string): Promise<LicenseRecord | null> {
+  const rows = await tx.query<LicenseRecord>(`SELECT ${LICENSE_COLUMNS()} FROM licenses WHERE token = $1 AND revoked_at IS NULL FOR UPDATE`, [token])
   return rows[0] ?? null
 }
 
@@ -83,7 +83,7 @@ export async function touchDevice(tx: Queryable, deviceId: number, fingerprint: 
   await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [deviceId, name, fingerprint])
 }
 
-export type ValidationRow = Pick<LicenseRow, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & { device_id: number | null; last_seen: Date | null }
+export type ValidationRow = Pick<LicenseRecord, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & { device_id: number | null; last_seen: Date | null }
 
 /** The hot path's one read: the license by key joined to the SDK-bound device of the fingerprint. */
 export async function findForValidation(db: Queryable, token: string, fingerprint: string): Promise<ValidationRow | null> {

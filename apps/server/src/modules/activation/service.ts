@@ -33,7 +33,7 @@ import {
   releaseBySdk,
   touchDevice,
 } from './queries.ts'
-import { findLicense, toLicenseView, type LicenseRow } from '../licenses/queries.ts'
+import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/queries.ts'
 import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
 
 export type ActivationContext = AppContext
@@ -45,7 +45,7 @@ export const seatLimit = (config: LicenseConfig) => Math.max(1, config.max_react
  * Signs a file for one device. Online licenses get files that live offline_timeout seconds (a day by
  * default), so a device that stops checking in stops working; offline files live as long as the license.
  */
-export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRow, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: FileLock, now = new Date()) {
+export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRecord, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: FileLock, now = new Date()) {
   const licenseExpires = license.expire_date ? new Date(license.expire_date) : null
   let expires = licenseExpires
   if (license.config.online) {
@@ -72,7 +72,7 @@ export interface OfflineActivation {
 }
 
 /** Binds a request file or a USB token to a locked license row and stores the signed file on it. */
-async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRow, input: OfflineActivation) {
+async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRecord, input: OfflineActivation) {
   const now = new Date()
   if (isExpired(license, now) || license.status === 1) fail('license_not_usable', 'The license has expired or is suspended')
   const serial = input.hardware_key_serial?.trim()
@@ -165,7 +165,7 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
 
 // ---- the device API (SDKs): no session, keyed by the license token ----
 
-function refusal(license: LicenseRow | null, now: Date): ValidationCode | null {
+function refusal(license: LicenseRecord | null, now: Date): ValidationCode | null {
   if (!license) return 'NOT_FOUND'
   if (isOnHold(license, now)) return 'ON_HOLD'
   if (license.status === 1) return 'SUSPENDED'
@@ -279,7 +279,7 @@ export async function sdkValidate(db: Queryable, key: string, fingerprint: strin
   const now = new Date()
   const license = await findForValidation(db, key, fingerprint)
   const code: ValidationCode =
-    refusal(license as LicenseRow | null, now) ?? (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
+    refusal(license as LicenseRecord | null, now) ?? (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
   // last seen is kept to the minute, so a chatty SDK does not turn every check into a write
   if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) {
     await recordSeen(db, license!.device_id!)

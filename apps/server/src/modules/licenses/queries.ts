@@ -18,9 +18,10 @@ import {
   type LicenseConfig,
   type LicenseView,
 } from '@portal/domain'
-import type { Queryable } from '../../db/db.ts'
+import { columns, type Queryable } from '../../db/db.ts'
 
-export interface LicenseRow {
+/** A row of the licenses table, as the services read and lock it. */
+export interface LicenseRecord {
   id: number
   client_id: number
   group_id: number | null
@@ -43,6 +44,15 @@ export interface LicenseRow {
   is_fake: boolean
   price_cents: number | null
   group_key_used: boolean
+}
+
+export const LICENSE_COLUMNS = columns<LicenseRecord>()(
+  'id', 'client_id', 'group_id', 'type', 'product', 'title', 'config', 'status', 'held_until', 'created_at', 'expire_date',
+  'activation_date', 'token', 'locked_to', 'data', 'card_brand', 'card_last4', 'paypal_email', 'is_fake', 'price_cents', 'group_key_used',
+)
+
+/** A license as the views read it: the row, its group's facts and its live devices. */
+export interface LicenseRow extends LicenseRecord {
   /** joined: the group's title and whether the group is a custom (non-default) one */
   group_title: string | null
   group_product: string | null
@@ -52,7 +62,7 @@ export interface LicenseRow {
   activations: Activation[] | null
 }
 
-export interface GroupRow {
+export interface GroupRecord {
   id: number
   client_id: number
   type: string
@@ -68,8 +78,17 @@ export interface GroupRow {
   months: number | null
   source_group_id: number | null
   created_at: Date
+}
+
+/** A group row with the count of its live licenses (0 where a locking read skips the count). */
+export interface GroupRow extends GroupRecord {
   used_licenses: number
 }
+
+const GROUP_COLUMNS = columns<GroupRecord>()(
+  'id', 'client_id', 'type', 'product', 'os_type', 'title', 'is_default', 'is_fake', 'available', 'holded_limit', 'config', 'token',
+  'months', 'source_group_id', 'created_at',
+)
 
 const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
 
@@ -85,7 +104,7 @@ const ACTIVATIONS_SQL = `COALESCE((
     FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL), '[]'::json)`
 
 const LICENSE_SELECT = `
-  SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
+  SELECT ${LICENSE_COLUMNS('l')}, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
          ${ACTIVATIONS_SQL} AS activations
     FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
 
@@ -138,16 +157,16 @@ export async function findLicense(db: Queryable, clientId: number, id: number): 
 }
 
 /** Locks the license row for a state change; scoped to its owner. */
-export async function lockLicense(db: Queryable, clientId: number, id: number) {
-  const rows = await db.query<LicenseRow>(
-    `SELECT * FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`,
+export async function lockLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRecord | null> {
+  const rows = await db.query<LicenseRecord>(
+    `SELECT ${LICENSE_COLUMNS()} FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`,
     [id, clientId],
   )
   return rows[0] ?? null
 }
 
 const GROUP_SELECT = `
-  SELECT g.*, (SELECT count(*)::int FROM licenses l WHERE l.group_id = g.id AND l.revoked_at IS NULL) AS used_licenses
+  SELECT ${GROUP_COLUMNS('g')}, (SELECT count(*)::int FROM licenses l WHERE l.group_id = g.id AND l.revoked_at IS NULL) AS used_licenses
     FROM license_groups g`
 
 export async function listGroups(db: Queryable, clientId: number): Promise<GroupRow[]> {
@@ -156,7 +175,7 @@ export async function listGroups(db: Queryable, clientId: number): Promise<Group
 
 export async function findGroup(db: Queryable, clientId: number, id: number, lock = false): Promise<GroupRow | null> {
   const rows = lock
-    ? await db.query<GroupRow>(`SELECT g.*, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [id, clientId])
+    ? await db.query<GroupRow>(`SELECT ${GROUP_COLUMNS('g')}, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [id, clientId])
     : await db.query<GroupRow>(`${GROUP_SELECT} WHERE g.id = $1 AND g.client_id = $2`, [id, clientId])
   return rows[0] ?? null
 }

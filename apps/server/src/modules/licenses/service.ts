@@ -39,7 +39,7 @@ import {
   toGroupView,
   toLicenseView,
   type GroupRow,
-  type LicenseRow,
+  type LicenseRecord,
 } from './queries.ts'
 
 /** A not-found, malformed or foreign id all answer 63f560db, never another client's data. */
@@ -58,7 +58,7 @@ export async function lockedGroup(tx: Queryable, clientId: number, id: number): 
   return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
 }
 
-export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRow> {
+export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRecord> {
   const license = (await lockLicense(tx, clientId, id)) ?? fail('not_found')
   if (isOnHold(license, now)) fail('license_on_hold')
   return license
