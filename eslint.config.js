@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // services and queries know nothing of HTTP, so a route, a job, a webhook or the CLI can call them
-    files: ['apps/server/src/modules/*/service.ts', 'apps/server/src/**/queries.ts', 'apps/server/src/modules/licenses/fulfilment.ts'],
+    files: ['apps/server/src/modules/*/service.ts', 'apps/server/src/**/queries.ts', 'apps/server/src/modules/licenses/fulfilment.ts', 'apps/server/src/context.ts', 'apps/server/src/platform/errors.ts', 'apps/server/src/platform/limited-mail.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer'
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../context.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { JobQueue } from './jobs.ts'
 import { claimMail, insertMail, markMailFailed, markMailSent } from './queries.ts'
@@ -30,7 +30,7 @@ const BATCH = 20
 
 const MAX_BACKOFF_SECONDS = 3600
 
-export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; from: string; log: FastifyBaseLogger; pollSeconds?: number }): Mailer {
+export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; from: string; log: Logger; pollSeconds?: number }): Mailer {
   const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null
   let running: Promise<number> | null = null
 
