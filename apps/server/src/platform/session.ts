@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { COOKIES, CSRF_HEADER, SESSION_TTL_SECONDS } from '@portal/domain'
 import type { Db } from '../db/db.ts'
@@ -45,6 +45,8 @@ export interface RouteAccessEntry {
   method: string
   url: string
   auth: RouteAccess | undefined
+  /** the field error codes the route declared (error-handler.ts) */
+  fieldErrors: FastifyContextConfig['fieldErrors']
 }
 
 /** Paths that are called without a browser session, and so without CSRF (the device API, later). */
@@ -82,7 +84,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   app.decorate('routeAccess', routeAccess)
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth
-    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth })
+    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth, fieldErrors: route.config?.fieldErrors })
     // the OpenAPI document says which calls need the session cookie (and, for writes, the CSRF header)
     if ((auth === 'client' || auth === 'staff') && route.schema) {
       const write = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD')
