@@ -10,7 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
 import { trustProxyOption, type Config } from './platform/config.ts'
-import { frameworkErrors, installErrorHandler } from './platform/errors.ts'
+import { frameworkErrors, installErrorHandler } from './platform/error-handler.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
 import { createJobQueue } from './platform/jobs.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'

@@ -22,8 +22,19 @@ import { AppError, fail } from '../../platform/errors.ts'
 import { findClientByEmail } from '../client/queries.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
 import {
+  addAvailable,
   countUnactivated,
   findGroup,
+  hadTrial,
+  hasDevices,
+  insertGroupKey,
+  insertLicense,
+  lockClientRow,
+  revokeLicense,
+  setAvailable,
+  setGroupTitle,
+  setLicensePaused,
+  setLicenseTitle,
   insertCustomGroup,
   findLicense,
   listGroups,
@@ -32,7 +43,7 @@ import {
   toGroupView,
   toLicenseView,
   type GroupRow,
-  type LicenseRow,
+  type LicenseRecord,
 } from './queries.ts'
 
 /** A not-found, malformed or foreign id all answer 63f560db, never another client's data. */
@@ -44,14 +55,14 @@ export function parseId(raw: string | number): number {
 
 /** Every change to a client's licenses and groups takes the client row first: one order, no deadlocks. */
 export async function lockClient(tx: Queryable, clientId: number) {
-  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
+  await lockClientRow(tx, clientId)
 }
 
 export async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
   return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
 }
 
-export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRow> {
+export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRecord> {
   const license = (await lockLicense(tx, clientId, id)) ?? fail('not_found')
   if (isOnHold(license, now)) fail('license_on_hold')
   return license
@@ -81,7 +92,7 @@ export async function renameLicense(ctx: AppContext, clientId: number, rawId: st
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
     await lockedLicense(tx, clientId, id)
-    await tx.query('UPDATE licenses SET title = $3 WHERE id = $1 AND client_id = $2', [id, clientId, title])
+    await setLicenseTitle(tx, clientId, id, title)
   })
   return licenseView(ctx, clientId, id)
 }
@@ -93,12 +104,10 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
     await lockClient(tx, clientId)
     const license = await lockedLicense(tx, clientId, id)
     // released devices count too: a license that was ever bound is not handed back
-    const devices = await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [id])
-    const problem = revokeProblem({ ...license, has_devices: devices.length > 0 })
+    const problem = revokeProblem({ ...license, has_devices: await hasDevices(tx, id) })
     if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
     if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
-    await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
-    await tx.query('UPDATE license_groups SET available = available + 1, updated_at = now() WHERE id = $1', [license.group_id])
+    await revokeLicense(tx, id, license.group_id!)
     return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!) }
   })
 }
@@ -110,7 +119,7 @@ export async function setPaused(ctx: AppContext, clientId: number, rawId: string
     const license = await lockedLicense(tx, clientId, id)
     if (!canPause(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
     if (!paused && !canResume(license, new Date())) fail('license_status')
-    await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+    await setLicensePaused(tx, id, paused)
   })
   return licenseView(ctx, clientId, id)
 }
@@ -119,7 +128,7 @@ export async function renameGroup(ctx: AppContext, clientId: number, rawId: stri
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
     await lockedGroup(tx, clientId, id)
-    await tx.query('UPDATE license_groups SET title = $2, updated_at = now() WHERE id = $1', [id, title])
+    await setGroupTitle(tx, id, title)
   })
   return { group: await groupView(ctx.db, clientId, id) }
 }
@@ -137,13 +146,9 @@ export async function splitGroup(ctx: AppContext, clientId: number, rawId: strin
     if (problem === 'group_size_is_zero' || problem === 'group_size_number_error') fail('group_size', 'Please enter the group size', 'limit')
     if (problem === 'group_min_size_error') fail('group_size', undefined, 'limit')
     if (problem === 'license_in_group_limit_error') fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
-    const dest = await tx.query<{ id: number }>(
-      `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
-       VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
-      [clientId, source.type, source.product, source.os_type, source.months, title, limit, JSON.stringify(source.config), activationKey(), source.id],
-    )
-    await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, limit])
-    return { dest_group: await groupView(tx, clientId, dest[0]!.id), source_group: await groupView(tx, clientId, source.id) }
+    const destId = await insertGroupKey(tx, clientId, source, title, limit, activationKey())
+    await addAvailable(tx, source.id, -limit)
+    return { dest_group: await groupView(tx, clientId, destId), source_group: await groupView(tx, clientId, source.id) }
   })
 }
 
@@ -160,8 +165,8 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
     if (problem === 'below_min') fail('group_size', 'The group must keep at least 1 available license', 'limit')
     if (problem === 'above_max') fail('source_group_limit_reached', `At most ${max} licenses can be available in this group`, 'limit')
     const delta = limit - group.available
-    await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [group.id, limit])
-    await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, delta])
+    await setAvailable(tx, group.id, limit)
+    await addAvailable(tx, source.id, -delta)
     return { group: await groupView(tx, clientId, group.id), default_group: await groupView(tx, clientId, source.id) }
   })
 }
@@ -191,15 +196,20 @@ export async function generateFromGroup(
   if (opts.checkUnactivated && (await countUnactivated(tx, clientId)) >= UNACTIVATED_LICENSE_LIMIT) fail('unactivated_limit')
   const config = licenseConfigFor(group, opts.config)
   const delta = opts.expiresInSeconds ?? config.license_expire_delta ?? null
-  const rows = await tx.query<{ id: number }>(
-    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
-     RETURNING id`,
-    [clientId, group.id, platformOfProduct(group.product), group.product, opts.title ?? null, JSON.stringify(config), activationKey(), delta, opts.staffId ?? null],
-  )
-  await tx.query('UPDATE license_groups SET available = available - 1, updated_at = now() WHERE id = $1', [group.id])
+  const id = await insertLicense(tx, {
+    clientId,
+    groupId: group.id,
+    type: platformOfProduct(group.product),
+    product: group.product,
+    title: opts.title ?? null,
+    config,
+    token: activationKey(),
+    expiresInSeconds: delta,
+    staffId: opts.staffId ?? null,
+  })
+  await addAvailable(tx, group.id, -1)
   group.available -= 1
-  return rows[0]!.id
+  return id
 }
 
 /** Generate a key from a group (the pre-info screen). */
@@ -220,12 +230,7 @@ export async function createTrial(ctx: AppContext, clientId: number, body: { tit
   if (body.count !== 1) return fail('not_free', 'A trial is one license', 'count')
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    const taken = await tx.query('SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>\'tag\' IS NOT DISTINCT FROM $3 LIMIT 1', [
-      clientId,
-      trial.product,
-      trial.tag,
-    ])
-    if (taken.length) fail('trial_taken')
+    if (await hadTrial(tx, clientId, trial.product, trial.tag)) fail('trial_taken')
     const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.plan_id } : {}
     const { groupId } = await fulfil(tx, { clientId, product: trial.product, count: 1, config })
     const group = await lockedGroup(tx, clientId, groupId)

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STAFF_FORM_PATHS } from '@portal/domain'
 import { buildApp } from '../../app.ts'
 import { ConfigError, loadConfig } from '../../platform/config.ts'
-import { prefersHtml } from '../../platform/errors.ts'
+import { prefersHtml } from '../../platform/error-handler.ts'
 import { testConfig, workerDb } from '../../test/harness.ts'
 import { DEFAULT_EXTERNAL_LINKS } from './links.ts'
 
