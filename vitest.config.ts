@@ -15,11 +15,12 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
   },
 })
 
-/** Domain, server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
+/** Domain, repo tooling (lint rules), server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node' } },
       serverProject('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
       ...(existsSync('apps/web/vitest.config.ts') ? ['apps/web/vitest.config.ts'] : []),

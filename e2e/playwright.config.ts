@@ -42,6 +42,8 @@ export default defineConfig({
       PUBLIC_URL: BASE_URL,
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
+      // the fixtures give each API-made account its own address (X-Forwarded-For from loopback)
+      TRUST_PROXY: '127.0.0.1',
     },
   },
 })

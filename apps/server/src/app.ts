@@ -10,13 +10,13 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
 import { trustProxyOption, type Config } from './platform/config.ts'
-import { frameworkErrors, installErrorHandler } from './platform/errors.ts'
+import { frameworkErrors, installErrorHandler } from './platform/error-handler.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
 import { createJobQueue } from './platform/jobs.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { securityHeaders } from './platform/security-headers.ts'
-import { PORTAL_VERSION } from '@portal/domain'
+import { PORTAL_VERSION, STAFF_FORM_PATHS } from '@portal/domain'
 import { authRoutes } from './modules/auth/routes.ts'
 import { clientRoutes } from './modules/client/routes.ts'
 import { catalogueRoutes } from './modules/catalogue/routes.ts'
@@ -28,6 +28,8 @@ import { licenseRoutes } from './modules/licenses/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
+import { linkRoutes } from './modules/links/routes.ts'
+import { externalLinks } from './modules/links/links.ts'
 
 export interface BuildOptions {
   config: Config
@@ -36,6 +38,8 @@ export interface BuildOptions {
   webDist?: string
   /** token the CLI presents to run commands inside this process (PGlite mode) */
   adminToken?: string
+  /** run the job queue's poll loop (default); the shared test app leaves it off so tests stay deterministic */
+  runJobs?: boolean
 }
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
@@ -62,8 +66,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
-  installErrorHandler(app)
   db.setLogger(app.log)
+  // the built app's index.html, read below; the not-found handler serves it to browsers
+  let spaIndex: string | undefined
+  installErrorHandler(app, { notFoundPage: () => spaIndex })
 
   const jobs = createJobQueue({ db, log: app.log })
   const mailer = createMailer({ db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
@@ -72,7 +78,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring }
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
-  app.addHook('onReady', async () => jobs.start())
+  if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
     await mailer.stop()
@@ -116,6 +122,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const indexFile = join(webDist, 'index.html')
   if (existsSync(indexFile)) {
     const indexHtml = readFileSync(indexFile, 'utf8')
+    spaIndex = indexHtml
     await app.register(fastifyStatic, { root: webDist, prefix: '/app/', wildcard: false, index: false, decorateReply: false })
     // the single-page app answers every other /app/ path itself
     app.get('/app/*', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
@@ -123,7 +130,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/nuitrack/', 302))
   // the marketing site's old address of the custom Face SDK form
-  app.get('/marketing/face_sdk_custom/create/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/staff/custom-license/perpetual/', 302))
+  app.get('/marketing/face_sdk_custom/create/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(STAFF_FORM_PATHS.perpetual, 302))
+  await app.register(linkRoutes, { links: externalLinks(config.EXTERNAL_LINKS) })
 
   return app
 }

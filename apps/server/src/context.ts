@@ -1,9 +1,15 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from './db/db.ts'
 import type { Config } from './platform/config.ts'
 import type { JobQueue } from './platform/jobs.ts'
 import type { Mailer } from './platform/mailer.ts'
 import type { Keyring } from './platform/signing.ts'
+
+/** The log a service may write to: Fastify's pino logger fits, so does a job's or the CLI's. */
+export interface Logger {
+  info(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
+  error(obj: object, msg?: string): void
+}
 
 /** What services are handed: the database, the outside-world ports and the parsed config. */
 export interface AppContext {
@@ -12,7 +18,7 @@ export interface AppContext {
   /** background and scheduled work, shared by every server process */
   jobs: JobQueue
   config: Config
-  log: FastifyBaseLogger
+  log: Logger
   keyring: Keyring
 }
 

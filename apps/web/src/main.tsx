@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
+import './app/theme.css'
 import { Providers, createQueryClient } from './app/providers.tsx'
 import { router } from './app/router.tsx'
 

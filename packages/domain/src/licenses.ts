@@ -1,165 +1,79 @@
 import { z } from 'zod'
-import type { Platform } from './platforms.ts'
+import {
+  DAY_SECONDS,
+  MONTH_SECONDS,
+  PRODUCTS,
+  YEAR_SECONDS,
+  platformOfProduct,
+  productKind,
+  productRecord,
+  productTitle,
+  type FaceComponent,
+} from './catalogue.ts'
 import { boundedInt, text } from './validation.ts'
+
+// the product facts these rules read live in the catalogue; older importers of this module find them here too
+export {
+  DAY_SECONDS,
+  MONTH_SECONDS,
+  YEAR_SECONDS,
+  ONLINE_DEFAULTS,
+  OS_TYPES,
+  FACE_COMPONENTS,
+  PRODUCTS,
+  PRODUCT_FACTS,
+  PRODUCT_TITLES,
+  SUBSCRIPTION_PRODUCTS,
+  ONLINE_PRODUCTS,
+  SOURCE_GROUP_PRODUCTS,
+  TRIALS,
+  isCustomProduct,
+  platformOfProduct,
+  productFacts,
+  productKind,
+  productTitle,
+  upgradeableToAI,
+  type FaceComponent,
+  type OsType,
+  type Product,
+  type ProductFacts,
+  type ProductKind,
+} from './catalogue.ts'
 
 /**
  * Licenses and groups: product codes, configs and the states of spec section 4, derived at read
  * time from stored timestamps by pure functions.
  */
 
-export const PRODUCTS = [
-  'nuitrack_trial',
-  'nuitrack_online',
-  'nuitrack_online_per_year',
-  'nuitrack_online_subscription_monthly',
-  'nuitrack_online_subscription_yearly',
-  'nuitrack_ai_subscription_monthly',
-  'nuitrack_ai_subscription_yearly',
-  'nuitrack_ai_perpetual',
-  'old',
-  'nuitrack_unlimited',
-  'nuitrack_subscribe',
-  'upgrade_nuitrack_pro',
-  'tvico',
-  'real_dance',
-  'face_online_all_in_one',
-  'face_online_subscribe',
-  'face_online_custom_subscribe',
-  'face_online_custom',
-  'face_offline_custom',
-  'face_offline_perpetual',
-  'fmc_subscribe',
-  'na_subscribe',
-  'facemachine_server',
-] as const
-export type Product = (typeof PRODUCTS)[number]
 export const productSchema = z.enum(PRODUCTS)
 
 export const LOCK_TYPES = ['sensor_id', 'android_app_id', 'ios_app_id', 'hardware_id', 'no_bound', 'fully_portable', 'usb_token'] as const
 export type LockType = (typeof LOCK_TYPES)[number]
 
-export const OS_TYPES = { 0: 'Windows', 1: 'Linux', 2: 'Android' } as const
-export type OsType = 0 | 1 | 2
-
-export const PRODUCT_TITLES: Record<Product, string> = {
-  nuitrack_trial: 'Nuitrack Trial',
-  nuitrack_online: 'Nuitrack Pro',
-  nuitrack_online_per_year: 'Nuitrack Pro (annual)',
-  nuitrack_online_subscription_monthly: 'Nuitrack Pro subscription',
-  nuitrack_online_subscription_yearly: 'Nuitrack Pro annual subscription',
-  nuitrack_ai_subscription_monthly: 'Nuitrack AI subscription',
-  nuitrack_ai_subscription_yearly: 'Nuitrack AI annual subscription',
-  nuitrack_ai_perpetual: 'Nuitrack AI perpetual',
-  old: 'Nuitrack Pro perpetual',
-  nuitrack_unlimited: 'Nuitrack Unlimited',
-  nuitrack_subscribe: 'Nuitrack subscription',
-  upgrade_nuitrack_pro: 'Nuitrack Pro to AI upgrade',
-  tvico: 'Nuitrack TVico',
-  real_dance: 'Nuitrack Real Dance',
-  face_online_all_in_one: 'Face SDK all-in-one',
-  face_online_subscribe: 'Face SDK subscription',
-  face_online_custom_subscribe: 'Face SDK custom subscription',
-  face_online_custom: 'Face SDK custom online',
-  face_offline_custom: 'Face SDK custom offline',
-  face_offline_perpetual: 'Face SDK perpetual',
-  fmc_subscribe: 'Face Machine',
-  na_subscribe: 'Nuitrack Analytics',
-  facemachine_server: 'Face Machine server',
-}
-
-/** Which platform (license `type`) a product belongs to. */
-export function platformOfProduct(product: string): Platform {
-  if (product === 'fmc_subscribe' || product === 'facemachine_server') return 'face-machine'
-  if (product === 'na_subscribe') return 'nuitrack-analytics'
-  if (product.startsWith('face_')) return 'face'
-  return 'nuitrack'
-}
-
-/**
- * What kind of license a product sells, one record per product code: the dashboard's filters, the
- * subscription rules and the expiry text read it here, never from the product's name.
- * - trial: free, once per client; subscription: renews every `term`; perpetual: never expires;
- *   term: a fixed period that does not renew.
- * `custom` products are made to a client's order by staff (the Face SDK "Custom" filter).
- */
-export type ProductKind = 'trial' | 'subscription' | 'perpetual' | 'term'
-export interface ProductFacts {
-  kind: ProductKind
-  /** how often a subscription renews when its license carries no license_expire_delta */
-  term?: 'month' | 'year'
-  custom?: true
-}
-export const PRODUCT_FACTS: Record<Product, ProductFacts> = {
-  nuitrack_trial: { kind: 'trial' },
-  nuitrack_online: { kind: 'term' },
-  nuitrack_online_per_year: { kind: 'term' },
-  nuitrack_online_subscription_monthly: { kind: 'subscription', term: 'month' },
-  nuitrack_online_subscription_yearly: { kind: 'subscription', term: 'year' },
-  nuitrack_ai_subscription_monthly: { kind: 'subscription', term: 'month' },
-  nuitrack_ai_subscription_yearly: { kind: 'subscription', term: 'year' },
-  nuitrack_ai_perpetual: { kind: 'perpetual' },
-  old: { kind: 'perpetual' },
-  nuitrack_unlimited: { kind: 'perpetual' },
-  nuitrack_subscribe: { kind: 'subscription', term: 'month' },
-  upgrade_nuitrack_pro: { kind: 'perpetual' },
-  tvico: { kind: 'perpetual' },
-  real_dance: { kind: 'perpetual' },
-  face_online_all_in_one: { kind: 'subscription', term: 'month' },
-  face_online_subscribe: { kind: 'subscription', term: 'month' },
-  face_online_custom_subscribe: { kind: 'subscription', term: 'month', custom: true },
-  face_online_custom: { kind: 'term', custom: true },
-  face_offline_custom: { kind: 'term', custom: true },
-  face_offline_perpetual: { kind: 'perpetual', custom: true },
-  fmc_subscribe: { kind: 'subscription', term: 'month' },
-  na_subscribe: { kind: 'subscription', term: 'month' },
-  facemachine_server: { kind: 'perpetual' },
-}
-
-/** The facts of a product code; an unknown code (none is stored today) counts as a fixed term. */
-export const productFacts = (product: string): ProductFacts => PRODUCT_FACTS[product as Product] ?? { kind: 'term' }
-export const productKind = (product: string): ProductKind => productFacts(product).kind
-export const isCustomProduct = (product: string) => productFacts(product).custom === true
-
-export const SUBSCRIPTION_PRODUCTS: readonly string[] = PRODUCTS.filter((p) => PRODUCT_FACTS[p].kind === 'subscription')
-
-/** Free trials a client may take once each (POST /resource/create/). */
-export const TRIALS = {
-  nuitrack_trial: { product: 'nuitrack_trial', tag: null, days: null },
-  fmc_subscribe: { product: 'fmc_subscribe', tag: 'FMC Trial', days: 30 },
-  na_subscribe: { product: 'na_subscribe', tag: 'NA Trial', days: 7 },
-} as const
-
 export const UNACTIVATED_LICENSE_LIMIT = 10
-export const DAY_SECONDS = 86_400
-export const MONTH_SECONDS = 2_592_000
-export const YEAR_SECONDS = 31_104_000
 export const VALIDITY_UNITS = { day: DAY_SECONDS, month: MONTH_SECONDS, year: YEAR_SECONDS } as const
 export type ValidityUnit = keyof typeof VALIDITY_UNITS
 export const ON_HOLD_MINUTES = 15
 
-export const ONLINE_DEFAULTS = {
-  offline_timeout: 86_400,
-  update_timeout: 3_600,
-  try_update_timeout: 300,
-  auto_prolongation: false,
-} as const
+/** What the staff form and any screen listing a license's content call each component. */
+export const FACE_COMPONENT_NAMES: Record<FaceComponent, string> = {
+  age_gender_estimator: 'Age and gender estimator',
+  desktop_gpu_support: 'Desktop GPU acceleration',
+  depth_liveness_estimator: 'Depth liveness estimator',
+  liveness_2d_estimator: 'Liveness 2D estimator',
+  detector: 'Face detector',
+  emotions_estimator: 'Emotions estimator',
+  matcher: 'Face matcher',
+  processor: 'Processing block',
+  video_client: 'Video client',
+  video_client_ext: 'Video client extension',
+  video_engine_light: 'Video engine light',
+  age_gender_emotions_estimator: 'Age, gender and emotions estimator',
+  database: 'Face database (search index size)',
+}
 
-export const FACE_COMPONENTS = [
-  'age_gender_estimator',
-  'desktop_gpu_support',
-  'depth_liveness_estimator',
-  'liveness_2d_estimator',
-  'detector',
-  'emotions_estimator',
-  'matcher',
-  'processor',
-  'video_client',
-  'video_client_ext',
-  'video_engine_light',
-  'age_gender_emotions_estimator',
-  'database',
-] as const
-export type FaceComponent = (typeof FACE_COMPONENTS)[number]
+/** The display name of a component; an unknown one (added on the server first) reads as words. */
+export const faceComponentName = (c: string) => FACE_COMPONENT_NAMES[c as FaceComponent] ?? c.replace(/_/g, ' ')
 
 export const licenseConfigSchema = z.object({
   product: z.string(),
@@ -239,17 +153,16 @@ export function licenseState(l: LicenseFacts, now: Date): LicenseState {
 }
 
 export const isSubscription = (product: string) => productKind(product) === 'subscription'
-/** A trial has a tag and is not upgraded; the Nuitrack trial is a trial by product. */
-export const isTrial = (l: Pick<LicenseFacts, 'product' | 'config'>) =>
-  l.product === 'nuitrack_trial' || (!!l.config.tag && !l.config.upgraded)
+/** A trial has a tag and is not upgraded; a trial product (the Nuitrack trial) is a trial by product. */
+export const isTrial = (l: Pick<LicenseFacts, 'product' | 'config'>) => productKind(l.product) === 'trial' || (!!l.config.tag && !l.config.upgraded)
 
 /** Section 4, subscription status (subscription products only, else null). */
 export function subscriptionStatus(l: LicenseFacts, now: Date): SubscriptionStatus | null {
   if (!isSubscription(l.product)) return null
-  const cloud = l.product === 'fmc_subscribe' || l.product === 'na_subscribe'
-  if (cloud && isTrial(l)) return 'none'
+  // the tagged trial of a paid product (Face Machine, Analytics) is no subscription until upgraded
+  if (productRecord(l.product)?.trial?.tag && isTrial(l)) return 'none'
   const expired = isExpired(l, now)
-  if (l.product.startsWith('nuitrack_') && expired) return 'cancelled'
+  if (platformOfProduct(l.product) === 'nuitrack' && expired) return 'cancelled'
   if (l.config.paused && expired) return 'cancelled'
   if (l.config.paused) return 'paused'
   return 'active'
@@ -275,12 +188,8 @@ export const trialDaysLeft = (expire: Date | string | number | null, now: Date) 
   return d === null ? null : d <= 0 && !isExpired({ expire_date: expire }, now) ? 1 : d
 }
 
-export const productTitle = (product: string) => PRODUCT_TITLES[product as Product] ?? product
 export const defaultLicenseTitle = (product: string, id: number) => `${productTitle(product)} #${id}`
 export const defaultGroupTitle = (product: string, id: number) => `${productTitle(product)} group #${id}`
-
-/** Nuitrack Pro perpetual (old) can be upgraded to AI. */
-export const upgradeableToAI = (product: string) => (product === 'old' || product === 'nuitrack_online' ? 'self' : null)
 
 /** "serial / sensor" text of the first activation. */
 export function serialSensorText(activations: { serial?: string | null; sensor_name?: string | null }[]): string {
@@ -294,13 +203,10 @@ export function groupResizeBounds(ownLimit: number, sourceLimit: number) {
   return { min: 1, max: ownLimit + sourceLimit }
 }
 
-/** Products whose custom groups draw on a default source group of the same os_type. */
-export const SOURCE_GROUP_PRODUCTS: readonly string[] = ['nuitrack_subscribe', 'nuitrack_unlimited']
-
 type GroupFacts = { is_default: boolean; product: string; os_type: number | null; source_group_id: number | null }
 
-/** Section 5: a group key is split only from a default nuitrack_subscribe or nuitrack_unlimited group. */
-export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) => group.is_default && SOURCE_GROUP_PRODUCTS.includes(group.product)
+/** Section 5: a group key is split only from a default group of a product that gives group keys. */
+export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) => group.is_default && (productRecord(group.product)?.group_keys ?? null) !== null
 
 /** The source of a key is the default group of a source product with the key's product and os_type. */
 export const isSourceGroupOf = (source: Pick<GroupFacts, 'is_default' | 'product' | 'os_type'>, key: Pick<GroupFacts, 'product' | 'os_type'>) =>
@@ -312,23 +218,6 @@ export const isSourceGroupOf = (source: Pick<GroupFacts, 'is_default' | 'product
  */
 export const groupKind = (group: Pick<GroupFacts, 'is_default' | 'source_group_id'>): 'default' | 'key' | 'custom' =>
   group.is_default ? 'default' : group.source_group_id !== null ? 'key' : 'custom'
-
-/** Products sold as online licenses (config.online with offline_timeout); a staff order says so itself. */
-export const ONLINE_PRODUCTS: readonly string[] = [
-  'nuitrack_online',
-  'nuitrack_online_per_year',
-  'nuitrack_online_subscription_monthly',
-  'nuitrack_online_subscription_yearly',
-  'nuitrack_ai_subscription_monthly',
-  'nuitrack_ai_subscription_yearly',
-  'nuitrack_subscribe',
-  'face_online_all_in_one',
-  'face_online_subscribe',
-  'face_online_custom_subscribe',
-  'face_online_custom',
-  'fmc_subscribe',
-  'na_subscribe',
-]
 
 export const LICENSE_TITLE_MAX = 256
 export const GROUP_TITLE_MAX = 256
@@ -359,7 +248,88 @@ export function checkGroupSize(size: number, sourceLimit: number): GroupSizeErro
   return null
 }
 
-export const splitBody = z.object({ title: titleField, limit: boundedInt() })
+/*
+ * The rules below are each the one statement of a rule of spec sections 4 and 5: the web's forms and
+ * buttons and the server's services call the same function (rules.test.ts checks that both import
+ * each). Where the server knows more than the screen (released devices, a used group key), the
+ * function takes it as input.
+ */
+
+/** Section 5: a group key can be made from this group (a default source group with a license left). */
+export const canSplit = (group: Pick<GroupFacts, 'is_default' | 'product'> & { limit: number }) => canSplitFrom(group) && group.limit >= 1
+
+export type SplitProblem = 'not_splittable' | 'source_empty' | GroupSizeError
+/** Making a group key of `size` licenses from `source`: what is wrong, or null. */
+export function checkSplit(source: Pick<GroupFacts, 'is_default' | 'product'> & { limit: number }, size: number): SplitProblem | null {
+  if (!canSplitFrom(source)) return 'not_splittable'
+  if (source.limit < 1) return 'source_empty'
+  return checkGroupSize(size, source.limit)
+}
+
+export type ResizeProblem = 'no_source' | 'below_min' | 'above_max'
+/**
+ * Section 5: a group key's available count runs from 1 to its own limit plus its source's; only a key
+ * with a source default group of its product and os_type can be resized. `source` is null when the
+ * key has none. Answers the problem and the bounds.
+ */
+export function checkGroupResize(
+  limit: number,
+  key: Pick<GroupFacts, 'product' | 'os_type' | 'source_group_id'> & { limit: number },
+  source: (Pick<GroupFacts, 'is_default' | 'product' | 'os_type'> & { limit: number }) | null,
+): { problem: ResizeProblem | null; min: number; max: number } {
+  const bounds = groupResizeBounds(key.limit, source?.limit ?? 0)
+  if (key.source_group_id === null || !source || !isSourceGroupOf(source, key)) return { problem: 'no_source', ...bounds }
+  if (!Number.isInteger(limit) || limit < bounds.min) return { problem: 'below_min', ...bounds }
+  return { problem: limit > bounds.max ? 'above_max' : null, ...bounds }
+}
+
+export type RevokeProblem = 'not_grouped' | 'activated'
+/**
+ * Section 4: a license made from a group that was never activated goes back to its group. The screen
+ * knows the live devices; the server also counts released devices and a used group key.
+ */
+export function revokeProblem(l: {
+  group_id: number | null
+  activation_date: unknown
+  has_devices: boolean
+  group_key_used?: boolean
+}): RevokeProblem | null {
+  if (l.group_id === null) return 'not_grouped'
+  if (l.activation_date || l.group_key_used || l.has_devices) return 'activated'
+  return null
+}
+
+/** Section 4: only a cloud subscription (Face Machine, Analytics; trials too) is paused and resumed. */
+export const canPause = (product: string) => productRecord(product)?.pausable === true
+/** A paused subscription whose period has ended cannot be resumed: it is cancelled. */
+export const canResume = (l: Pick<LicenseFacts, 'product' | 'expire_date'>, now: Date) => canPause(l.product) && !isExpired(l, now)
+
+/**
+ * Section 4: the upgrade a license can take now, or null: none while on hold; a tagged trial
+ * upgrades to its paid product; Nuitrack Pro to AI, self-service or through support.
+ */
+export function canUpgrade(
+  l: Pick<LicenseFacts, 'product' | 'config' | 'held_until'>,
+  now: Date,
+): { kind: 'trial' | 'ai'; to: string; how: 'self' | 'bySupport' } | null {
+  if (isOnHold(l, now)) return null
+  const record = productRecord(l.product)
+  const trialTarget = record?.trial?.upgrades_to
+  if (trialTarget && l.config.tag && !l.config.upgraded) return { kind: 'trial', to: trialTarget, how: 'self' }
+  return record?.upgrade ? { kind: 'ai', to: record.upgrade.to, how: record.upgrade.how } : null
+}
+/** upgradeable.toAI of a license: its Pro → AI upgrade, none while on hold. */
+export const upgradeToAI = (l: Pick<LicenseFacts, 'product' | 'config' | 'held_until'>, now: Date) => {
+  const u = canUpgrade(l, now)
+  return u?.kind === 'ai' ? u.how : null
+}
+
+/** Section 2, staff form: the custom subscription tab's licenses need a validity; a perpetual one may have none. */
+export const staffNeedsValidity = (product: string) => productRecord(product)?.staff_form?.variant === 'subscription'
+export const checkStaffValidity = (config: { product: string; license_expire_delta: number | null }) =>
+  staffNeedsValidity(config.product) && !config.license_expire_delta ? ('validity_required' as const) : null
+
+export const splitBody = z.object({ title: titleField, limit: boundedInt().optional() })
 export const resizeBody = z.object({ limit: boundedInt() })
 export const titleBody = z.object({ title: titleField })
 

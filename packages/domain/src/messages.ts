@@ -44,6 +44,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   platforms_error: 'Choose platforms from the list',
   version_format_error: 'A version is up to four numbers separated by dots, such as 3.1.2',
   lock_options_error: 'A license can have one lock: hardware, an iOS app, an Android app or a USB token; platforms go with none of them',
+  validity_required_error: 'A subscription needs a validity period',
 }
 
 export const GENERIC_MESSAGES = {

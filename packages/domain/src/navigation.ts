@@ -15,6 +15,15 @@ export const SIGN_IN_PATHS = [
   'registrate',
 ] as const
 
+/**
+ * The staff custom-license form, one address per tab. The web router and the server's redirect of
+ * the marketing site's old address both read these, so the two cannot drift apart.
+ */
+export const STAFF_FORM_PATHS = {
+  perpetual: '/app/staff/custom-license/perpetual/',
+  subscription: '/app/staff/custom-license/subscription/',
+} as const
+
 /** Pages a signed-in user is sent away from. */
 export const ANONYMOUS_ONLY_PATHS = ['registration', 'forgot-password', 'set-password'] as const
 

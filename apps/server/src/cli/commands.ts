@@ -3,14 +3,13 @@ import { migrate } from '../db/db.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
 import { findClientByEmail, insertClient, setPassword, setStaff } from '../modules/client/queries.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
+import { markConfirmed } from '../modules/auth/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'
+import { addAvailable, insertBulkLicenses } from '../modules/licenses/queries.ts'
 import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
+import type { CommandResult } from './result.ts'
 
-export interface CommandResult {
-  code: number
-  output: string
-}
 
 export const HELP = `Usage: npm run portal -- <command> [args]
 
@@ -56,7 +55,7 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
       const existing = await findClientByEmail(db, email)
       if (existing) {
         await setPassword(db, existing.id, passwordHash)
-        await db.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [existing.id])
+        await markConfirmed(db, existing.id)
       } else {
         await insertClient(db, { email, password_hash: passwordHash, is_corporate: false, segment: null, token: randomToken(16), confirmed: true })
       }
@@ -83,20 +82,13 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
       if (!client) return { code: 1, output: `No client with the e-mail ${email}.` }
       await db.transaction(async (tx) => {
         const { groupId } = await fulfil(tx, { clientId: client.id, product: 'nuitrack_online_subscription_monthly', count })
-        // one statement for the licenses themselves: seeding a thousand rows one by one is slow on PGlite
-        await tx.query(
-          `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
-           SELECT $1, $2, 'nuitrack', 'nuitrack_online_subscription_monthly',
-                  $4::jsonb,
-                  'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
-             FROM generate_series(1, $3::int) g`,
-          // an online product's license carries its online config, as one generated from a group does
-          [client.id, groupId, count, JSON.stringify({
-            product: 'nuitrack_online_subscription_monthly', license_expire_delta: 2592000,
-            ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
-          })],
-        )
-        await tx.query('UPDATE license_groups SET available = available - $2 WHERE id = $1', [groupId, count])
+        // an online product's license carries its online config, as one generated from a group does
+        const config = {
+          product: 'nuitrack_online_subscription_monthly', license_expire_delta: 2592000,
+          ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
+        }
+        await insertBulkLicenses(tx, { clientId: client.id, groupId, type: 'nuitrack', product: 'nuitrack_online_subscription_monthly', count, config })
+        await addAvailable(tx, groupId, -count)
       })
       return { code: 0, output: `Created ${count} licenses for ${email}.` }
     }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { formatRequestFile } from '@portal/domain'
 import { fileKeyring, verifyLicenseFile, type PublicKeyInfo } from '../platform/signing.ts'
-import type { CommandResult } from './commands.ts'
+import type { CommandResult } from './result.ts'
 
 export const LICENSE_HELP = `
   license:keys list                      the signing keys, newest last

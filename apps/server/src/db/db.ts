@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { PGlite } from '@electric-sql/pglite'
+import { appliedMigrations, lockMigrations, recordMigration } from './queries.ts'
 
 /**
  * The one database port: plain SQL with $1 parameters, the same text on PGlite and PostgreSQL.
@@ -11,6 +12,20 @@ import { PGlite } from '@electric-sql/pglite'
  */
 export interface Queryable {
   query<T extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
+}
+
+/**
+ * The column list of a row type (for a select or a returning clause), written once beside it: the compiler holds the
+ * names to exactly the keys of `Row` (one missing or unknown fails typecheck) and the database
+ * refuses a name its table lacks, so the type a query promises is what it selects. No star lists:
+ * a column added to a table does not slip into rows whose type does not know it.
+ *
+ *     const CLIENT_COLUMNS = columns<ClientRow>()('id', 'email', …)
+ *     db.query<ClientRow>(`… ${CLIENT_COLUMNS()} FROM clients …`)   // or CLIENT_COLUMNS('c')
+ */
+export function columns<Row>() {
+  return <const K extends readonly (keyof Row & string)[]>(...names: K & ([Exclude<keyof Row, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof Row, K[number]> })) =>
+    (alias?: string) => (alias ? names.map((n) => `${alias}.${n}`) : names).join(', ')
 }
 
 export interface Db extends Queryable {
@@ -168,16 +183,15 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
-  // two servers starting at once on one PostgreSQL: one migrates, the other waits
   const applied: string[] = []
   await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7245001)')
-    const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name))
+    if (db.kind === 'postgres') await lockMigrations(tx)
+    const done = await appliedMigrations(tx)
     for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
       if (done.has(file)) continue
       const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8')
       for (const statement of splitStatements(sql)) await tx.query(statement)
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file])
+      await recordMigration(tx, file)
       applied.push(file)
     }
   })

@@ -3,6 +3,7 @@ import type { CaptchaChallenge } from '@portal/domain'
 import type { Queryable } from '../db/db.ts'
 import { safeEqual } from './crypto.ts'
 import { AppError } from './errors.ts'
+import { spendCaptcha } from './queries.ts'
 
 /**
  * A self-hosted proof-of-work captcha in ALTCHA's format: the browser searches for the number whose
@@ -41,6 +42,5 @@ export async function verifyCaptcha(db: Queryable, secret: string, token: string
   if (expires < now) throw new AppError('captcha_missing', undefined, 'captcha_token')
   const signature = createHmac('sha256', secret).update(p.challenge).digest('hex')
   if (!safeEqual(signature, p.signature) || sha256(p.salt + p.number) !== p.challenge) throw new AppError('captcha_invalid', undefined, 'captcha_token')
-  const fresh = await db.query('INSERT INTO captcha_used (challenge) VALUES ($1) ON CONFLICT DO NOTHING RETURNING challenge', [p.challenge])
-  if (!fresh.length) throw new AppError('captcha_invalid', 'This captcha was already used. Please solve it again', 'captcha_token')
+  if (!(await spendCaptcha(db, p.challenge))) throw new AppError('captcha_invalid', 'This captcha was already used. Please solve it again', 'captcha_token')
 }

@@ -58,6 +58,19 @@ const envSchema = z.object({
   SDK_RATE_PER_IP: z.coerce.number().int().positive().default(1200),
   TRUST_PROXY: trustProxySchema.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // documentation and community addresses of /external_resource/link/{name}/, laid over the defaults
+  EXTERNAL_LINKS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of link name to URL' })
+        return z.NEVER
+      }
+    })
+    .pipe(z.record(z.string().regex(/^[a-z0-9_]{1,64}$/, 'link names are lowercase letters, digits and _'), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })))
+    .optional(),
 })
 
 export type Env = z.infer<typeof envSchema>

@@ -1,7 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERRORS, apiError, messageFor, type ApiError, type ErrorName } from '@portal/domain'
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { isConnectionError } from '../db/db.ts'
 
 /** Errors are values: a catalogue name, an optional user-facing text and the field it concerns. */
 export class AppError extends Error {
@@ -18,72 +15,4 @@ export class AppError extends Error {
 
 export const fail = (name: ErrorName, message?: string, field?: string): never => {
   throw new AppError(name, message, field)
-}
-
-/**
- * Which catalogue error a failed body field maps to. Section 8 names codes per field for the
- * sign-in family; every other field failure is a generic validation error naming the field.
- */
-function fieldError(path: string, messageKey: string, url: string): ApiError {
-  const field = path.split('.').pop() ?? path
-  const text = messageFor(messageKey)
-  if (['username', 'email', 'client_email'].includes(field)) {
-    if (url.includes('/signup/') || url === '/api/client/') return apiError('email_invalid', text, field)
-    return apiError('validation_failed', text, field)
-  }
-  if (field === 'title') return apiError('bad_title', text, field)
-  if (field === 'new_password' || (field === 'password' && url.includes('/signup/'))) {
-    return apiError('password_invalid', text, field)
-  }
-  return apiError('validation_failed', text, field)
-}
-
-export function installErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) {
-      if (err.status >= 500) request.log.error({ err }, 'app error')
-      return reply.status(err.status).send(err.body)
-    }
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      const first = err.validation[0]
-      const segments = String(first?.instancePath ?? '').split('/').filter(Boolean)
-      let key = first?.message ?? 'validation_failed'
-      if (first?.keyword === 'invalid_key') {
-        // a record key failed: the field is the record, the key itself is the caller's text
-        segments.pop()
-        const inner = (first.params as { issues?: { message?: string }[] }).issues?.[0]?.message
-        if (inner) key = inner
-      }
-      const path = segments.join('.')
-      return reply.status(400).send(fieldError(path || 'body', key, request.url.split('?')[0] ?? ''))
-    }
-    if (err.validation) {
-      return reply.status(400).send(apiError('validation_failed', err.message))
-    }
-    const status = err.statusCode ?? 500
-    if (status === 429) return reply.status(429).send(apiError('rate_limited'))
-    if (status >= 400 && status < 500) {
-      // body too large, bad JSON, unsupported media type: a 4xx with our shape, its text is safe
-      return reply.status(status).send(apiError('validation_failed', err.message))
-    }
-    if (isConnectionError(err)) {
-      // the database is restarting or out of reach: a retryable answer, and the pool reconnects
-      request.log.warn({ err }, 'database unavailable')
-      return reply.status(503).header('retry-after', '5').send(apiError('database_unavailable'))
-    }
-    request.log.error({ err }, 'unhandled error')
-    return reply.status(500).send(apiError('internal_server_error'))
-  })
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(apiError('route_not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`))
-  })
-}
-
-/**
- * The router's own refusals (a path that is not valid percent-encoding, a path parameter over the
- * router's length limit) come here instead of the error handler: the same coded answer as any path
- * the portal cannot read.
- */
-export function frameworkErrors(_err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  void reply.status(400).send(apiError('token_invalid_path'))
 }

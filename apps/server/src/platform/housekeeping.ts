@@ -2,6 +2,7 @@ import type { Queryable } from '../db/db.ts'
 import { RATE_LIMITS } from '../context.ts'
 import { CAPTCHA_LIFETIME_MS } from './captcha.ts'
 import type { JobQueue } from './jobs.ts'
+import { pruneCaptchas, pruneJobs, pruneMail, pruneSessions } from './queries.ts'
 import { pruneRateLimits } from './rate-limit.ts'
 
 /** The device API's window (BatchedLimiter) beside the exact limits' windows. */
@@ -21,18 +22,16 @@ export interface PruneCounts {
   jobs: number
 }
 
-const deleted = async (db: Queryable, sql: string, params: unknown[] = []) => (await db.query(`${sql} RETURNING 1`, params)).length
-
 /** Deletes what no longer serves any purpose; each table in its own statement (no long locks). */
 export async function pruneAll(db: Queryable): Promise<PruneCounts> {
   return {
     rate_limits: await pruneRateLimits(db, RATE_LIMIT_KEEP_SECONDS),
-    sessions: await deleted(db, `DELETE FROM sessions WHERE expires_at < now()`),
+    sessions: await pruneSessions(db),
     // a challenge expires at most its lifetime after it was issued, so after that nobody can present
     // it again and its row has done its work; twice the lifetime leaves room for clock skew
-    captcha_used: await deleted(db, `DELETE FROM captcha_used WHERE used_at < now() - make_interval(secs => $1)`, [(2 * CAPTCHA_LIFETIME_MS) / 1000]),
-    mail_outbox: await deleted(db, `DELETE FROM mail_outbox WHERE status <> 'pending' AND created_at < now() - make_interval(days => $1)`, [MAIL_KEEP_DAYS]),
-    jobs: await deleted(db, `DELETE FROM jobs WHERE status <> 'pending' AND finished_at < now() - make_interval(days => $1)`, [JOBS_KEEP_DAYS]),
+    captcha_used: await pruneCaptchas(db, (2 * CAPTCHA_LIFETIME_MS) / 1000),
+    mail_outbox: await pruneMail(db, MAIL_KEEP_DAYS),
+    jobs: await pruneJobs(db, JOBS_KEEP_DAYS),
   }
 }
 

@@ -183,11 +183,17 @@ describe('housekeeping', () => {
   })
 
   it('runs on the queue: every app schedules it', async () => {
-    await vi.waitFor(async () => expect(await count(t.db, `job_schedules WHERE name = 'housekeeping.prune'`)).toBe(1), { timeout: 5000 })
-    const { client } = await signedInClient(t)
-    await t.db.query(`INSERT INTO sessions (id_hash, client_id, expires_at) VALUES ('expired', $1, now() - interval '1 minute')`, [client.id])
-    // due now: the running app's worker picks it up
-    await t.db.query(`UPDATE job_schedules SET next_run_at = now() WHERE name = 'housekeeping.prune'`)
-    await vi.waitFor(async () => expect(await count(t.db, `sessions WHERE id_hash = 'expired'`)).toBe(0), { timeout: 5000, interval: 100 })
+    const app = await buildApp({ config: testConfig(), db: t.db })
+    await app.ready()
+    try {
+      await vi.waitFor(async () => expect(await count(t.db, `job_schedules WHERE name = 'housekeeping.prune'`)).toBe(1), { timeout: 5000 })
+      const { client } = await signedInClient(t)
+      await t.db.query(`INSERT INTO sessions (id_hash, client_id, expires_at) VALUES ('expired', $1, now() - interval '1 minute')`, [client.id])
+      // due now: the running app's worker picks it up
+      await t.db.query(`UPDATE job_schedules SET next_run_at = now() WHERE name = 'housekeeping.prune'`)
+      await vi.waitFor(async () => expect(await count(t.db, `sessions WHERE id_hash = 'expired'`)).toBe(0), { timeout: 5000, interval: 100 })
+    } finally {
+      await app.close()
+    }
   })
 })

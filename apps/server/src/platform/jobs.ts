@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Queryable } from '../db/db.ts'
+import { claimJobs, enqueueDueSchedules, insertJob, markJobDone, markJobFailed } from './queries.ts'
 
 /**
  * The job queue: background and scheduled work kept in the database (`jobs`, `job_schedules`), so
  * every server process on one database shares it and a job runs once, whichever process takes it.
- * Jobs are claimed with FOR UPDATE SKIP LOCKED under a lease (`locked_until`): a job whose process
+ * Jobs are claimed under a lease (`locked_until`), skipping rows another process holds: a job whose process
  * died is taken over once its lease runs out. A failure is logged and retried with back-off until
  * `max_attempts`. Handlers must be idempotent: a run that outlives its lease may run twice.
  * The poll loop never throws; nothing here can end the process.
@@ -58,69 +59,34 @@ export function createJobQueue(opts: { db: Db; log: Logger; pollMs?: number; bat
   let running: Promise<number> | null = null
   let stopped = false
 
-  async function enqueueDueSchedules() {
+  async function enqueueSchedules() {
     if (schedules.size === 0) return
-    // insert-or-advance in one statement: of several processes only the one that moves
-    // next_run_at gets the row back, so each slot enqueues one job
-    await db.query(
-      `WITH due AS (
-         INSERT INTO job_schedules (name, every_seconds, next_run_at)
-         SELECT n, e, now() + make_interval(secs => e) FROM unnest($1::text[], $2::int[]) AS r(n, e)
-         ON CONFLICT (name) DO UPDATE SET next_run_at = now() + make_interval(secs => EXCLUDED.every_seconds),
-                                          every_seconds = EXCLUDED.every_seconds
-          WHERE job_schedules.next_run_at <= now()
-         RETURNING name
-       )
-       INSERT INTO jobs (name, singleton_key, max_attempts)
-       SELECT due.name, 'schedule:' || due.name, 1 FROM due
-       ON CONFLICT (singleton_key) WHERE status = 'pending' DO NOTHING`,
-      [[...schedules.keys()], [...schedules.values()]],
-    )
+    await enqueueDueSchedules(db, [...schedules.keys()], [...schedules.values()])
   }
 
   async function claim(): Promise<(Job & { max_attempts: number })[]> {
     if (handlers.size === 0) return []
     const names = [...handlers.keys()]
     const leases = names.map((n) => handlers.get(n)!.leaseSeconds)
-    return db.query(
-      `UPDATE jobs j SET locked_until = now() + make_interval(secs => l.lease), locked_by = $3, attempts = j.attempts + 1
-         FROM unnest($1::text[], $2::int[]) AS l(name, lease)
-        WHERE l.name = j.name
-          AND j.id IN (SELECT id FROM jobs
-                        WHERE status = 'pending' AND run_at <= now() AND name = ANY($1::text[])
-                          AND (locked_until IS NULL OR locked_until < now())
-                        ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
-        RETURNING j.id, j.name, j.payload, j.attempts, j.max_attempts`,
-      [names, leases, workerId, opts.batch ?? 10],
-    )
+    return claimJobs(db, names, leases, workerId, opts.batch ?? 10)
   }
 
   async function runOne(job: Job & { max_attempts: number }) {
     const handler = handlers.get(job.name)!
     try {
       await handler.run({ id: job.id, name: job.name, payload: job.payload, attempts: job.attempts })
-      await db.query(
-        `UPDATE jobs SET status = 'done', finished_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`,
-        [job.id, workerId],
-      )
+      await markJobDone(db, job.id, workerId)
     } catch (err) {
       const final = job.attempts >= job.max_attempts
       log[final ? 'error' : 'warn']({ err, job: job.name, jobId: job.id, attempts: job.attempts }, final ? 'job failed for good' : 'job failed, will retry')
-      await db.query(
-        `UPDATE jobs SET locked_until = NULL, last_error = $3,
-                status = CASE WHEN $4::boolean THEN 'failed' ELSE 'pending' END,
-                finished_at = CASE WHEN $4::boolean THEN now() END,
-                run_at = now() + make_interval(secs => $5)
-          WHERE id = $1 AND locked_by = $2`,
-        [job.id, workerId, String((err as Error)?.message ?? err).slice(0, 1000), final, retryDelaySeconds(job.attempts)],
-      )
+      await markJobFailed(db, job.id, workerId, String((err as Error)?.message ?? err).slice(0, 1000), final, retryDelaySeconds(job.attempts))
     }
   }
 
   async function round(): Promise<number> {
     let ran = 0
     try {
-      await enqueueDueSchedules()
+      await enqueueSchedules()
       for (const job of await claim()) {
         if (stopped) break
         await runOne(job)
@@ -155,11 +121,7 @@ export function createJobQueue(opts: { db: Db; log: Logger; pollMs?: number; bat
     },
     async enqueue(tx, name, payload = {}, o = {}) {
       const maxAttempts = handlers.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
-      await tx.query(
-        `INSERT INTO jobs (name, payload, singleton_key, run_at, max_attempts) VALUES ($1, $2, $3, COALESCE($4, now()), $5)
-         ON CONFLICT (singleton_key) WHERE status = 'pending' DO NOTHING`,
-        [name, JSON.stringify(payload), o.singletonKey ?? null, o.runAt ?? null, maxAttempts],
-      )
+      await insertJob(tx, { name, payload, singletonKey: o.singletonKey ?? null, runAt: o.runAt ?? null, maxAttempts })
     },
     tick,
     start() {

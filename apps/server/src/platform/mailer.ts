@@ -1,7 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer'
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../context.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { JobQueue } from './jobs.ts'
+import { claimMail, insertMail, markMailFailed, markMailSent } from './queries.ts'
 
 export interface Mail {
   to: string
@@ -29,34 +30,23 @@ const BATCH = 20
 
 const MAX_BACKOFF_SECONDS = 3600
 
-export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; from: string; log: FastifyBaseLogger; pollSeconds?: number }): Mailer {
+export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; from: string; log: Logger; pollSeconds?: number }): Mailer {
   const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null
   let running: Promise<number> | null = null
 
   async function deliverBatch(): Promise<number> {
     if (!transport) return 0
-    const due = await opts.db.query<{ id: number; to_address: string; subject: string; text_body: string; html_body: string; attempts: number }>(
-      `UPDATE mail_outbox SET locked_until = now() + interval '60 seconds', attempts = attempts + 1
-        WHERE id IN (SELECT id FROM mail_outbox
-                      WHERE status = 'pending' AND next_attempt_at <= now()
-                        AND (locked_until IS NULL OR locked_until < now())
-                      ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, text_body, html_body, attempts`,
-    )
+    const due = await claimMail(opts.db, BATCH)
     let sent = 0
     for (const m of due) {
       try {
         await transport.sendMail({ from: opts.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body })
-        await opts.db.query(`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1`, [m.id])
+        await markMailSent(opts.db, m.id)
         sent++
       } catch (err) {
         const backoff = Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** Math.min(m.attempts, 12))
         opts.log.warn({ err, mailId: m.id, attempts: m.attempts }, 'mail delivery failed, will retry')
-        await opts.db.query(
-          `UPDATE mail_outbox SET locked_until = NULL, last_error = $2,
-                  next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1`,
-          [m.id, String((err as Error).message).slice(0, 500), backoff],
-        )
+        await markMailFailed(opts.db, m.id, String((err as Error).message).slice(0, 500), backoff)
       }
     }
     return sent
@@ -84,10 +74,7 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
   return {
     mode: transport ? 'smtp' : 'dev',
     async enqueue(tx, mail) {
-      await tx.query(
-        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5)`,
-        [mail.to, mail.subject, mail.text, mail.html, transport ? 'pending' : 'dev'],
-      )
+      await insertMail(tx, mail, transport ? 'pending' : 'dev')
       // committed with the mail, so the next queue round delivers it
       if (transport) await opts.jobs.enqueue(tx, MAIL_JOB, {}, { singletonKey: MAIL_JOB })
     },

@@ -95,11 +95,12 @@ describe('the device API with a key the database cannot store', () => {
     const a = new Agent(t.app, '10.77.0.1')
     for (const path of ['/api/sdk/validate/', '/api/sdk/activate/', '/api/sdk/deactivate/']) {
       const res = await a.post(path, { key: '\u0000', fingerprint: 'x' }, { csrf: false })
-      expect(res.statusCode, res.body).toBeLessThan(600)
+      // the shared text schema refuses a NUL before the handler runs; the limiter's own handling of
+      // such a key is tested above
+      expect(res.statusCode, res.body).toBe(400)
     }
     // the timed flush runs 200 ms later; an unhandled rejection there fails this test file
     await new Promise((r) => setTimeout(r, 500))
     expect((await a.get('/api/health/')).statusCode).toBe(200)
-    expect(await count(t.db, `rate_limits WHERE key = 'sdk:ip:10.77.0.1'`)).toBe(1)
   })
 })

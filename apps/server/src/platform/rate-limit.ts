@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Queryable } from '../db/db.ts'
 import { AppError } from './errors.ts'
+import { addBucketHits, addHits, pruneRateLimitRows, takeBackHits } from './queries.ts'
 
 export interface RateRule {
   /** what is limited, e.g. `signin:ip:1.2.3.4` */
@@ -20,21 +21,11 @@ export interface RateRule {
 export async function hit(db: Queryable, rules: RateRule[]): Promise<void> {
   if (rules.length === 0) return
   // all rules in one statement, rows always locked in the order given
-  const rows = await db.query<{ key: string; hits: number }>(
-    `WITH r AS (
-       SELECT key, w, n, to_timestamp(floor(extract(epoch FROM now()) / b) * b) AS bucket
-         FROM unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS r(key, w, b, n)
-     ), up AS (
-       INSERT INTO rate_limits (key, window_start, hits)
-       SELECT key, bucket, 1 FROM r ORDER BY n
-       ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + 1
-       RETURNING key, hits
-     )
-     SELECT up.key, (up.hits + COALESCE((SELECT sum(l.hits) FROM rate_limits l
-                                          WHERE l.key = r.key AND l.window_start < r.bucket
-                                            AND l.window_start >= r.bucket - make_interval(secs => r.w)), 0))::int AS hits
-       FROM up JOIN r ON r.key = up.key`,
-    [rules.map((r) => r.key), rules.map((r) => r.windowSeconds), rules.map((r) => Math.max(1, Math.ceil(r.windowSeconds / 15)))],
+  const rows = await addHits(
+    db,
+    rules.map((r) => r.key),
+    rules.map((r) => r.windowSeconds),
+    rules.map((r) => Math.max(1, Math.ceil(r.windowSeconds / 15))),
   )
   for (const rule of rules) {
     const row = rows.find((r) => r.key === rule.key)
@@ -49,18 +40,12 @@ export async function hit(db: Queryable, rules: RateRule[]): Promise<void> {
  */
 export async function forgive(db: Queryable, keys: string[]): Promise<void> {
   if (keys.length === 0) return
-  await db.query(
-    `UPDATE rate_limits l SET hits = l.hits - 1
-       FROM (SELECT key, max(window_start) AS window_start FROM rate_limits WHERE key = ANY($1::text[]) GROUP BY key) newest
-      WHERE l.key = newest.key AND l.window_start = newest.window_start AND l.hits > 0`,
-    [keys],
-  )
+  await takeBackHits(db, keys)
 }
 
 /** Deletes counters older than `keepSeconds` (the longest window in use, so no live count is lost). */
 export async function pruneRateLimits(db: Queryable, keepSeconds: number): Promise<number> {
-  const rows = await db.query(`DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => $1) RETURNING 1`, [keepSeconds])
-  return rows.length
+  return pruneRateLimitRows(db, keepSeconds)
 }
 
 interface LimiterLog {
@@ -162,23 +147,7 @@ export class BatchedLimiter {
     if (keys.length === 0) return
     this.flushing = (async () => {
       try {
-        // the upsert's rows are the current counts of the buckets sent; the other buckets of the
-        // window come from the table (a CTE does not see its sibling's writes, hence the union)
-        const rows = await this.db.query<{ key: string; bucket: number; hits: number }>(
-          `WITH r AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::int[]) AS r(k, b, n)),
-           up AS (
-             INSERT INTO rate_limits (key, window_start, hits)
-             SELECT k, to_timestamp(b), n FROM r ORDER BY k, b
-             ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + EXCLUDED.hits
-             RETURNING key, window_start, hits
-           )
-           SELECT key, extract(epoch FROM window_start)::float8 AS bucket, hits FROM up
-           UNION ALL
-           SELECT l.key, extract(epoch FROM l.window_start)::float8, l.hits FROM rate_limits l
-            WHERE l.key IN (SELECT DISTINCT k FROM r) AND l.window_start >= to_timestamp($4)
-              AND NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.key AND to_timestamp(r.b) = l.window_start)`,
-          [keys, buckets, hits, since],
-        )
+        const rows = await addBucketHits(this.db, keys, buckets, hits, since)
         const fresh = new Map<string, Map<number, number>>()
         for (const r of rows) {
           let m = fresh.get(r.key)

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { COOKIES, CSRF_HEADER, SESSION_TTL_SECONDS, isSafeText } from '@portal/domain'
-import type { Db, Queryable } from '../db/db.ts'
+import { COOKIES, CSRF_HEADER, SESSION_TTL_SECONDS } from '@portal/domain'
+import type { Db } from '../db/db.ts'
 import { randomToken, safeEqual, sha256 } from './crypto.ts'
 import { AppError } from './errors.ts'
+import { findSessionClient } from './queries.ts'
 
 export interface SessionClient {
   id: number
@@ -12,12 +13,23 @@ export interface SessionClient {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    client: SessionClient | null
+    /**
+     * The signed-in client of a route declaring `auth: 'client'` or `'staff'`, which onRequest has
+     * already checked; a public route reads `session` instead (reading `client` there is a bug and
+     * answers 401).
+     */
+    readonly client: SessionClient
+    /** the session's client, if any */
+    session: SessionClient | null
     sessionHash: string | null
   }
+  interface FastifyReply {
+    /** sets the cookies of a session a service opened (sign-in, password reset) */
+    setSession: (sessionId: string) => void
+    /** clears the session cookies (sign-out, a session that ended) */
+    clearSession: () => void
+  }
   interface FastifyInstance {
-    requireClient: (request: FastifyRequest) => SessionClient
-    requireStaff: (request: FastifyRequest) => SessionClient
     /** every route with the access it declared, for the tests that hold each route to it */
     routeAccess: RouteAccessEntry[]
   }
@@ -33,6 +45,8 @@ export interface RouteAccessEntry {
   method: string
   url: string
   auth: RouteAccess | undefined
+  /** the field error codes the route declared (error-handler.ts) */
+  fieldErrors: FastifyContextConfig['fieldErrors']
 }
 
 /** Paths that are called without a browser session, and so without CSRF (the device API, later). */
@@ -46,14 +60,31 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
   const { db } = opts
   const cookieBase = { path: '/', sameSite: 'lax' as const, secure: opts.secure }
 
-  app.decorateRequest('client', null)
+  app.decorateRequest('session', null)
   app.decorateRequest('sessionHash', null)
+  app.decorateRequest('client', {
+    getter(this: FastifyRequest) {
+      if (!this.session) throw new AppError('unauthorized')
+      return this.session
+    },
+  })
+  app.decorateReply('setSession', function (this: FastifyReply, sessionId: string) {
+    const base = { ...cookieBase, maxAge: SESSION_TTL_SECONDS }
+    this.setCookie(COOKIES.session, sessionId, { ...base, httpOnly: true })
+    this.setCookie(COOKIES.userStatus, 'logged', { ...base, httpOnly: false })
+    // a new CSRF token at sign-in, so a token planted before sign-in is not reused
+    this.setCookie(COOKIES.csrf, randomToken(24), { ...base, httpOnly: false, maxAge: 365 * 24 * 3600 })
+  })
+  app.decorateReply('clearSession', function (this: FastifyReply) {
+    this.clearCookie(COOKIES.session, cookieBase)
+    this.clearCookie(COOKIES.userStatus, cookieBase)
+  })
 
   const routeAccess: RouteAccessEntry[] = []
   app.decorate('routeAccess', routeAccess)
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth
-    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth })
+    for (const method of [route.method].flat()) routeAccess.push({ method, url: route.url, auth, fieldErrors: route.config?.fieldErrors })
     // the OpenAPI document says which calls need the session cookie (and, for writes, the CSRF header)
     if ((auth === 'client' || auth === 'staff') && route.schema) {
       const write = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD')
@@ -67,8 +98,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
     await loadSession(request, reply)
     const auth = request.routeOptions.config?.auth
     if (auth === 'client' || auth === 'staff') {
-      if (!request.client) throw new AppError('unauthorized')
-      if (auth === 'staff' && !request.client.is_staff) throw new AppError('forbidden_staff')
+      if (!request.session) throw new AppError('unauthorized')
+      if (auth === 'staff' && !request.session.is_staff) throw new AppError('forbidden_staff')
     }
   })
 
@@ -91,52 +122,12 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
     // the health check answers for the database itself, so a cookie must not turn it into an error
     if (!sid || path === '/api/health/') return
     const hash = sha256(sid)
-    const rows = await db.query<{ id: number; is_staff: boolean }>(
-      `SELECT c.id, c.is_staff FROM sessions s JOIN clients c ON c.id = s.client_id
-        WHERE s.id_hash = $1 AND s.expires_at > now()`,
-      [hash],
-    )
-    if (rows[0]) {
-      request.client = rows[0]
+    const client = await findSessionClient(db, hash)
+    if (client) {
+      request.session = client
       request.sessionHash = hash
     } else {
-      clearSessionCookies(reply, opts.secure)
+      reply.clearSession()
     }
   }
-
-  app.decorate('requireClient', (request: FastifyRequest) => {
-    if (!request.client) throw new AppError('unauthorized')
-    return request.client
-  })
-  app.decorate('requireStaff', (request: FastifyRequest) => {
-    const client = app.requireClient(request)
-    if (!client.is_staff) throw new AppError('forbidden_staff')
-    return client
-  })
 })
-
-const safeUserAgent = (header: string | undefined) => {
-  const ua = header?.slice(0, 300)
-  return ua && isSafeText(ua) ? ua : null
-}
-
-export async function startSession(tx: Queryable, reply: FastifyReply, clientId: number, secure: boolean, userAgent?: string) {
-  const sid = randomToken(32)
-  await tx.query(
-    `INSERT INTO sessions (id_hash, client_id, expires_at, user_agent)
-     VALUES ($1, $2, now() + make_interval(secs => $3), $4)`,
-    // a header is the caller's text too (HTTP parsers refuse NUL, but not every path in is an HTTP parser)
-    [sha256(sid), clientId, SESSION_TTL_SECONDS, safeUserAgent(userAgent)],
-  )
-  const base = { path: '/', sameSite: 'lax' as const, secure, maxAge: SESSION_TTL_SECONDS }
-  reply.setCookie(COOKIES.session, sid, { ...base, httpOnly: true })
-  reply.setCookie(COOKIES.userStatus, 'logged', { ...base, httpOnly: false })
-  // a new CSRF token at sign-in, so a token planted before sign-in is not reused
-  reply.setCookie(COOKIES.csrf, randomToken(24), { ...base, httpOnly: false, maxAge: 365 * 24 * 3600 })
-}
-
-export function clearSessionCookies(reply: FastifyReply, secure: boolean) {
-  const base = { path: '/', sameSite: 'lax' as const, secure }
-  reply.clearCookie(COOKIES.session, base)
-  reply.clearCookie(COOKIES.userStatus, base)
-}

@@ -275,7 +275,7 @@ it('no route answers a 5xx to hostile input, and the server answers afterwards',
           // for strings also the plausible value with a hostile character added, which passes the field's format rules
           const plausible = stringFor(String(leaf.path.at(-1) ?? ''), ids)
           const cases: [string, unknown][] =
-            leaf.kind === 'string' ? [...STRING_CASES, ['NUL appended', `${plausible}\u0000`], ['surrogate appended', `${plausible}\ud800`]] : NUMBER_CASES
+            leaf.kind === 'string' ? [...STRING_CASES, ['NUL appended', `${plausible}\u0000`], ['surrogate appended', `${plausible}\ud800`]] : [...NUMBER_CASES]
           if (leaf.path.at(-1) === 'data') {
             // `data` carries a request file in base64: hostile text inside the file, too
             cases.push(['request file with NUL', encodeBase64(`${REQUEST_FILE_HEADER}\nserial=SN\u0000X\n`)])

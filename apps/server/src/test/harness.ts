@@ -78,7 +78,8 @@ export function useTestApp(env: Record<string, string> = {}): TestContext {
   beforeEach(async () => {
     if (!ctx.app) {
       ctx.db = await workerDb()
-      ctx.app = await buildApp({ config: testConfig(env), db: ctx.db })
+      // no background job loop here: it would race the truncation between tests; the job tests build their own apps
+      ctx.app = await buildApp({ config: testConfig(env), db: ctx.db, runJobs: false })
       await ctx.app.ready()
     }
     await resetDb(ctx.db)

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { MantineProvider, Modal, Notification, createTheme, defaultVariantColorsResolver, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core'
+import { MantineProvider, Modal, Notification, PasswordInput, createTheme, defaultVariantColorsResolver, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { I18nextProvider } from 'react-i18next'
@@ -16,12 +16,30 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   return colors
 }
 
+/**
+ * Mantine toggles on mousedown and on Space only; Enter, which activates every other button,
+ * is passed on as the mousedown its handler listens for.
+ */
+const passwordToggleProps = {
+  tabIndex: 0,
+  'aria-label': 'Show password',
+  'aria-hidden': false,
+  onKeyDown: (event: React.KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key !== 'Enter') return
+    event.preventDefault()
+    event.currentTarget.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
+  },
+}
+
 export const theme = createTheme({
   variantColorResolver,
   components: {
     // every dialog's close button says what it does
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // the show-password toggle is a labelled toggle button in the tab order (Mantine hides it from
+    // both keyboard and screen readers by default); aria-pressed tells whether the password shows
+    PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: passwordToggleProps } }),
   },
   primaryColor: 'indigo',
   // shade 8 keeps white-on-primary buttons and primary links above 4.5:1 contrast
@@ -31,10 +49,15 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
 })
 
-/** Dimmed text one shade darker than Mantine's default, for WCAG AA contrast on light backgrounds. */
+/** Dimmed and error text darker than Mantine's default, for WCAG AA contrast on light backgrounds. */
 const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-anchor': 'var(--mantine-color-indigo-8)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-anchor': 'var(--mantine-color-indigo-8)',
+    // field errors (text, input text and border) at 4.5:1 and more on white
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 })
 

@@ -1,5 +1,5 @@
 import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 'react-router'
-import { SIGN_IN_PATHS } from '@portal/domain'
+import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
 import { AccountRoute } from '../features/account/routes/account.tsx'
 import { ConfirmRoute } from '../features/auth/routes/confirm.tsx'
@@ -17,6 +17,7 @@ import { StaffLicensePage } from '../features/staff/components/StaffLicensePage.
 import { LicenseInfoRoute } from './routes/LicenseInfoRoute.tsx'
 import { PaymentDocRoute } from '../features/transactions/routes/payment-doc.tsx'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
+import { NOT_FOUND_TITLE, titled } from './document-title.ts'
 import { RootLayout } from './root-layout.tsx'
 import { Shell } from './shell/Shell.tsx'
 
@@ -39,26 +40,28 @@ function Protected() {
   )
 }
 
-/** Section 2, "Entry and redirects" and "Sign-in family". */
+const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
+
+/** Section 2, "Entry and redirects" and "Sign-in family". Every path comes from the table in config/paths.ts. */
 export const appRoutes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
       { path: '/', element: <Navigate to={paths.platform('nuitrack')} replace /> },
-      { path: routes.app, element: <Navigate to={paths.platform('nuitrack')} replace /> },
+      { path: routes.root, element: <Navigate to={paths.platform('nuitrack')} replace /> },
 
       // sign-in family
-      { path: routes.login, element: <LoginRoute /> },
-      { path: routes.analyticsLogin, element: <AnalyticsLoginRoute /> },
+      { path: routes.login, element: <LoginRoute />, handle: titled('Sign in') },
+      { path: routes.analyticsLogin, element: <AnalyticsLoginRoute />, handle: titled('Sign in to Nuitrack Analytics') },
       { path: routes.faceMachineLogin, element: <RedirectKeep to={paths.analyticsLogin} /> },
-      { path: routes.registration, element: <Anonymous><RegistrationRoute /></Anonymous> },
-      { path: routes.analyticsRegistration, element: <AnalyticsRegistrationRoute /> },
+      { path: routes.registration, element: <Anonymous><RegistrationRoute /></Anonymous>, handle: titled('Create an account') },
+      { path: routes.analyticsRegistration, element: <AnalyticsRegistrationRoute />, handle: titled('Nuitrack Analytics registration') },
       { path: routes.faceMachineRegistration, element: <RedirectKeep to={paths.analyticsRegistration} /> },
-      { path: routes.forgotPassword, element: <Anonymous><ForgotPasswordRoute /></Anonymous> },
-      { path: routes.setPassword, element: <Anonymous><SetPasswordRoute /></Anonymous> },
-      { path: routes.confirm, element: <ConfirmRoute /> },
-      { path: routes.registrationConfirm, element: <ConfirmRoute /> },
-      { path: routes.logout, element: <LogoutRoute /> },
+      { path: routes.forgotPassword, element: <Anonymous><ForgotPasswordRoute /></Anonymous>, handle: titled('Forgot password') },
+      { path: routes.setPassword, element: <Anonymous><SetPasswordRoute /></Anonymous>, handle: titled('Set a new password') },
+      { path: routes.confirm, element: <ConfirmRoute />, handle: titled('Confirm your e-mail') },
+      { path: routes.registrationConfirm, element: <ConfirmRoute />, handle: titled('Confirm your e-mail') },
+      { path: routes.logout, element: <LogoutRoute />, handle: titled('Signing out') },
       // unknown paths under the sign-in family go to /app/
       ...SIGN_IN_PATHS.map((p) => ({ path: `/app/${p}/*`, element: <Navigate to={paths.root} replace /> })),
 
@@ -68,32 +71,33 @@ export const appRoutes: RouteObject[] = [
       {
         element: <Protected />,
         children: [
-          { path: routes.account, element: <AccountRoute /> },
-          { path: routes.groupKeys, element: <GroupKeysPage /> },
-          { path: routes.groupKeyInfo, element: <GroupKeyInfoPage /> },
-          { path: routes.paymentDoc, element: <PaymentDocRoute /> },
-          { path: routes.staffPerpetual, element: <StaffLicensePage variant="perpetual" /> },
-          { path: routes.staffSubscription, element: <StaffLicensePage variant="subscription" /> },
+          { path: routes.account, element: <AccountRoute />, handle: titled('Account') },
+          { path: routes.groupKeys, element: <GroupKeysPage />, handle: titled('Group keys') },
+          { path: routes.groupKeyInfo, element: <GroupKeyInfoPage />, handle: titled(({ id }) => `Group key #${id}`) },
+          { path: routes.paymentDoc, element: <PaymentDocRoute />, handle: titled('Payment documents') },
+          { path: routes.staffPerpetual, element: <StaffLicensePage variant="perpetual" />, handle: titled('Custom perpetual licenses') },
+          { path: routes.staffSubscription, element: <StaffLicensePage variant="subscription" />, handle: titled('Custom subscription licenses') },
         ],
       },
       {
         path: routes.platform,
         element: <PlatformGate />,
+        handle: titled(({ platform }) => (platformTitle(platform) ? null : NOT_FOUND_TITLE)),
         children: [
           { index: true, element: <PlatformIndex /> },
           {
             element: <Protected />,
             children: [
-              { path: routes.dashboard, element: <DashboardPage /> },
-              { path: routes.licenseInfo, element: <LicenseInfoRoute /> },
-              { path: routes.preInfo, element: <PreInfoPage /> },
+              { path: routes.dashboard, element: <DashboardPage />, handle: titled(({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`) },
+              { path: routes.licenseInfo, element: <LicenseInfoRoute />, handle: titled(({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`) },
+              { path: routes.preInfo, element: <PreInfoPage />, handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`) },
             ],
           },
         ],
       },
 
-      { path: '/app/*', element: <AppCatchAll /> },
-      { path: '*', element: <NotFoundRoute /> },
+      { path: '/app/*', element: <AppCatchAll />, handle: titled(NOT_FOUND_TITLE) },
+      { path: '*', element: <NotFoundRoute />, handle: titled(NOT_FOUND_TITLE) },
     ],
   },
 ]

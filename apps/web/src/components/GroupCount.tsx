@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Button, Card, Group, NumberInput, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { GROUP_SIZE_MAX, type GroupView } from '@portal/domain'
+import { GROUP_SIZE_MAX, checkGroupResize, type GroupView } from '@portal/domain'
 import { useGroups } from '../api/groups.ts'
 import { useResizeGroup } from '../api/group-mutations.ts'
 import { fieldErrorOf } from '../lib/api-client.ts'
@@ -11,15 +11,17 @@ export function GroupCount({ group, disabled }: { group: GroupView; disabled?: b
   const { t } = useTranslation()
   const resize = useResizeGroup()
   const source = useGroups().data?.groups.find((g) => g.id === group.source_group_id)
-  const max = group.limit + (source?.limit ?? 0)
+  const { max } = checkGroupResize(group.limit, group, source ?? null)
   const [value, setValue] = useState<number | string>(group.limit)
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const save = async (e: React.FormEvent) => {
     e.preventDefault()
     const n = Number(value)
-    if (!Number.isInteger(n) || n < 1) return setError(t('The group must keep at least 1 available license'))
-    if (n > max) return setError(t('At most {{max}} licenses can be available in this group', { max }))
+    // without a source group on the screen the server has the last word
+    const { problem } = checkGroupResize(n, group, source ?? null)
+    if (problem === 'below_min') return setError(t('The group must keep at least 1 available license'))
+    if (problem === 'above_max') return setError(t('At most {{max}} licenses can be available in this group', { max }))
     setSaving(true)
     try {
       await resize.mutateAsync({ id: group.id, limit: n })

@@ -1,57 +1,71 @@
-import type { Platform } from '@portal/domain'
+import { STAFF_FORM_PATHS, type Platform } from '@portal/domain'
 
-/** Every route path of the portal, in one place. Paths end with a slash, as the spec writes them. */
-export const paths = {
+/**
+ * Every route pattern of the portal, in one table: the router's route table is built from these
+ * and every link below is filled in from them, so a link cannot point where no route is. Patterns
+ * end with a slash, as the spec writes paths (React Router matches with or without it).
+ */
+export const routes = {
   root: '/app/',
   login: '/app/login/',
   registration: '/app/registration/',
   forgotPassword: '/app/forgot-password/',
-  setPassword: (id: string | number, token: string) => `/app/set-password/${id}/${token}/`,
+  setPassword: '/app/set-password/:id/:token/',
   confirm: '/app/confirm/',
-  registrationConfirm: (id: string | number, token: string) => `/app/registration-confirm/${id}/${token}/`,
+  registrationConfirm: '/app/registration-confirm/:id/:token/',
   logout: '/app/logout/',
   analyticsLogin: '/app/login/nuitrack-analytics/',
   analyticsRegistration: '/app/registrate/nuitrack-analytics/',
   faceMachineLogin: '/app/login/face-machine/',
   faceMachineRegistration: '/app/registrate/face-machine/',
-  platform: (p: Platform) => `/app/${p}/`,
-  dashboard: (p: Platform) => `/app/${p}/dashboard/`,
-  basket: (p: Platform) => `/app/${p}/basket/`,
-  licenseInfo: (p: Platform, id: number | string) => `/app/${p}/dashboard/${id}/info/`,
-  preInfo: (p: Platform, groupId: number | string, holded = false) => `/app/${p}/dashboard/${groupId}/pre-info/${holded ? '?holded' : ''}`,
+  faceFaceMachine: '/app/face/face-machine/',
+  platform: '/app/:platform/',
+  dashboard: '/app/:platform/dashboard/',
+  licenseInfo: '/app/:platform/dashboard/:id/info/',
+  preInfo: '/app/:platform/dashboard/:id/pre-info/',
   account: '/app/account/',
   groupKeys: '/app/group-keys/',
-  groupKeyInfo: (id: number | string) => `/app/group-keys/${id}/group-key-info/`,
+  groupKeyInfo: '/app/group-keys/:id/group-key-info/',
   paymentDoc: '/app/payment-doc/',
-  staffPerpetual: '/app/staff/custom-license/perpetual/',
-  staffSubscription: '/app/staff/custom-license/subscription/',
+  staffPerpetual: STAFF_FORM_PATHS.perpetual,
+  staffSubscription: STAFF_FORM_PATHS.subscription,
 } as const
 
-/** Router patterns (React Router matches with or without the trailing slash). */
-export const routes = {
-  app: '/app',
-  login: '/app/login',
-  registration: '/app/registration',
-  forgotPassword: '/app/forgot-password',
-  setPassword: '/app/set-password/:id/:token',
-  confirm: '/app/confirm',
-  registrationConfirm: '/app/registration-confirm/:id/:token',
-  logout: '/app/logout',
-  analyticsLogin: '/app/login/nuitrack-analytics',
-  analyticsRegistration: '/app/registrate/nuitrack-analytics',
-  faceMachineLogin: '/app/login/face-machine',
-  faceMachineRegistration: '/app/registrate/face-machine',
-  platform: '/app/:platform',
-  dashboard: 'dashboard',
-  licenseInfo: 'dashboard/:id/info',
-  preInfo: 'dashboard/:id/pre-info',
-  account: '/app/account',
-  groupKeys: '/app/group-keys',
-  groupKeyInfo: '/app/group-keys/:id/group-key-info',
-  staffPerpetual: '/app/staff/custom-license/perpetual',
-  staffSubscription: '/app/staff/custom-license/subscription',
-  paymentDoc: '/app/payment-doc',
-  faceFaceMachine: '/app/face/face-machine',
+/** A pattern with its `:params` filled in (each value URL-encoded). */
+export function fill(pattern: string, params: Record<string, string | number>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined) throw new Error(`${pattern}: no value for :${name}`)
+    return encodeURIComponent(String(value))
+  })
+}
+
+/** Link targets, built from the patterns above. */
+export const paths = {
+  root: routes.root,
+  login: routes.login,
+  registration: routes.registration,
+  forgotPassword: routes.forgotPassword,
+  setPassword: (id: string | number, token: string) => fill(routes.setPassword, { id, token }),
+  confirm: routes.confirm,
+  registrationConfirm: (id: string | number, token: string) => fill(routes.registrationConfirm, { id, token }),
+  logout: routes.logout,
+  analyticsLogin: routes.analyticsLogin,
+  analyticsRegistration: routes.analyticsRegistration,
+  faceMachineLogin: routes.faceMachineLogin,
+  faceMachineRegistration: routes.faceMachineRegistration,
+  platform: (platform: Platform) => fill(routes.platform, { platform }),
+  dashboard: (platform: Platform) => fill(routes.dashboard, { platform }),
+  licenseInfo: (platform: Platform, id: number | string) => fill(routes.licenseInfo, { platform, id }),
+  preInfo: (platform: Platform, id: number | string, holded = false) => `${fill(routes.preInfo, { platform, id })}${holded ? '?holded' : ''}`,
+  account: routes.account,
+  groupKeys: routes.groupKeys,
+  groupKeyInfo: (id: number | string) => fill(routes.groupKeyInfo, { id }),
+  paymentDoc: routes.paymentDoc,
+  /** alias of root, for code that calls it home */
+  home: routes.root,
+  staffPerpetual: routes.staffPerpetual,
+  staffSubscription: routes.staffSubscription,
 } as const
 
 /** The helpdesk (or cloud service) redirect, optionally about one license. */
@@ -64,12 +78,18 @@ export const external = {
   analyticsService: supportUrl('nuitrack-analytics'),
 } as const
 
+/**
+ * Documentation and community links go through the server's /external_resource/link/{name}/
+ * redirect, so their addresses are configuration (EXTERNAL_LINKS) and not baked into the build.
+ * The names are the server's link table (apps/server/src/modules/links/links.ts).
+ */
+const link = (name: string) => `/external_resource/link/${name}/`
 export const EXTERNAL = {
-  nuitrackDocs: 'https://github.com/3DiVi/nuitrack-sdk',
-  forum: 'https://community.nuitrack.com',
-  faceDocs: 'https://face.3divi.com/docs',
-  faceMachineDocs: 'https://face.3divi.com/docs',
-  analyticsDocs: 'https://github.com/3DiVi/nuitrack-sdk',
-  offlineLicenseDocs: '/external_resource/link/face_sdk_docs_offline_license/',
-  usbTokenDocs: '/external_resource/link/face_sdk_docs_locking_to_a_usb_token/',
+  nuitrackDocs: link('nuitrack_docs'),
+  forum: link('nuitrack_forum'),
+  faceDocs: link('face_sdk_docs'),
+  faceMachineDocs: link('face_machine_docs'),
+  analyticsDocs: link('nuitrack_analytics_docs'),
+  offlineLicenseDocs: link('face_sdk_docs_offline_license'),
+  usbTokenDocs: link('face_sdk_docs_locking_to_a_usb_token'),
 } as const

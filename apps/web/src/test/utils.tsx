@@ -190,3 +190,22 @@ export const signedInRoutes = (data: { profile?: ProfileResponse; licenses?: Lic
   'GET /api/group/': () => json(200, { groups: data.groups ?? [] }),
   'GET /api/changelog/': () => json(200, { entries: [] }),
 })
+
+/** A new offline Face SDK license #5 of group #9 (for screens that show Face SDK activation). */
+export const faceLicenseView = (over: Partial<LicenseView> = {}): LicenseView =>
+  licenseView({ id: 5, type: 'face', title: 'Door cameras', group: 'Face SDK group #9', group_id: 9, config: { product: 'face_offline_perpetual' }, ...over })
+
+/** A default Face SDK group #9 with 2 licenses still to generate. */
+export const faceGroupView = (over: Partial<GroupView> = {}): GroupView =>
+  groupView({
+    id: 9,
+    type: 'face',
+    product: 'face_offline_perpetual',
+    title: 'Face SDK group #9',
+    limit: 2,
+    used_licenses: 1,
+    total: 3,
+    has_available_license: true,
+    config: { product: 'face_offline_perpetual' },
+    ...over,
+  })

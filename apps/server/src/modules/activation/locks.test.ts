@@ -57,7 +57,7 @@ describe('an offline license is not served by the device API (B12)', () => {
   }
 
   it('a device bound offline is freed only by the customer, 3 times in any 30 days', async () => {
-    const { agent, id, key } = await staffLicense({ device_bound: true, product: 'face_offline_custom' })
+    const { agent, id, key } = await staffLicense({ device_bound: true, product: 'face_offline_custom', license_expire_delta: 31104000 })
     const a = sdk()
     const view = (await agent.post(`/api/license/${id}/activate/offline/`, { data: request('SN-1') })).json()
     const device = view.activations[0]
@@ -172,7 +172,7 @@ describe('a lock is binding on the device API (B13)', () => {
   }
 
   it('the portal states the real lock too: a request file for an app-locked license gets the app lock', async () => {
-    const { agent, id } = await staffLicense({ product: 'face_offline_custom' }, { ios_app_id: 'com.vendor.app' })
+    const { agent, id } = await staffLicense({ product: 'face_offline_custom', license_expire_delta: 31104000 }, { ios_app_id: 'com.vendor.app' })
     const view = (await agent.post(`/api/license/${id}/activate/offline/`, { data: request('SN-1') })).json()
     const keys = (await agent.get('/api/license/public-key/')).json().keys
     const verified = verifyLicenseFile(Buffer.from(view.data, 'base64').toString('utf8'), keys)

@@ -29,7 +29,6 @@ const SDK_ERROR: Partial<Record<ValidationCode, ErrorName>> = {
 const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
 
 export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; sdkLimits: { perKey: number; perIp: number } }> = async (app, { ctx, sdkLimits }) => {
-  const me = (req: Parameters<typeof app.requireClient>[0]) => app.requireClient(req).id
   const tags = ['activation']
 
   const checkSerial = (serial: string | undefined) => {
@@ -49,13 +48,13 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       response: licenseResponse,
     },
     handler: async (req) =>
-      activation.activateLicenseOffline(ctx, me(req), req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
+      activation.activateLicenseOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
   })
   app.post('/group/:id/activate/offline/', {
     config: { auth: 'client' },
     schema: { tags, summary: 'Make a license from the group (limit -1) and activate it offline', params: idParams, body: offlineBody, response: licenseResponse },
     handler: async (req) =>
-      activation.activateGroupOffline(ctx, me(req), req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
+      activation.activateGroupOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
   })
   app.post('/license/:id/devices/:deviceId/release/', {
     config: { auth: 'client' },
@@ -65,7 +64,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       params: z.object({ id: text(), deviceId: text() }),
       response: licenseResponse,
     },
-    handler: async (req) => activation.releaseDevice(ctx, me(req), req.params.id, req.params.deviceId),
+    handler: async (req) => activation.releaseDevice(ctx, req.client.id, req.params.id, req.params.deviceId),
   })
   app.get('/license/public-key/', {
     config: { auth: 'public' },

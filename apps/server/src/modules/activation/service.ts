@@ -19,7 +19,21 @@ import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import type { Keyring } from '../../platform/signing.ts'
-import { findLicense, toLicenseView, type LicenseRow } from '../licenses/queries.ts'
+import {
+  findForValidation,
+  findLicenseConfigByToken,
+  insertDevice,
+  liveDeviceExists,
+  liveDevices,
+  lockLicenseByToken,
+  markActivated,
+  recentCustomerReleases,
+  recordSeen,
+  releaseByCustomer,
+  releaseBySdk,
+  touchDevice,
+} from './queries.ts'
+import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/queries.ts'
 import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
 
 export type ActivationContext = AppContext
@@ -27,23 +41,11 @@ export type ActivationContext = AppContext
 /** Devices a license may have bound at once: max_reactivation_count, at least 1. */
 export const seatLimit = (config: LicenseConfig) => Math.max(1, config.max_reactivation_count ?? 1)
 
-interface DeviceRow {
-  id: number
-  kind: string
-  fingerprint: string | null
-  serial: string | null
-  sensor_name: string | null
-  reg: string | null
-  name: string | null
-  first_seen: Date
-  last_seen: Date | null
-}
-
 /**
  * Signs a file for one device. Online licenses get files that live offline_timeout seconds (a day by
  * default), so a device that stops checking in stops working; offline files live as long as the license.
  */
-export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRow, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: FileLock, now = new Date()) {
+export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRecord, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: FileLock, now = new Date()) {
   const licenseExpires = license.expire_date ? new Date(license.expire_date) : null
   let expires = licenseExpires
   if (license.config.online) {
@@ -64,17 +66,13 @@ export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRow, 'id' 
   return { text, expiresAt: expires }
 }
 
-async function liveDevices(tx: Queryable, licenseId: number) {
-  return tx.query<DeviceRow>('SELECT * FROM devices WHERE license_id = $1 AND released_at IS NULL ORDER BY id', [licenseId])
-}
-
 export interface OfflineActivation {
   data?: string
   hardware_key_serial?: string
 }
 
 /** Binds a request file or a USB token to a locked license row and stores the signed file on it. */
-async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRow, input: OfflineActivation) {
+async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRecord, input: OfflineActivation) {
   const now = new Date()
   if (isExpired(license, now) || license.status === 1) fail('license_not_usable', 'The license has expired or is suspended')
   const serial = input.hardware_key_serial?.trim()
@@ -103,18 +101,18 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
   let bound = live.find((d) => d.fingerprint === fingerprint)
   if (!bound) {
     if (live.length >= seatLimit(license.config)) fail('too_many_devices')
-    const rows = await tx.query<DeviceRow>(
-      `INSERT INTO devices (license_id, kind, fingerprint, serial, sensor_name, reg, name, last_seen)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING *`,
-      [license.id, device.kind, fingerprint, device.serial, device.sensor_name, device.reg, device.sensor_name ?? (device.kind === 'usb_token' ? 'USB token' : null)],
-    )
-    bound = rows[0]!
+    bound = await insertDevice(tx, {
+      license_id: license.id,
+      kind: device.kind,
+      fingerprint,
+      serial: device.serial,
+      sensor_name: device.sensor_name,
+      reg: device.reg,
+      name: device.sensor_name ?? (device.kind === 'usb_token' ? 'USB token' : null),
+    })
   }
   const file = licenseFileFor(ctx.keyring, license, bound, decision.lock, now)
-  await tx.query(
-    `UPDATE licenses SET data = $2, activation_date = COALESCE(activation_date, now()), locked_to = $3 WHERE id = $1`,
-    [license.id, encodeBase64(file.text), decision.lock.type],
-  )
+  await markActivated(tx, license.id, decision.lock.type, encodeBase64(file.text))
 }
 
 function requireInput(input: OfflineActivation) {
@@ -154,27 +152,20 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
   await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     await lockedLicense(tx, clientId, licenseId)
-    const device = await tx.query('SELECT id FROM devices WHERE id = $1 AND license_id = $2 AND released_at IS NULL', [deviceId, licenseId])
-    if (!device.length) fail('not_found', 'Device not found')
-    const recent = await tx.query<{ released_at: Date }>(
-      `SELECT released_at FROM devices WHERE license_id = $1 AND release_kind = 'customer'
-          AND released_at > now() - interval '30 days' ORDER BY released_at`,
-      [licenseId],
-    )
+    if (!(await liveDeviceExists(tx, licenseId, deviceId))) fail('not_found', 'Device not found')
+    const recent = await recentCustomerReleases(tx, licenseId)
     if (recent.length >= DEVICE_RELEASES_PER_30_DAYS) {
-      const next = new Date(new Date(recent[recent.length - DEVICE_RELEASES_PER_30_DAYS]!.released_at).getTime() + 30 * DAY_SECONDS * 1000)
+      const next = new Date(new Date(recent[recent.length - DEVICE_RELEASES_PER_30_DAYS]!).getTime() + 30 * DAY_SECONDS * 1000)
       fail('release_limit', `A license allows 3 device releases in any 30 days. The next release is possible on ${next.toISOString().slice(0, 10)}`)
     }
-    // conditional: the SDK may have released the same device a moment ago
-    const released = await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id`, [deviceId])
-    if (!released.length) fail('not_found', 'Device not found')
+    if (!(await releaseByCustomer(tx, deviceId))) fail('not_found', 'Device not found')
   })
   return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, new Date())
 }
 
 // ---- the device API (SDKs): no session, keyed by the license token ----
 
-function refusal(license: LicenseRow | null, now: Date): ValidationCode | null {
+function refusal(license: LicenseRecord | null, now: Date): ValidationCode | null {
   if (!license) return 'NOT_FOUND'
   if (isOnHold(license, now)) return 'ON_HOLD'
   if (license.status === 1) return 'SUSPENDED'
@@ -239,8 +230,7 @@ const refuse = (code: ValidationCode, detail?: string): never => {
 export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
   const now = new Date()
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<LicenseRow>('SELECT * FROM licenses WHERE token = $1 AND revoked_at IS NULL FOR UPDATE', [body.key])
-    const license = rows[0] ?? null
+    const license = await lockLicenseByToken(tx, body.key)
     const refused = refusal(license, now)
     if (refused) refuse(refused)
     const l = license!
@@ -262,21 +252,15 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
     }
     device ??= decision.binding === null ? undefined : live.find((d) => d.kind === 'online' && deviceBinding(lock, d) === decision.binding)
     if (device) {
-      await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [device.id, body.name ?? null, body.fingerprint])
+      await touchDevice(tx, device.id, body.fingerprint, body.name ?? null)
     } else {
       if (live.length >= seatLimit(l.config)) refuse('TOO_MANY_DEVICES')
       // the device row keeps the value it is bound to where deviceBinding reads it
       const serial = lock.type === 'usb_token' ? decision.binding : (p.serial ?? null)
       const reg = lock.type === 'hardware_id' ? decision.binding : (p.reg ?? null)
-      device = (
-        await tx.query<DeviceRow>(
-          `INSERT INTO devices (license_id, kind, fingerprint, serial, sensor_name, reg, name, last_seen)
-           VALUES ($1, 'online', $2, $3, $4, $5, $6, now()) RETURNING *`,
-          [l.id, body.fingerprint, serial, p.sensor_name ?? null, reg, body.name ?? null],
-        )
-      )[0]!
+      device = await insertDevice(tx, { license_id: l.id, kind: 'online', fingerprint: body.fingerprint, serial, sensor_name: p.sensor_name ?? null, reg, name: body.name ?? null })
     }
-    await tx.query('UPDATE licenses SET activation_date = COALESCE(activation_date, now()), locked_to = $2 WHERE id = $1', [l.id, decision.lock.type])
+    await markActivated(tx, l.id, decision.lock.type)
     const file = licenseFileFor(ctx.keyring, l, device, decision.lock, now)
     return {
       license_file: file.text,
@@ -293,19 +277,12 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
  */
 export async function sdkValidate(db: Queryable, key: string, fingerprint: string) {
   const now = new Date()
-  const rows = await db.query<Pick<LicenseRow, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & { device_id: number | null; last_seen: Date | null }>(
-    `SELECT l.id, l.product, l.config, l.status, l.held_until, l.expire_date, d.id AS device_id, d.last_seen
-       FROM licenses l
-       LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL AND d.kind = 'online'
-      WHERE l.token = $1 AND l.revoked_at IS NULL`,
-    [key, fingerprint],
-  )
-  const license = rows[0] ?? null
+  const license = await findForValidation(db, key, fingerprint)
   const code: ValidationCode =
-    refusal(license as LicenseRow | null, now) ?? (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
+    refusal(license as LicenseRecord | null, now) ?? (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
   // last seen is kept to the minute, so a chatty SDK does not turn every check into a write
   if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) {
-    await db.query(`UPDATE devices SET last_seen = now() WHERE id = $1 AND (last_seen IS NULL OR last_seen < now() - interval '1 minute')`, [license!.device_id])
+    await recordSeen(db, license!.device_id!)
   }
   return {
     valid: code === 'VALID',
@@ -321,16 +298,9 @@ export async function sdkValidate(db: Queryable, key: string, fingerprint: strin
  * release, which is limited to 3 per license in any 30 days.
  */
 export async function sdkDeactivate(db: Queryable, key: string, fingerprint: string) {
-  const license = (await db.query<{ id: number; config: LicenseConfig }>('SELECT id, config FROM licenses WHERE token = $1 AND revoked_at IS NULL', [key]))[0]
+  const license = await findLicenseConfigByToken(db, key)
   if (license && !isOnlineLicense(license.config)) refuse('OFFLINE_LICENSE')
-  const rows = license
-    ? await db.query<{ id: number }>(
-        `UPDATE devices SET released_at = now(), release_kind = 'sdk'
-          WHERE license_id = $1 AND fingerprint = $2 AND kind = 'online' AND released_at IS NULL
-          RETURNING id`,
-        [license.id, fingerprint],
-      )
-    : []
-  if (!rows.length) throw new SdkRefusal('NOT_ACTIVATED', 404)
+  const released = license ? await releaseBySdk(db, license.id, fingerprint) : false
+  if (!released) throw new SdkRefusal('NOT_ACTIVATED', 404)
   return { status: 'ok' as const, released: true }
 }

@@ -27,7 +27,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   })
 
   app.post('/nuitrack-analytics/signup/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', fieldErrors: { username: 'email_invalid', password: 'password_invalid' } },
     schema: {
       tags,
       summary: 'Register for Nuitrack Analytics: answers the next step, fill_info, or exist when the account is there already',

@@ -1,4 +1,4 @@
-import { TOKEN_TTL_SECONDS, type TokenPurpose } from '@portal/domain'
+import { SESSION_TTL_SECONDS, TOKEN_TTL_SECONDS, isSafeText, type TokenPurpose } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import { randomToken, sha256 } from '../../platform/crypto.ts'
 
@@ -63,4 +63,34 @@ export async function endSessions(db: Queryable, clientId: number, exceptHash: s
 
 export async function endSession(db: Queryable, hash: string) {
   await db.query(`DELETE FROM sessions WHERE id_hash = $1`, [hash])
+}
+
+const safeUserAgent = (header: string | undefined) => {
+  const ua = header?.slice(0, 300)
+  return ua && isSafeText(ua) ? ua : null
+}
+
+/** Opens a session and answers its id (the cookie value); only its hash is stored. */
+export async function insertSession(db: Queryable, clientId: number, userAgent?: string): Promise<string> {
+  const sid = randomToken(32)
+  await db.query(
+    `INSERT INTO sessions (id_hash, client_id, expires_at, user_agent)
+     VALUES ($1, $2, now() + make_interval(secs => $3), $4)`,
+    // a header is the caller's text too (HTTP parsers refuse NUL, but not every path in is an HTTP parser)
+    [sha256(sid), clientId, SESSION_TTL_SECONDS, safeUserAgent(userAgent)],
+  )
+  return sid
+}
+
+/** Confirms the account (a followed registration or set-password link proved the mailbox). */
+export async function markConfirmed(db: Queryable, clientId: number) {
+  await db.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [clientId])
+}
+
+/** Moves the client to the e-mail a followed change link confirmed. */
+export async function applyEmailChange(db: Queryable, clientId: number, email: string) {
+  await db.query(
+    `UPDATE clients SET email = $2, pending_email = NULL, confirmed_at = COALESCE(confirmed_at, now()), updated_at = now() WHERE id = $1`,
+    [clientId, email],
+  )
 }

@@ -18,7 +18,7 @@ const tags = ['auth']
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post('/client/signup/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', fieldErrors: { username: 'email_invalid', email: 'email_invalid', password: 'password_invalid' } },
     schema: {
       tags,
       summary: 'Register a personal or corporate account; sends a confirmation e-mail',
@@ -48,13 +48,21 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post('/client/signin/', {
     config: { auth: 'public' },
     schema: { tags, summary: 'Sign in; sets the session cookies', body: signinBody, response: { 200: profileResponseSchema, ...errors(400) } },
-    handler: async (req, reply) => auth.signin(ctx, reply, req.ip, req.headers['user-agent'], req.body.username, req.body.password),
+    handler: async (req, reply) => {
+      const { sessionId, profile } = await auth.signin(ctx, req.ip, req.headers['user-agent'], req.body.username, req.body.password)
+      reply.setSession(sessionId)
+      return profile
+    },
   })
 
   app.get('/client/logout/', {
     config: { auth: 'public' },
     schema: { tags, summary: 'End the session', response: { 200: okSchema } },
-    handler: async (req, reply) => auth.logout(ctx, reply, req.sessionHash),
+    handler: async (req, reply) => {
+      const result = await auth.logout(ctx, req.sessionHash)
+      reply.clearSession()
+      return result
+    },
   })
 
   app.post('/client/send-password-reset-url/', {
@@ -76,18 +84,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   })
 
   app.post('/client/reset-password/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', fieldErrors: { new_password: 'password_invalid' } },
     schema: { tags, summary: 'Set a new password with a link token; signs in', body: resetPasswordBody, response: { 200: profileResponseSchema, ...errors(400, 404) } },
-    handler: async (req, reply) =>
-      auth.resetPassword(ctx, reply, req.headers['user-agent'], req.body.client_id, req.body.confirmation_token, req.body.new_password),
+    handler: async (req, reply) => {
+      const { sessionId, profile } = await auth.resetPassword(ctx, req.headers['user-agent'], req.body.client_id, req.body.confirmation_token, req.body.new_password)
+      reply.setSession(sessionId)
+      return profile
+    },
   })
 
   app.post('/client/change-password/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: { new_password: 'password_invalid' } },
     schema: { tags, summary: 'Change the password; ends the other sessions', body: changePasswordBody, response: { 200: okSchema, ...errors(400, 401) } },
-    handler: async (req) => {
-      const client = app.requireClient(req)
-      return auth.changePassword(ctx, client.id, req.sessionHash, req.body.old_password, req.body.new_password)
-    },
+    handler: async (req) => auth.changePassword(ctx, req.client.id, req.sessionHash, req.body.old_password, req.body.new_password),
   })
 }

@@ -1,26 +1,26 @@
-import type { FastifyReply } from 'fastify'
 import { passwordContainsEmail, type Platform } from '@portal/domain'
 import { RATE_LIMITS, type AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { forgive, hit } from '../../platform/rate-limit.ts'
-import { clearSessionCookies, startSession } from '../../platform/session.ts'
-import { findClientByEmail, findClientById, insertClient, setPassword, type ClientRow } from '../client/queries.ts'
+import { emailTaken, findClientByEmail, findClientById, insertClient, setPassword, type ClientRow } from '../client/queries.ts'
 import { getProfile } from '../client/service.ts'
-import { consumeToken, endSession, endSessions, findToken, issueToken, revokeAllTokens } from './queries.ts'
+import {
+  applyEmailChange,
+  consumeToken,
+  endSession,
+  endSessions,
+  findToken,
+  insertSession,
+  issueToken,
+  markConfirmed,
+  revokeAllTokens,
+} from './queries.ts'
 
 const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
-
-export async function sendMailLimited(ctx: AppContext, tx: Queryable, ip: string, mail: Parameters<AppContext['mailer']['enqueue']>[1]) {
-  // counted in the caller's transaction: a refused mail rolls its own count back, the limit still holds
-  await hit(tx, [
-    { key: `mail:to:${mail.to.toLowerCase()}`, ...RATE_LIMITS.mailPerAddress },
-    { key: `mail:ip:${ip}`, ...RATE_LIMITS.mailPerIp },
-  ])
-  await ctx.mailer.enqueue(tx, mail)
-}
 
 async function sendConfirmationMail(ctx: AppContext, tx: Queryable, ip: string, client: Pick<ClientRow, 'id' | 'email' | 'segment'>) {
   const token = await issueToken(tx, client.id, 'confirm')
@@ -75,15 +75,11 @@ export async function confirm(ctx: AppContext, clientId: number, token: string) 
     if (!row || !row.live || !(await consumeToken(tx, row.id))) return fail('token_invalid')
     if (row.purpose === 'email_change') {
       const newEmail = row.new_email!
-      const taken = await tx.query('SELECT 1 FROM clients WHERE lower(email) = lower($1) AND id <> $2', [newEmail, clientId])
-      if (taken.length) return fail('email_in_use')
-      await tx.query(
-        `UPDATE clients SET email = $2, pending_email = NULL, confirmed_at = COALESCE(confirmed_at, now()), updated_at = now() WHERE id = $1`,
-        [clientId, newEmail],
-      )
+      if (await emailTaken(tx, newEmail, clientId)) return fail('email_in_use')
+      await applyEmailChange(tx, clientId, newEmail)
       return { status: 'ok' as const, kind: 'email_change' as const, email: newEmail }
     }
-    await tx.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [clientId])
+    await markConfirmed(tx, clientId)
     return { status: 'ok' as const, kind: 'registration' as const, email: client.email }
   })
 }
@@ -108,18 +104,18 @@ export async function checkCredentials(ctx: AppContext, ip: string, email: strin
   return { client, passwordOk }
 }
 
-export async function signin(ctx: AppContext, reply: FastifyReply, ip: string, userAgent: string | undefined, username: string, password: string) {
+/** Answers the new session's id (the caller sets it as a cookie) and the profile. */
+export async function signin(ctx: AppContext, ip: string, userAgent: string | undefined, username: string, password: string) {
   const { client, passwordOk } = await checkCredentials(ctx, ip, username, password)
   if (!client) return fail('client_not_found_by_email', undefined, 'username')
   if (!passwordOk) return fail('wrong_password', undefined, 'password')
   if (!client.confirmed_at) return fail('email_not_confirmed', undefined, 'username')
-  await startSession(ctx.db, reply, client.id, secure(ctx), userAgent)
-  return getProfile(ctx, client.id)
+  const sessionId = await insertSession(ctx.db, client.id, userAgent)
+  return { sessionId, profile: await getProfile(ctx, client.id) }
 }
 
-export async function logout(ctx: AppContext, reply: FastifyReply, sessionHash: string | null) {
+export async function logout(ctx: AppContext, sessionHash: string | null) {
   if (sessionHash) await endSession(ctx.db, sessionHash)
-  clearSessionCookies(reply, secure(ctx))
   return { status: 'ok' as const }
 }
 
@@ -156,23 +152,24 @@ async function checkNewPassword(client: ClientRow, newPassword: string, field: s
   if (await verifyPassword(client.password_hash, newPassword)) fail('new_password_same_as_old', 'password_same_as_old_error', field)
 }
 
-export async function resetPassword(ctx: AppContext, reply: FastifyReply, userAgent: string | undefined, clientId: number, token: string, newPassword: string) {
+/** Ends every session of the client and answers a new one (the caller sets it as a cookie) and the profile. */
+export async function resetPassword(ctx: AppContext, userAgent: string | undefined, clientId: number, token: string, newPassword: string) {
   const client = await findClientById(ctx.db, clientId)
   if (!client) return fail('client_not_found')
   const row = await findToken(ctx.db, clientId, token, ['reset'])
   if (!row || !row.live) return fail('token_invalid')
   await checkNewPassword(client, newPassword, 'new_password')
   const passwordHash = await hashPassword(newPassword)
-  await ctx.db.transaction(async (tx) => {
+  const sessionId = await ctx.db.transaction(async (tx) => {
     if (!(await consumeToken(tx, row.id))) throw new AppError('token_invalid')
     await setPassword(tx, clientId, passwordHash)
     await revokeAllTokens(tx, clientId)
     // the link proved the mailbox, so it also confirms the account
-    await tx.query('UPDATE clients SET confirmed_at = COALESCE(confirmed_at, now()) WHERE id = $1', [clientId])
+    await markConfirmed(tx, clientId)
     await endSessions(tx, clientId, null)
-    await startSession(tx, reply, clientId, secure(ctx), userAgent)
+    return insertSession(tx, clientId, userAgent)
   })
-  return getProfile(ctx, clientId)
+  return { sessionId, profile: await getProfile(ctx, clientId) }
 }
 
 export async function changePassword(ctx: AppContext, clientId: number, sessionHash: string | null, oldPassword: string, newPassword: string) {
@@ -188,5 +185,3 @@ export async function changePassword(ctx: AppContext, clientId: number, sessionH
   })
   return { status: 'ok' as const }
 }
-
-const secure = (ctx: AppContext) => ctx.config.PUBLIC_URL.startsWith('https://')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Agent, STRONG_PASSWORD, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
+import { signin } from './service.ts'
 
 const t = useTestApp()
 
@@ -124,5 +125,16 @@ describe('CSRF', () => {
     expectError(noCookie, 403, '2ac46899')
     expect(a.cookies.has('sessionid')).toBe(false)
     expect(await count(t.db, 'sessions')).toBe(0)
+  })
+})
+
+describe('the sign-in service, without HTTP', () => {
+  it('answers a session id that the API then accepts as the session cookie', async () => {
+    const { client, email } = await signedInClient(t)
+    const { sessionId, profile } = await signin(t.app.ctx, '10.9.8.7', 'a job, not a browser', email, STRONG_PASSWORD)
+    expect(profile.client_info.id).toBe(client.id)
+    const me = await t.app.inject({ method: 'GET', url: '/api/client/', cookies: { sessionid: sessionId } })
+    expect(me.statusCode, me.body).toBe(200)
+    expect(me.json().client_info.id).toBe(client.id)
   })
 })

@@ -1,19 +1,23 @@
 import { CATALOGUE_PRICES, centsToUsd, type ChangelogEntry, type PriceEntry } from '@portal/domain'
-import type { Queryable } from '../../db/db.ts'
+import { columns, type Queryable } from '../../db/db.ts'
 import { CHANGELOG, FACE_SDK_VERSIONS } from './changelog.ts'
 
+interface PriceRow {
+  platform: string
+  product: string
+  license_type: string
+  plan_id: number | null
+  tier: number | null
+  cost_cents: number
+  old_price_cents: number | null
+  discount: string | null
+  deprecated: boolean
+}
+
+const PRICE_COLUMNS = columns<PriceRow>()('platform', 'product', 'license_type', 'plan_id', 'tier', 'cost_cents', 'old_price_cents', 'discount', 'deprecated')
+
 export async function listPrices(db: Queryable): Promise<(PriceEntry & { platform: string })[]> {
-  const rows = await db.query<{
-    platform: string
-    product: string
-    license_type: string
-    plan_id: number | null
-    tier: number | null
-    cost_cents: number
-    old_price_cents: number | null
-    discount: string | null
-    deprecated: boolean
-  }>('SELECT * FROM prices ORDER BY platform, product, tier NULLS FIRST')
+  const rows = await db.query<PriceRow>(`SELECT ${PRICE_COLUMNS()} FROM prices ORDER BY platform, product, tier NULLS FIRST`)
   return rows.map((r) => ({
     platform: r.platform,
     product: r.product,

@@ -1,5 +1,5 @@
 import { DEFAULT_OPTIONS, centsToUsd, type ClientInfo, type ClientOptions, type Company } from '@portal/domain'
-import type { Queryable } from '../../db/db.ts'
+import { columns, type Queryable } from '../../db/db.ts'
 
 export interface ClientRow {
   id: number
@@ -18,6 +18,11 @@ export interface ClientRow {
   pending_email: string | null
   segment: string | null
 }
+
+const CLIENT_COLUMNS = columns<ClientRow>()(
+  'id', 'email', 'password_hash', 'confirmed_at', 'is_staff', 'name', 'last_name', 'phone', 'position',
+  'company', 'options', 'balance_cents', 'token', 'pending_email', 'segment',
+)
 
 const EMPTY_COMPANY: Company = { name: '', address: '', vat: '', type: '', site: '', position: '' }
 
@@ -39,12 +44,12 @@ export function toClientInfo(row: ClientRow): ClientInfo {
 }
 
 export async function findClientById(db: Queryable, id: number, lock = false): Promise<ClientRow | null> {
-  const rows = await db.query<ClientRow>(`SELECT * FROM clients WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id])
+  const rows = await db.query<ClientRow>(`SELECT ${CLIENT_COLUMNS()} FROM clients WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id])
   return rows[0] ?? null
 }
 
 export async function findClientByEmail(db: Queryable, email: string): Promise<ClientRow | null> {
-  const rows = await db.query<ClientRow>('SELECT * FROM clients WHERE lower(email) = lower($1)', [email.trim()])
+  const rows = await db.query<ClientRow>(`SELECT ${CLIENT_COLUMNS()} FROM clients WHERE lower(email) = lower($1)`, [email.trim()])
   return rows[0] ?? null
 }
 
@@ -61,7 +66,7 @@ export async function insertClient(
     `INSERT INTO clients (email, password_hash, options, segment, token, confirmed_at)
      VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::boolean THEN now() END)
      ON CONFLICT ((lower(email))) DO NOTHING
-     RETURNING *`,
+     RETURNING ${CLIENT_COLUMNS()}`,
     [c.email, c.password_hash, JSON.stringify({ ...DEFAULT_OPTIONS, corporate_member: c.is_corporate }), c.segment, c.token, c.confirmed ?? false],
   )
   return rows[0] ?? null
@@ -81,7 +86,7 @@ export async function updateClientProfile(
         company = company || COALESCE($6::jsonb, '{}'::jsonb),
         options = options || COALESCE($7::jsonb, '{}'::jsonb),
         updated_at = now()
-      WHERE id = $1 RETURNING *`,
+      WHERE id = $1 RETURNING ${CLIENT_COLUMNS()}`,
     [
       id,
       patch.name ?? null,
@@ -102,4 +107,9 @@ export async function setPassword(db: Queryable, id: number, passwordHash: strin
 export async function setStaff(db: Queryable, email: string, isStaff: boolean): Promise<boolean> {
   const rows = await db.query('UPDATE clients SET is_staff = $2 WHERE lower(email) = lower($1) RETURNING id', [email, isStaff])
   return rows.length > 0
+}
+
+/** The address an e-mail change waits to confirm. */
+export async function setPendingEmail(db: Queryable, clientId: number, email: string) {
+  await db.query('UPDATE clients SET pending_email = $2 WHERE id = $1', [clientId, email])
 }

@@ -11,17 +11,17 @@ export const clientRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get('/client/', {
     config: { auth: 'client' },
     schema: { tags, summary: 'The signed-in client, prices per platform and payment keys', response: { 200: profileResponseSchema, ...errors(401) } },
-    handler: async (req) => getProfile(ctx, app.requireClient(req).id),
+    handler: async (req) => getProfile(ctx, req.client.id),
   })
 
   app.post('/client/', {
-    config: { auth: 'client' },
+    config: { auth: 'client', fieldErrors: { email: 'email_invalid' } },
     schema: {
       tags,
       summary: 'Update profile, company and options; a new e-mail waits for confirmation',
       body: updateClientBody,
       response: { 200: z.object({ client_info: clientInfoSchema, email_confirmation_sent: z.boolean() }), ...errors(400, 401) },
     },
-    handler: async (req) => updateClient(ctx, req.ip, app.requireClient(req).id, req.body),
+    handler: async (req) => updateClient(ctx, req.ip, req.client.id, req.body),
   })
 }

@@ -3,11 +3,11 @@ import type { z } from 'zod'
 import type { updateClientBody } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
+import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { listPrices } from '../catalogue/queries.ts'
 import { issueToken } from '../auth/queries.ts'
-import { sendMailLimited } from '../auth/service.ts'
-import { emailTaken, findClientById, toClientInfo, updateClientProfile } from './queries.ts'
+import { emailTaken, findClientById, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
 
 export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
   const [client, prices] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db)])
@@ -39,7 +39,7 @@ export async function updateClient(ctx: AppContext, ip: string, clientId: number
     if (body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase()) {
       if (await emailTaken(tx, body.email, clientId)) return fail('email_in_use', undefined, 'email')
       const token = await issueToken(tx, clientId, 'email_change', body.email)
-      await tx.query('UPDATE clients SET pending_email = $2 WHERE id = $1', [clientId, body.email])
+      await setPendingEmail(tx, clientId, body.email)
       const url = `${ctx.config.PUBLIC_URL}/app/registration-confirm/${clientId}/${token}/`
       await sendMailLimited(
         ctx,

@@ -1,25 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppContext } from '../../context.ts'
-
-interface OutboxRow {
-  id: number
-  to_address: string
-  subject: string
-  text_body: string
-  html_body: string
-  created_at: Date
-}
+import { listOutbox } from './queries.ts'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** The development mailbox: every mail the outbox holds, newest first. Absent in production. */
 export const devMailRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const list = (to?: string) =>
-    ctx.db.query<OutboxRow>(
-      `SELECT id, to_address, subject, text_body, html_body, created_at FROM mail_outbox
-        WHERE ($1::text IS NULL OR lower(to_address) = lower($1)) ORDER BY id DESC LIMIT 200`,
-      [to ?? null],
-    )
+  const list = (to?: string) => listOutbox(ctx.db, to)
 
   app.get<{ Querystring: { to?: string } }>('/dev/mailbox.json', { schema: { hide: true } }, async (req) => ({
     messages: (await list(req.query.to)).map((m) => ({

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../context.ts'
+import { ping } from './queries.ts'
 
 export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/health/', {
@@ -15,7 +16,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     },
     handler: async (req, reply) => {
       try {
-        await ctx.db.query('SELECT 1')
+        await ping(ctx.db)
       } catch (err) {
         // a load balancer takes this process out of rotation until the database answers again
         req.log.warn({ err }, 'health check: database down')

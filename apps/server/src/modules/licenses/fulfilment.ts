@@ -1,6 +1,7 @@
 import { platformOfProduct, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import { randomString, randomToken } from '../../platform/crypto.ts'
+import { upsertDefaultGroup } from './queries.ts'
 
 export interface FulfilmentOrder {
   clientId: number
@@ -27,13 +28,15 @@ export function activationKey(): string {
 export async function fulfil(tx: Queryable, order: FulfilmentOrder): Promise<{ groupId: number; available: number }> {
   if (!Number.isInteger(order.count) || order.count < 1) throw new Error(`fulfil: bad count ${order.count}`)
   const config: LicenseConfig = { product: order.product, os_type: order.osType ?? null, ...order.config }
-  const rows = await tx.query<{ id: number; available: number }>(
-    `INSERT INTO license_groups (client_id, type, product, os_type, months, is_default, available, config, token)
-     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8)
-     ON CONFLICT (client_id, product, COALESCE(os_type, -1), COALESCE(months, 0)) WHERE is_default
-     DO UPDATE SET available = license_groups.available + EXCLUDED.available, updated_at = now()
-     RETURNING id, available`,
-    [order.clientId, platformOfProduct(order.product), order.product, order.osType ?? null, order.months ?? null, order.count, JSON.stringify(config), randomToken(16)],
-  )
-  return { groupId: rows[0]!.id, available: rows[0]!.available }
+  const row = await upsertDefaultGroup(tx, {
+    clientId: order.clientId,
+    type: platformOfProduct(order.product),
+    product: order.product,
+    osType: order.osType ?? null,
+    months: order.months ?? null,
+    count: order.count,
+    config,
+    token: randomToken(16),
+  })
+  return { groupId: row.id, available: row.available }
 }

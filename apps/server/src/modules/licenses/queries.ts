@@ -11,6 +11,7 @@ import {
   platformOfProduct,
   serialSensorText,
   subscriptionStatus,
+  upgradeToAI,
   upgradeableToAI,
   centsToUsd,
   type Activation,
@@ -18,9 +19,10 @@ import {
   type LicenseConfig,
   type LicenseView,
 } from '@portal/domain'
-import type { Queryable } from '../../db/db.ts'
+import { columns, type Queryable } from '../../db/db.ts'
 
-export interface LicenseRow {
+/** A row of the licenses table, as the services read and lock it. */
+export interface LicenseRecord {
   id: number
   client_id: number
   group_id: number | null
@@ -43,6 +45,15 @@ export interface LicenseRow {
   is_fake: boolean
   price_cents: number | null
   group_key_used: boolean
+}
+
+export const LICENSE_COLUMNS = columns<LicenseRecord>()(
+  'id', 'client_id', 'group_id', 'type', 'product', 'title', 'config', 'status', 'held_until', 'created_at', 'expire_date',
+  'activation_date', 'token', 'locked_to', 'data', 'card_brand', 'card_last4', 'paypal_email', 'is_fake', 'price_cents', 'group_key_used',
+)
+
+/** A license as the views read it: the row, its group's facts and its live devices. */
+export interface LicenseRow extends LicenseRecord {
   /** joined: the group's title and whether the group is a custom (non-default) one */
   group_title: string | null
   group_product: string | null
@@ -52,7 +63,7 @@ export interface LicenseRow {
   activations: Activation[] | null
 }
 
-export interface GroupRow {
+export interface GroupRecord {
   id: number
   client_id: number
   type: string
@@ -68,8 +79,17 @@ export interface GroupRow {
   months: number | null
   source_group_id: number | null
   created_at: Date
+}
+
+/** A group row with the count of its live licenses (0 where a locking read skips the count). */
+export interface GroupRow extends GroupRecord {
   used_licenses: number
 }
+
+const GROUP_COLUMNS = columns<GroupRecord>()(
+  'id', 'client_id', 'type', 'product', 'os_type', 'title', 'is_default', 'is_fake', 'available', 'holded_limit', 'config', 'token',
+  'months', 'source_group_id', 'created_at',
+)
 
 const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
 
@@ -85,7 +105,7 @@ const ACTIVATIONS_SQL = `COALESCE((
     FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL), '[]'::json)`
 
 const LICENSE_SELECT = `
-  SELECT l.*, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
+  SELECT ${LICENSE_COLUMNS('l')}, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
          ${ACTIVATIONS_SQL} AS activations
     FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
 
@@ -138,16 +158,16 @@ export async function findLicense(db: Queryable, clientId: number, id: number): 
 }
 
 /** Locks the license row for a state change; scoped to its owner. */
-export async function lockLicense(db: Queryable, clientId: number, id: number) {
-  const rows = await db.query<LicenseRow>(
-    `SELECT * FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`,
+export async function lockLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRecord | null> {
+  const rows = await db.query<LicenseRecord>(
+    `SELECT ${LICENSE_COLUMNS()} FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`,
     [id, clientId],
   )
   return rows[0] ?? null
 }
 
 const GROUP_SELECT = `
-  SELECT g.*, (SELECT count(*)::int FROM licenses l WHERE l.group_id = g.id AND l.revoked_at IS NULL) AS used_licenses
+  SELECT ${GROUP_COLUMNS('g')}, (SELECT count(*)::int FROM licenses l WHERE l.group_id = g.id AND l.revoked_at IS NULL) AS used_licenses
     FROM license_groups g`
 
 export async function listGroups(db: Queryable, clientId: number): Promise<GroupRow[]> {
@@ -156,7 +176,7 @@ export async function listGroups(db: Queryable, clientId: number): Promise<Group
 
 export async function findGroup(db: Queryable, clientId: number, id: number, lock = false): Promise<GroupRow | null> {
   const rows = lock
-    ? await db.query<GroupRow>(`SELECT g.*, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [id, clientId])
+    ? await db.query<GroupRow>(`SELECT ${GROUP_COLUMNS('g')}, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [id, clientId])
     : await db.query<GroupRow>(`${GROUP_SELECT} WHERE g.id = $1 AND g.client_id = $2`, [id, clientId])
   return rows[0] ?? null
 }
@@ -222,7 +242,7 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     from_custom_group: row.group_id !== null && row.group_source_id != null,
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
-    upgradeable: { toAI: upgradeableToAI(row.product) },
+    upgradeable: { toAI: upgradeToAI(row, now) },
   }
 }
 
@@ -257,4 +277,124 @@ export async function insertCustomGroup(db: Queryable, g: { clientId: number; pr
     [g.clientId, platformOfProduct(g.product), g.product, g.title, g.count, JSON.stringify(g.config), g.token],
   )
   return rows[0]!.id
+}
+
+// ---- writes and checks of the license services (each runs in the caller's transaction) ----
+
+/** Takes the client's row lock: every change to a client's licenses and groups takes it first. */
+export async function lockClientRow(tx: Queryable, clientId: number) {
+  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
+}
+
+export async function setLicenseTitle(tx: Queryable, clientId: number, id: number, title: string) {
+  await tx.query('UPDATE licenses SET title = $3 WHERE id = $1 AND client_id = $2', [id, clientId, title])
+}
+
+export async function hasDevices(tx: Queryable, licenseId: number): Promise<boolean> {
+  return (await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [licenseId])).length > 0
+}
+
+/** A revoked license keeps its row; its slot goes back to the group. */
+export async function revokeLicense(tx: Queryable, id: number, groupId: number) {
+  await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
+  await addAvailable(tx, groupId, 1)
+}
+
+export async function setLicensePaused(tx: Queryable, id: number, paused: boolean) {
+  await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+}
+
+export async function setGroupTitle(tx: Queryable, id: number, title: string) {
+  await tx.query('UPDATE license_groups SET title = $2, updated_at = now() WHERE id = $1', [id, title])
+}
+
+/** Adds `delta` (negative to take) to a group's available licenses. */
+export async function addAvailable(tx: Queryable, groupId: number, delta: number) {
+  await tx.query('UPDATE license_groups SET available = available + $2, updated_at = now() WHERE id = $1', [groupId, delta])
+}
+
+export async function setAvailable(tx: Queryable, groupId: number, available: number) {
+  await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [groupId, available])
+}
+
+/** A group key split from a source group: same product, os_type, term and config. */
+export async function insertGroupKey(
+  tx: Queryable,
+  clientId: number,
+  source: Pick<GroupRow, 'id' | 'type' | 'product' | 'os_type' | 'months' | 'config'>,
+  title: string,
+  available: number,
+  token: string,
+): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
+     VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
+    [clientId, source.type, source.product, source.os_type, source.months, title, available, JSON.stringify(source.config), token, source.id],
+  )
+  return rows[0]!.id
+}
+
+export interface NewLicense {
+  clientId: number
+  groupId: number
+  type: string
+  product: string
+  title: string | null
+  config: LicenseConfig
+  token: string
+  expiresInSeconds: number | null
+  staffId: number | null
+}
+
+export async function insertLicense(tx: Queryable, l: NewLicense): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
+     RETURNING id`,
+    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId],
+  )
+  return rows[0]!.id
+}
+
+/** Whether the client ever had a license of the product with this trial tag (revoked ones count). */
+export async function hadTrial(tx: Queryable, clientId: number, product: string, tag: string | null): Promise<boolean> {
+  const rows = await tx.query("SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>'tag' IS NOT DISTINCT FROM $3 LIMIT 1", [clientId, product, tag])
+  return rows.length > 0
+}
+
+export async function listFaceSdkVersions(db: Queryable) {
+  return db.query<{ version: string; is_default: boolean }>('SELECT version, is_default FROM face_sdk_versions ORDER BY released DESC')
+}
+
+/**
+ * Adds `count` to the client's default group of (product, os_type, months), creating it when
+ * missing; the upsert on the partial unique index makes parallel fulfilments add up.
+ */
+export async function upsertDefaultGroup(
+  tx: Queryable,
+  g: { clientId: number; type: string; product: string; osType: number | null; months: number | null; count: number; config: LicenseConfig; token: string },
+): Promise<{ id: number; available: number }> {
+  const rows = await tx.query<{ id: number; available: number }>(
+    `INSERT INTO license_groups (client_id, type, product, os_type, months, is_default, available, config, token)
+     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8)
+     ON CONFLICT (client_id, product, COALESCE(os_type, -1), COALESCE(months, 0)) WHERE is_default
+     DO UPDATE SET available = license_groups.available + EXCLUDED.available, updated_at = now()
+     RETURNING id, available`,
+    [g.clientId, g.type, g.product, g.osType, g.months, g.count, JSON.stringify(g.config), g.token],
+  )
+  return rows[0]!
+}
+
+/**
+ * `count` licenses of an online product in one statement (the CLI's bulk seeding: one by one is slow
+ * on PGlite); nine in ten are marked activated.
+ */
+export async function insertBulkLicenses(tx: Queryable, b: { clientId: number; groupId: number; type: string; product: string; count: number; config: LicenseConfig }) {
+  await tx.query(
+    `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
+     SELECT $1, $2, $5, $6, $4::jsonb,
+            'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
+       FROM generate_series(1, $3::int) g`,
+    [b.clientId, b.groupId, b.count, JSON.stringify(b.config), b.type, b.product],
+  )
 }

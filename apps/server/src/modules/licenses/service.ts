@@ -1,13 +1,17 @@
 import {
   ONLINE_DEFAULTS,
-  ONLINE_PRODUCTS,
-  TRIALS,
-  canSplitFrom,
-  isSourceGroupOf,
+  canPause,
+  canResume,
+  checkGroupResize,
+  checkSplit,
+  checkStaffValidity,
+  defaultGroupSize,
+  grantedConfig,
+  revokeProblem,
   staffCustomTags,
+  trialOf,
   UNACTIVATED_LICENSE_LIMIT,
   DAY_SECONDS,
-  isExpired,
   isOnHold,
   platformOfProduct,
   type LicenseConfig,
@@ -18,8 +22,19 @@ import { AppError, fail } from '../../platform/errors.ts'
 import { findClientByEmail } from '../client/queries.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
 import {
+  addAvailable,
   countUnactivated,
   findGroup,
+  hadTrial,
+  hasDevices,
+  insertGroupKey,
+  insertLicense,
+  lockClientRow,
+  revokeLicense,
+  setAvailable,
+  setGroupTitle,
+  setLicensePaused,
+  setLicenseTitle,
   insertCustomGroup,
   findLicense,
   listGroups,
@@ -28,7 +43,7 @@ import {
   toGroupView,
   toLicenseView,
   type GroupRow,
-  type LicenseRow,
+  type LicenseRecord,
 } from './queries.ts'
 
 /** A not-found, malformed or foreign id all answer 63f560db, never another client's data. */
@@ -40,14 +55,14 @@ export function parseId(raw: string | number): number {
 
 /** Every change to a client's licenses and groups takes the client row first: one order, no deadlocks. */
 export async function lockClient(tx: Queryable, clientId: number) {
-  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
+  await lockClientRow(tx, clientId)
 }
 
 export async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
   return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
 }
 
-export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRow> {
+export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRecord> {
   const license = (await lockLicense(tx, clientId, id)) ?? fail('not_found')
   if (isOnHold(license, now)) fail('license_on_hold')
   return license
@@ -77,7 +92,7 @@ export async function renameLicense(ctx: AppContext, clientId: number, rawId: st
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
     await lockedLicense(tx, clientId, id)
-    await tx.query('UPDATE licenses SET title = $3 WHERE id = $1 AND client_id = $2', [id, clientId, title])
+    await setLicenseTitle(tx, clientId, id, title)
   })
   return licenseView(ctx, clientId, id)
 }
@@ -88,25 +103,23 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const license = await lockedLicense(tx, clientId, id)
-    if (license.group_id === null) fail('action_unavailable', 'Only a license generated from a group can be revoked')
-    const devices = await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [id])
-    if (license.activation_date || license.group_key_used || devices.length) fail('action_unavailable', 'An activated license cannot be revoked')
-    await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
-    await tx.query('UPDATE license_groups SET available = available + 1, updated_at = now() WHERE id = $1', [license.group_id])
+    // released devices count too: a license that was ever bound is not handed back
+    const problem = revokeProblem({ ...license, has_devices: await hasDevices(tx, id) })
+    if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
+    if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
+    await revokeLicense(tx, id, license.group_id!)
     return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!) }
   })
 }
-
-const PAUSABLE = new Set(['fmc_subscribe', 'na_subscribe'])
 
 /** Pause and resume a cloud subscription (Face Machine, Analytics); a cancelled one cannot resume. */
 export async function setPaused(ctx: AppContext, clientId: number, rawId: string, paused: boolean) {
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
     const license = await lockedLicense(tx, clientId, id)
-    if (!PAUSABLE.has(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
-    if (!paused && isExpired(license, new Date())) fail('license_status')
-    await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+    if (!canPause(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
+    if (!paused && !canResume(license, new Date())) fail('license_status')
+    await setLicensePaused(tx, id, paused)
   })
   return licenseView(ctx, clientId, id)
 }
@@ -115,28 +128,27 @@ export async function renameGroup(ctx: AppContext, clientId: number, rawId: stri
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
     await lockedGroup(tx, clientId, id)
-    await tx.query('UPDATE license_groups SET title = $2, updated_at = now() WHERE id = $1', [id, title])
+    await setGroupTitle(tx, id, title)
   })
   return { group: await groupView(ctx.db, clientId, id) }
 }
 
 /** Split: a new group key of `limit` licenses taken from a default Nuitrack group. */
-export async function splitGroup(ctx: AppContext, clientId: number, rawId: string, title: string, limit: number) {
+export async function splitGroup(ctx: AppContext, clientId: number, rawId: string, title: string, requested: number | undefined) {
   const id = parseId(rawId)
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const source = await lockedGroup(tx, clientId, id)
-    if (!canSplitFrom(source)) fail('action_unavailable', 'Group keys are made only from default Nuitrack subscription or Nuitrack Unlimited groups')
-    if (source.available < 1) fail('group_limit', 'There are no licenses available to add')
-    if (limit < 2) fail('group_size', limit <= 0 ? 'Please enter the group size' : undefined, 'limit')
-    if (limit > source.available) fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
-    const dest = await tx.query<{ id: number }>(
-      `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
-       VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
-      [clientId, source.type, source.product, source.os_type, source.months, title, limit, JSON.stringify(source.config), activationKey(), source.id],
-    )
-    await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, limit])
-    return { dest_group: await groupView(tx, clientId, dest[0]!.id), source_group: await groupView(tx, clientId, source.id) }
+    const limit = requested ?? defaultGroupSize(source.available)
+    const problem = checkSplit({ ...source, limit: source.available }, limit)
+    if (problem === 'not_splittable') fail('action_unavailable', 'Group keys are made only from default Nuitrack subscription or Nuitrack Unlimited groups')
+    if (problem === 'source_empty') fail('group_limit', 'There are no licenses available to add')
+    if (problem === 'group_size_is_zero' || problem === 'group_size_number_error') fail('group_size', 'Please enter the group size', 'limit')
+    if (problem === 'group_min_size_error') fail('group_size', undefined, 'limit')
+    if (problem === 'license_in_group_limit_error') fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
+    const destId = await insertGroupKey(tx, clientId, source, title, limit, activationKey())
+    await addAvailable(tx, source.id, -limit)
+    return { dest_group: await groupView(tx, clientId, destId), source_group: await groupView(tx, clientId, source.id) }
   })
 }
 
@@ -148,22 +160,21 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
     const group = await lockedGroup(tx, clientId, id)
     if (group.source_group_id === null) fail('action_unavailable', 'Only a group key made from a default group can be resized')
     const source = await lockedGroup(tx, clientId, group.source_group_id!)
-    if (!isSourceGroupOf(source, group)) fail('action_unavailable', 'Only a group key made from a default Nuitrack subscription or Unlimited group can be resized')
-    if (limit < 1) fail('group_size', 'The group must keep at least 1 available license', 'limit')
-    if (limit > group.available + source.available) {
-      fail('source_group_limit_reached', `At most ${group.available + source.available} licenses can be available in this group`, 'limit')
-    }
+    const { problem, max } = checkGroupResize(limit, { ...group, limit: group.available }, { ...source, limit: source.available })
+    if (problem === 'no_source') fail('action_unavailable', 'Only a group key made from a default Nuitrack subscription or Unlimited group can be resized')
+    if (problem === 'below_min') fail('group_size', 'The group must keep at least 1 available license', 'limit')
+    if (problem === 'above_max') fail('source_group_limit_reached', `At most ${max} licenses can be available in this group`, 'limit')
     const delta = limit - group.available
-    await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [group.id, limit])
-    await tx.query('UPDATE license_groups SET available = available - $2, updated_at = now() WHERE id = $1', [source.id, delta])
+    await setAvailable(tx, group.id, limit)
+    await addAvailable(tx, source.id, -delta)
     return { group: await groupView(tx, clientId, group.id), default_group: await groupView(tx, clientId, source.id) }
   })
 }
 
+/** A license's config: what its product grants (the catalogue), then its group's, then the order's. */
 function licenseConfigFor(group: Pick<GroupRow, 'product' | 'os_type' | 'config'>, extra: Partial<LicenseConfig> = {}): LicenseConfig {
-  const online = ONLINE_PRODUCTS.includes(group.product)
   return {
-    ...(online ? { ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout } } : {}),
+    ...grantedConfig(group.product),
     ...group.config,
     ...extra,
     product: group.product,
@@ -185,15 +196,20 @@ export async function generateFromGroup(
   if (opts.checkUnactivated && (await countUnactivated(tx, clientId)) >= UNACTIVATED_LICENSE_LIMIT) fail('unactivated_limit')
   const config = licenseConfigFor(group, opts.config)
   const delta = opts.expiresInSeconds ?? config.license_expire_delta ?? null
-  const rows = await tx.query<{ id: number }>(
-    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
-     RETURNING id`,
-    [clientId, group.id, platformOfProduct(group.product), group.product, opts.title ?? null, JSON.stringify(config), activationKey(), delta, opts.staffId ?? null],
-  )
-  await tx.query('UPDATE license_groups SET available = available - 1, updated_at = now() WHERE id = $1', [group.id])
+  const id = await insertLicense(tx, {
+    clientId,
+    groupId: group.id,
+    type: platformOfProduct(group.product),
+    product: group.product,
+    title: opts.title ?? null,
+    config,
+    token: activationKey(),
+    expiresInSeconds: delta,
+    staffId: opts.staffId ?? null,
+  })
+  await addAvailable(tx, group.id, -1)
   group.available -= 1
-  return rows[0]!.id
+  return id
 }
 
 /** Generate a key from a group (the pre-info screen). */
@@ -209,18 +225,13 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
 
 /** Free trials only: the Nuitrack trial and the Face Machine and Analytics trials, one each per client. */
 export async function createTrial(ctx: AppContext, clientId: number, body: { title?: string; count: number; config: { product: string; tag?: string | null } }) {
-  const trial = TRIALS[body.config.product as keyof typeof TRIALS]
+  const trial = trialOf(body.config.product)
   if (!trial || (trial.tag !== null && body.config.tag !== trial.tag)) return fail('not_free')
   if (body.count !== 1) return fail('not_free', 'A trial is one license', 'count')
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    const taken = await tx.query('SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>\'tag\' IS NOT DISTINCT FROM $3 LIMIT 1', [
-      clientId,
-      trial.product,
-      trial.tag,
-    ])
-    if (taken.length) fail('trial_taken')
-    const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.product === 'fmc_subscribe' ? 3 : 4 } : {}
+    if (await hadTrial(tx, clientId, trial.product, trial.tag)) fail('trial_taken')
+    const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.plan_id } : {}
     const { groupId } = await fulfil(tx, { clientId, product: trial.product, count: 1, config })
     const group = await lockedGroup(tx, clientId, groupId)
     return generateFromGroup(tx, clientId, group, {
@@ -260,6 +271,7 @@ export async function staffCreateLicenses(ctx: AppContext, staffId: number, orde
   const tags = staffCustomTags(order)
   // the body schema refuses the same; this guards callers that skip it
   if (!tags.ok) return fail('validation_failed', 'A license takes one lock: hardware, iOS app, Android app or USB token', tags.field)
+  if (checkStaffValidity(order.config)) return fail('validation_failed', 'A subscription needs a validity period', 'license_expire_delta')
   const client = (await findClientByEmail(ctx.db, order.client_email)) ?? fail('client_not_found_by_email', undefined, 'client_email')
   const { online, ...rest } = order.config
   const custom: LicenseConfig = {

@@ -28,11 +28,11 @@ export function EmailCard({ info }: { info: ClientInfo }) {
           <Title order={2} size="h4" id="email-title">
             E-mail
           </Title>
-          <Text size="sm">
+          <Text size="sm" className="portal-wrap-anywhere">
             Current: <b data-testid="current-email">{info.email}</b>
           </Text>
           {info.pending_email && (
-            <Alert color="blue" role="status">
+            <Alert color="blue" role="status" className="portal-wrap-anywhere" data-testid="pending-email-notice">
               We sent a confirmation link to {info.pending_email}. The change takes effect once you follow it.
             </Alert>
           )}

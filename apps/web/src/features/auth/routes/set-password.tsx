@@ -12,6 +12,7 @@ import { useValidateConfirmationToken } from '../api/validate-confirmation-token
 import { AuthLayout } from '../components/AuthLayout.tsx'
 import { EmailRequestForm } from '../components/EmailRequestForm.tsx'
 import { useSignInPlatform, withPlatform, type SignInState } from '../hooks.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 
 export function SetPasswordRoute() {
   const { id = '', token = '' } = useParams()
@@ -75,6 +76,7 @@ function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string
       { client_id: Number(id), confirmation_token: token, new_password: body.new_password },
       {
         onSuccess: () => {
+          notifySuccess(t('Password changed'), t('You are signed in with your new password.'))
           forget()
           const state = (location.state ?? {}) as SignInState
           const statePlatform = isPlatform(state.platform) ? state.platform : platform

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
 import { Link, useNavigate } from 'react-router'
-import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplitFrom, checkGroupSize, checkTitle, defaultGroupSize, groupKind, messageFor, productTitle, type GroupView } from '@portal/domain'
+import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplit, checkSplit, checkTitle, defaultGroupSize, groupKind, messageFor, productRecord, productTitle, type GroupView } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useSplitGroup } from '../../../api/group-mutations.ts'
 import { useLicenses } from '../../../api/licenses.ts'
@@ -10,7 +10,7 @@ import { StatusBadge } from '../../../components/LicenseBits.tsx'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { paths } from '../../../config/paths.ts'
 
-const isEnterprise = (g: GroupView) => g.product === 'nuitrack_unlimited'
+const isEnterprise = (g: GroupView) => productRecord(g.product)?.group_keys === 'enterprise'
 
 /** Group keys of Nuitrack: the keys, the enterprise keys, and the licenses made from them. */
 export function GroupKeysPage() {
@@ -19,7 +19,7 @@ export function GroupKeysPage() {
   const [creating, setCreating] = useState(false)
   const all = groups.data?.groups ?? []
   const keys = all.filter((g) => groupKind(g) === 'key' && g.type === 'nuitrack')
-  const sources = all.filter((g) => canSplitFrom(g) && g.limit >= 1)
+  const sources = all.filter(canSplit)
   const fromKeys = (licenses.data?.licenses ?? []).filter((l) => l.from_custom_group)
 
   if (groups.isPending || licenses.isPending) {
@@ -165,9 +165,10 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     const titleProblem = checkTitle(name)
     if (titleProblem) next.name = messageFor(titleProblem)
     const n = Number(effectiveSize)
-    const sizeProblem = source ? checkGroupSize(n, source.limit) : null
-    // the domain text is general; here the form knows the source's limit
-    if (sizeProblem) next.size = sizeProblem === 'license_in_group_limit_error' ? `There are only ${source!.limit} licenses available to add` : messageFor(sizeProblem)
+    // the sources offered are all splittable, so the problem is the size; the domain text is general,
+    // here the form knows the source's limit
+    const sizeProblem = source ? checkSplit(source, n) : null
+    if (sizeProblem) next.size = sizeProblem === 'license_in_group_limit_error' ? `There are only ${source!.limit} licenses available to add` : sizeProblem === 'not_splittable' || sizeProblem === 'source_empty' ? 'There are no licenses available to add' : messageFor(sizeProblem)
     setErrors(next)
     if (Object.keys(next).length) return
     setBusy(true)

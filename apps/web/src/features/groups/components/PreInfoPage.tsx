@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
-import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, OS_TYPES, PLATFORM_TITLES, checkTitle, messageFor, productTitle, type GroupView, type Platform } from '@portal/domain'
+import { Link, Navigate, useLocation, useParams } from 'react-router'
+import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, OS_TYPES, PLATFORM_TITLES, checkTitle, messageFor, productTitle, type GroupView, type LicenseView, type Platform } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useNewLicenseFromGroup } from '../../../api/group-mutations.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { paths } from '../../../config/paths.ts'
 
@@ -17,12 +18,16 @@ export function PreInfoPage() {
   const groups = useGroups()
   const numeric = /^\d+$/.test(id)
   const group = groups.data?.groups.find((g) => g.id === Number(id))
-  const missing = !numeric || groups.isError || (groups.isSuccess && (!group || (group.limit < 1 && !(holded && group.holded_limit > 0))))
+  // the license generated here: its info page wins over everything this page would say about
+  // the group, whose refetched limit may well be 0 now (the last license of a group)
+  const [generated, setGenerated] = useState<LicenseView | null>(null)
+  const missing = !generated && (!numeric || groups.isError || (groups.isSuccess && (!group || (group.limit < 1 && !(holded && group.holded_limit > 0)))))
 
   useEffect(() => {
     if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'This group has no license available to generate', kind: 'error' })
   }, [missing])
 
+  if (generated) return <Navigate to={paths.licenseInfo(generated.type, generated.id)} replace state={{ fromGroup: true }} />
   if (missing) return <Navigate to={paths.dashboard(platform)} replace />
   if (!group) {
     return (
@@ -32,12 +37,17 @@ export function PreInfoPage() {
     )
   }
   if (group.type !== platform) return <Navigate to={paths.preInfo(group.type, group.id, holded)} replace />
-  return platform === 'nuitrack' ? <NuitrackPreInfo group={group} holded={holded} /> : <SharedPreInfo group={group} platform={platform} holded={holded} />
+  return platform === 'nuitrack' ? (
+    <NuitrackPreInfo group={group} holded={holded} onGenerated={setGenerated} />
+  ) : (
+    <SharedPreInfo group={group} platform={platform} holded={holded} onGenerated={setGenerated} />
+  )
 }
 
-function useGenerate(group: GroupView, platform: Platform) {
+type OnGenerated = (license: LicenseView) => void
+
+function useGenerate(group: GroupView, onGenerated: OnGenerated) {
   const newLicense = useNewLicenseFromGroup()
-  const navigate = useNavigate()
   const [title, setTitle] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -49,8 +59,10 @@ function useGenerate(group: GroupView, platform: Platform) {
     }
     setBusy(true)
     try {
+      // the hook puts the answer into the cache, so the info page opens on it
       const license = await newLicense.mutateAsync({ id: group.id, title: title.trim() || undefined })
-      navigate(paths.licenseInfo(platform, license.id), { state: { fromGroup: true } })
+      onGenerated(license)
+      notifySuccess(group.type === 'nuitrack' ? 'Activation key generated' : 'License generated', `${license.title} is ready.`)
     } catch {
       setBusy(false)
     }
@@ -58,8 +70,8 @@ function useGenerate(group: GroupView, platform: Platform) {
   return { title, setTitle, error, setError, busy, generate }
 }
 
-function GenerateForm({ group, platform, holded }: { group: GroupView; platform: Platform; holded: boolean }) {
-  const g = useGenerate(group, platform)
+function GenerateForm({ group, holded, onGenerated }: { group: GroupView; holded: boolean; onGenerated: OnGenerated }) {
+  const g = useGenerate(group, onGenerated)
   return (
     <form onSubmit={g.generate} noValidate>
       <Stack>
@@ -126,7 +138,7 @@ function Back({ platform }: { platform: Platform }) {
   )
 }
 
-function NuitrackPreInfo({ group, holded }: { group: GroupView; holded: boolean }) {
+function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; holded: boolean; onGenerated: OnGenerated }) {
   return (
     <Stack gap="lg">
       <Back platform="nuitrack" />
@@ -144,14 +156,14 @@ function NuitrackPreInfo({ group, holded }: { group: GroupView; holded: boolean 
             </Anchor>{' '}
             instead.
           </Text>
-          <GenerateForm group={group} platform="nuitrack" holded={holded} />
+          <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>
       </Card>
     </Stack>
   )
 }
 
-function SharedPreInfo({ group, platform, holded }: { group: GroupView; platform: Platform; holded: boolean }) {
+function SharedPreInfo({ group, platform, holded, onGenerated }: { group: GroupView; platform: Platform; holded: boolean; onGenerated: OnGenerated }) {
   return (
     <Stack gap="lg">
       <Back platform={platform} />
@@ -167,7 +179,7 @@ function SharedPreInfo({ group, platform, holded }: { group: GroupView; platform
               ? 'Generate the license to get its key and license file; a device-bound license asks for the device request file next.'
               : 'Generate the license to get its key and start using the service.'}
           </Text>
-          <GenerateForm group={group} platform={platform} holded={holded} />
+          <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>
       </Card>
     </Stack>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import { Anchor, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useParams } from 'react-router'
-import { PLATFORM_TITLES, SUPPORT_SERVICE, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, SUPPORT_SERVICE, trialOfPlatform, type Platform } from '@portal/domain'
 import { useLicenses } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
@@ -9,7 +9,7 @@ import { PageTitle } from '../../../components/PageTitle.tsx'
 import { EXTERNAL, supportUrl } from '../../../config/paths.ts'
 import { buildRows } from './filters.ts'
 import { DefaultGroups } from './DefaultGroups.tsx'
-import { FirstSteps, type Trial } from './FirstSteps.tsx'
+import { FirstSteps } from './FirstSteps.tsx'
 import { LicenseTable } from './LicenseTable.tsx'
 
 export function DashboardPage() {
@@ -26,7 +26,7 @@ export function DashboardPage() {
       <PageTitle>{PLATFORM_TITLES[platform]}</PageTitle>
       <Stack gap="lg">
         <HelpTiles platform={platform} />
-        {showFirstSteps && <FirstSteps steps={STEPS[platform]} trial={TRIAL[platform]} onHide={() => firstSteps.setHidden(true)} />}
+        {showFirstSteps && <FirstSteps steps={STEPS[platform]} trial={trialFor(platform) ?? undefined} onHide={() => firstSteps.setHidden(true)} />}
         {loading ? (
           <Center py="xl">
             <Loader aria-label="Loading licenses" />
@@ -38,7 +38,7 @@ export function DashboardPage() {
               key={platform}
               platform={platform}
               rows={rows}
-              trialOffered={TRIAL[platform] !== undefined}
+              trialOffered={trialOfPlatform(platform) !== null}
               firstStepsShown={showFirstSteps}
               onShowFirstSteps={() => firstSteps.setHidden(false)}
             />
@@ -81,10 +81,14 @@ function HelpTiles({ platform }: { platform: Platform }) {
   )
 }
 
-const TRIAL: Partial<Record<Platform, Trial>> = {
-  nuitrack: { product: 'nuitrack_trial', tag: null, label: 'Start the free Nuitrack trial' },
-  'face-machine': { product: 'fmc_subscribe', tag: 'FMC Trial', label: 'Start the 30-day Face Machine trial' },
-  'nuitrack-analytics': { product: 'na_subscribe', tag: 'NA Trial', label: 'Start the 7-day Analytics trial' },
+/** The short name a trial button uses. */
+const TRIAL_NAME: Record<Platform, string> = { nuitrack: 'Nuitrack', face: 'Face SDK', 'face-machine': 'Face Machine', 'nuitrack-analytics': 'Analytics' }
+/** The platform's free trial, as the catalogue has it, and its button. */
+const trialFor = (platform: Platform) => {
+  const trial = trialOfPlatform(platform)
+  if (!trial) return null
+  const label = trial.days ? `Start the ${trial.days}-day ${TRIAL_NAME[platform]} trial` : `Start the free ${TRIAL_NAME[platform]} trial`
+  return { product: trial.product, tag: trial.tag, label }
 }
 
 const STEPS: Record<Platform, string[]> = {

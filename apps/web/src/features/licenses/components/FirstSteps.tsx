@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Button, Card, Group, Stepper, Text, Title } from '@mantine/core'
 import { useStartTrial } from '../../../api/license-mutations.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 
 /** A trial the first steps offer: the product and tag the server creates it with. */
 export interface Trial {
@@ -18,6 +19,7 @@ export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[];
     setStarting(true)
     try {
       await startTrial.mutateAsync({ product: trial.product, tag: trial.tag })
+      notifySuccess('Trial started', 'Your trial license is in the table below.')
     } catch {
       // the error modal has told the user
     } finally {

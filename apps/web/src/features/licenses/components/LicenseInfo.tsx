@@ -5,7 +5,9 @@ import {
   OS_TYPES,
   PLATFORM_TITLES,
   SUPPORT_SERVICE,
+  canPause,
   groupKind,
+  revokeProblem,
   productTitle,
   trialDaysLeft,
   type LicenseView,
@@ -17,6 +19,7 @@ import { StatusBadge, expiryLabel, formatDate } from '../../../components/Licens
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { PauseDialog } from './PauseDialog.tsx'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
@@ -42,8 +45,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
     }
   }
   const activated = !!license.activation_date || license.activations.length > 0
-  const revocable = license.group_id !== null && !activated
-  const cloud = platform === 'face-machine' || platform === 'nuitrack-analytics'
+  const revocable = revokeProblem({ ...license, has_devices: license.activations.length > 0 }) === null
+  // a cloud subscription (Face Machine, Analytics) is managed here: pause, or the note that it ended
+  const cloud = canPause(license.config.product)
   const days = trialDaysLeft(license.expire_date, new Date())
   const paused = license.state === 'paused'
   const what = license.is_trial ? 'trial' : 'subscription'
@@ -197,6 +201,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               act(async () => {
                 await release.mutateAsync(license.id)
                 setConfirmRevoke(false)
+                notifySuccess('License revoked', `${license.title} no longer works; its place is back in ${license.group ?? 'its group'}.`)
                 navigate(paths.dashboard(platform))
               })
             }

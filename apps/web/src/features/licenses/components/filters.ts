@@ -1,15 +1,15 @@
-import { groupKind, isCustomProduct, productKind, type GroupView, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
+import { PRODUCTS, PRODUCT_CATALOGUE, groupKind, isCustomProduct, platformHasPausable, productKind, productRecord, type GroupView, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
 
 /** One row of the dashboard table: a real license, or the not-yet-generated slots of a group. */
 export type Row =
   | { kind: 'license'; license: LicenseView; status: LicenseState }
   | { kind: 'slot'; group: GroupView; status: LicenseState }
 
-/** Section 2's tabs; the cloud platforms, whose subscriptions can be paused, add a Paused tab. */
+/** Section 2's tabs (holded for nuitrack only); a platform whose subscriptions can be paused adds a Paused tab. */
 export const STATUS_TABS = (platform: Platform): LicenseState[] =>
   platform === 'nuitrack'
     ? ['new', 'active', 'suspended', 'holded']
-    : platform === 'face-machine' || platform === 'nuitrack-analytics'
+    : platformHasPausable(platform)
       ? ['new', 'active', 'paused', 'suspended']
       : ['new', 'active', 'suspended']
 
@@ -29,6 +29,8 @@ export const PRODUCT_FILTERS: Partial<Record<Platform, { value: string; label: s
   ],
 }
 
+const ONE_PRODUCT_FILTERS = new Set(PRODUCTS.map((p) => PRODUCT_CATALOGUE[p].filter).filter(Boolean))
+
 /** Which product filter a license or group product falls under, by the product's kind in the catalogue. */
 export function productMatches(filter: string, product: string, isTrial: boolean): boolean {
   switch (filter) {
@@ -42,14 +44,11 @@ export function productMatches(filter: string, product: string, isTrial: boolean
       return productKind(product) === 'perpetual'
     case 'face_trial_tag':
       return isTrial
-    case 'face_online_all_in_one':
-      return product === 'face_online_all_in_one'
-    case 'face_online_sub':
-      return product === 'face_online_subscribe'
     case 'custom':
       return isCustomProduct(product)
     default:
-      return true
+      // a filter that names one product (All-in-one, Subscription): the catalogue says which; another shows all
+      return ONE_PRODUCT_FILTERS.has(filter) ? productRecord(product)?.filter === filter : true
   }
 }
 

@@ -1,114 +1,97 @@
-import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { ERRORS, VALIDITY_UNITS } from '@portal/domain'
-import { json, licenseView, mockApi, profile, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
+import { ERRORS, FACE_COMPONENTS, FACE_COMPONENT_NAMES } from '@portal/domain'
+import { json, mockApi, profile, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
 
-function serve(create: Answer = (c) => json(200, { licenses: Array.from({ length: (c.body as { count: number }).count }, (_, i) => licenseView({ id: 100 + i, type: 'face' })) })) {
+function backend(isStaff: boolean, create?: Answer) {
   return mockApi({
-    ...signedInRoutes({ profile: profile({ is_staff: true }) }),
-    'GET /api/versions/face/': () => json(200, { facesdk_versions: [{ version: '3.20', is_default: true }] }),
-    'GET /api/components/face/': () => json(200, { components: ['matcher', 'desktop_gpu_support'] }),
-    'POST /api/resource/custom/create/': create,
+    ...signedInRoutes({ profile: profile({ is_staff: isStaff }) }),
+    'GET /api/versions/face/': () => json(200, { facesdk_versions: [{ version: '3.24', is_default: true }] }),
+    'GET /api/components/face/': () => json(200, { components: [...FACE_COMPONENTS] }),
+    ...(create ? { 'POST /api/resource/custom/create/': create } : {}),
   })
 }
 
-const form = () => screen.findByRole('form', { name: 'Create custom licenses' })
-const lock = (name: string) => screen.getByRole('checkbox', { name })
+const field = (name: string) => screen.getByRole('textbox', { name: new RegExp(`^${name}`) })
 
-async function fillBasics(user: ReturnType<typeof userEvent.setup>, f: HTMLElement) {
-  await user.type(within(f).getByRole('textbox', { name: 'Title' }), 'Door cameras')
-  await user.type(within(f).getByRole('textbox', { name: 'User e-mail' }), 'ann@example.com')
-  await user.clear(within(f).getByRole('textbox', { name: 'Count' }))
-  await user.type(within(f).getByRole('textbox', { name: 'Count' }), '2')
-}
-
-describe('staff custom licenses', () => {
-  it('is for staff only, and asks nothing of the staff API', async () => {
+describe('staff custom-license form', () => {
+  it('an empty submit puts each error at its field, in words, and focuses the first', async () => {
     setLogged()
-    mockApi(signedInRoutes())
+    const calls = backend(true)
     renderApp('/app/staff/custom-license/perpetual/')
-    expect(await screen.findByText(/Creating custom licenses needs staff rights/)).toBeInTheDocument()
-    expect(screen.queryByRole('form')).toBeNull()
+    await screen.findByRole('heading', { name: 'Custom licenses' })
+    fireEvent.change(field('Count'), { target: { value: '' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+
+    const title = field('Title')
+    await waitFor(() => expect(title).toHaveAttribute('aria-invalid', 'true'))
+    expect(title).toHaveAccessibleDescription('This field is required')
+    expect(field('User e-mail')).toHaveAccessibleDescription('Please enter your email')
+    expect(field('Count')).toHaveAccessibleDescription('Make at least 1 license')
+    expect(title).toHaveFocus()
+    // nothing raw at the bottom, and nothing sent
+    expect(screen.getByTestId('staff-result')).toBeEmptyDOMElement()
+    expect(document.body.textContent).not.toMatch(/field empty error|title:/)
+    expect(calls.some((c) => c.url === '/api/resource/custom/create/')).toBe(false)
+
+    // typing clears the field's error
+    fireEvent.change(title, { target: { value: 'Door cameras' } })
+    expect(title).not.toHaveAttribute('aria-invalid', 'true')
   })
 
-  it('a lock of one kind disables the others (the domain interlock), and the order is sent as the schema wants it', async () => {
+  it('a subscription without validity says so at the Validity field; a bad e-mail at the e-mail', async () => {
     setLogged()
-    const calls = serve()
-    renderApp('/app/staff/custom-license/perpetual/')
-    const f = await form()
-    const user = userEvent.setup()
-    await fillBasics(user, f)
-    await user.click(lock('Hardware (device request file)'))
-    expect(lock('iOS app id')).toBeDisabled()
-    expect(lock('USB token')).toBeDisabled()
-    expect(lock('Platforms')).toBeDisabled()
-    await user.type(await within(f).findByRole('textbox', { name: 'matcher' }), '4')
-    await user.click(within(f).getByRole('button', { name: 'Create' }))
-    expect(await screen.findByTestId('staff-result')).toHaveTextContent('Added 2 license(s).')
-    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
-      title: 'Door cameras',
-      count: 2,
-      client_email: 'ann@example.com',
-      config: {
-        product: 'face_offline_perpetual',
-        license_expire_delta: null,
-        device_bound: true,
-        max_version: null,
-        license_content: { matcher: 4 },
-        online: false,
-        desktop_gpu_support: false,
-      },
-      custom_tags: {},
-    })
-  })
-
-  it("shows the server's answer text, without the error modal", async () => {
-    setLogged()
-    serve(() => json(400, { error_code: ERRORS.client_not_found_by_email.code, error: ERRORS.client_not_found_by_email.message }))
-    renderApp('/app/staff/custom-license/perpetual/')
-    const f = await form()
-    const user = userEvent.setup()
-    await fillBasics(user, f)
-    await user.click(within(f).getByRole('button', { name: 'Create' }))
-    expect(await screen.findByTestId('staff-result')).toHaveTextContent(ERRORS.client_not_found_by_email.message)
-    expect(screen.queryByRole('dialog')).toBeNull()
-  })
-
-  it('checks the order before sending: the count, and a subscription without a validity', async () => {
-    setLogged()
-    const calls = serve()
+    backend(true)
     renderApp('/app/staff/custom-license/subscription/')
-    const f = await form()
-    const user = userEvent.setup()
-    await fillBasics(user, f)
-    await user.clear(within(f).getByRole('textbox', { name: 'Count' }))
-    await user.click(within(f).getByRole('button', { name: 'Create' }))
-    expect(await screen.findByTestId('staff-result')).toHaveTextContent('Make at least 1 license')
-
-    await user.type(within(f).getByRole('textbox', { name: 'Count' }), '1')
-    await user.clear(within(f).getByRole('textbox', { name: 'Validity' }))
-    await user.click(within(f).getByRole('button', { name: 'Create' }))
-    expect(await screen.findByTestId('staff-result')).toHaveTextContent('A subscription needs a validity period')
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0)
-
-    await user.type(within(f).getByRole('textbox', { name: 'Validity' }), '2')
-    await user.click(within(f).getByRole('button', { name: 'Create' }))
-    expect(await screen.findByTestId('staff-result')).toHaveTextContent('Added 1 license(s).')
-    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ config: { product: 'face_offline_custom', license_expire_delta: 2 * VALIDITY_UNITS.month } })
+    await screen.findByRole('tab', { name: 'Custom subscription license', selected: true })
+    fireEvent.change(field('Title'), { target: { value: 'Kiosks' } })
+    fireEvent.change(field('User e-mail'), { target: { value: 'not-an-email' } })
+    fireEvent.change(field('Validity'), { target: { value: '' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+    await waitFor(() => expect(field('User e-mail')).toHaveAccessibleDescription('Incorrect email format'))
+    expect(field('Validity')).toHaveAccessibleDescription('A subscription needs a validity period')
   })
 
-  it('the tabs and the menu link lead to the two forms', async () => {
+  it('a server refusal naming a field lands at that field', async () => {
     setLogged()
-    serve()
+    backend(true, () => json(400, { error_code: ERRORS.validation_failed.code, error: "A user with this e-mail doesn't exist", field: 'client_email' }))
+    renderApp('/app/staff/custom-license/perpetual/')
+    await screen.findByRole('heading', { name: 'Custom licenses' })
+    fireEvent.change(field('Title'), { target: { value: 'Door cameras' } })
+    fireEvent.change(field('User e-mail'), { target: { value: 'nobody@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+    await waitFor(() => expect(field('User e-mail')).toHaveAccessibleDescription("A user with this e-mail doesn't exist"))
+  })
+
+  it('labels the license content with the components’ names from the domain table', async () => {
+    setLogged()
+    backend(true)
+    renderApp('/app/staff/custom-license/perpetual/')
+    await screen.findByRole('textbox', { name: 'Age and gender estimator' })
+    const content = screen.getByRole('heading', { name: 'License content' }).parentElement!
+    for (const c of FACE_COMPONENTS.filter((x) => x !== 'desktop_gpu_support')) {
+      expect(within(content).getByRole('textbox', { name: FACE_COMPONENT_NAMES[c] })).toBeInTheDocument()
+    }
+    expect(screen.getByRole('checkbox', { name: FACE_COMPONENT_NAMES.desktop_gpu_support })).toBeInTheDocument()
+    expect(document.body.textContent).not.toMatch(/age gender estimator|video engine light/)
+  })
+
+  it('the subscription tab opens the subscription form at its own address', async () => {
+    setLogged()
+    backend(true)
     const app = renderApp('/app/staff/custom-license/perpetual/')
-    await form()
-    const user = userEvent.setup()
-    await user.click(screen.getByRole('tab', { name: 'Custom subscription license' }))
+    fireEvent.click(await screen.findByRole('tab', { name: 'Custom subscription license' }))
     await waitFor(() => expect(app.location().pathname).toBe('/app/staff/custom-license/subscription/'))
-    expect(await form()).toBeInTheDocument()
-    await user.click(screen.getByRole('link', { name: 'Staff: custom licenses' }))
-    await waitFor(() => expect(app.location().pathname).toBe('/app/staff/custom-license/perpetual/'))
-    expect(await form()).toBeInTheDocument()
+    expect(await screen.findByRole('tab', { name: 'Custom subscription license', selected: true })).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Page not found' })).toBeNull()
+  })
+
+  it('a customer sees a plain staff-only screen, with no command line in it', async () => {
+    setLogged()
+    backend(false)
+    renderApp('/app/staff/custom-license/perpetual/')
+    expect(await screen.findByRole('heading', { level: 1, name: 'This page is for staff' })).toBeInTheDocument()
+    expect(document.body.textContent).not.toMatch(/npm|staff:grant/)
+    expect(screen.queryByRole('form', { name: 'Create custom licenses' })).toBeNull()
   })
 })

@@ -1,13 +1,16 @@
 import { useState } from 'react'
-import { Alert, Button, Card, Checkbox, Group, MultiSelect, NumberInput, Radio, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core'
-import { useNavigate } from 'react-router'
+import { Anchor, Button, Card, Center, Checkbox, Group, Loader, MultiSelect, NumberInput, Paper, Radio, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { Link, useNavigate } from 'react-router'
 import {
   EXCLUSIVE_LOCKS,
   LICENSE_TITLE_MAX,
   PLATFORM_ARCHITECTURES,
   VALIDITY_UNITS,
+  checkStaffValidity,
   enabledLockOptions,
+  faceComponentName,
   messageFor,
+  staffFormProduct,
   staffLicenseBody,
   type LockOption,
   type StaffLicenseBody,
@@ -16,15 +19,11 @@ import {
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
-import { paths } from '../../../config/paths.ts'
+import { paths, supportUrl } from '../../../config/paths.ts'
+import { notifySuccess } from '../../../lib/notify.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
 
 type Variant = 'perpetual' | 'subscription'
-
-const PRODUCT: Record<Variant, Record<'online' | 'offline', StaffLicenseBody['config']['product']>> = {
-  perpetual: { online: 'face_online_custom', offline: 'face_offline_perpetual' },
-  subscription: { online: 'face_online_custom_subscribe', offline: 'face_offline_custom' },
-}
 
 const LOCK_LABELS: Record<LockOption, string> = {
   hardware: 'Hardware (device request file)',
@@ -34,14 +33,111 @@ const LOCK_LABELS: Record<LockOption, string> = {
   platforms: 'Platforms',
 }
 
+const UNIT_LABELS: Record<ValidityUnit, string> = { day: 'Days', month: 'Months', year: 'Years' }
+
 const digits = (v: string) => v.replace(/\D+/g, '')
+
+/** The form's fields that can carry an error, and where the body's paths land among them. */
+type Field = 'title' | 'email' | 'count' | 'locks' | 'iosId' | 'androidId' | 'platforms' | 'maxVersion' | 'validity' | `content.${string}` | 'xml'
+const FIELD_OF_PATH: Record<string, Field> = {
+  title: 'title',
+  client_email: 'email',
+  count: 'count',
+  'config.license_expire_delta': 'validity',
+  'config.max_version': 'maxVersion',
+  'config.xml_config': 'xml',
+  'config.device_bound': 'locks',
+  custom_tags: 'locks',
+  'custom_tags.ios_app_id': 'iosId',
+  'custom_tags.android_app_id': 'androidId',
+  'custom_tags.allowed_platforms': 'platforms',
+  'custom_tags.hardware_key_serial': 'locks',
+}
+/** A server answer names the failed field by its last path segment. */
+const FIELD_OF_SERVER_FIELD: Record<string, Field> = {
+  title: 'title',
+  client_email: 'email',
+  count: 'count',
+  license_expire_delta: 'validity',
+  max_version: 'maxVersion',
+  xml_config: 'xml',
+  ios_app_id: 'iosId',
+  android_app_id: 'androidId',
+  allowed_platforms: 'platforms',
+  custom_tags: 'locks',
+}
+
+function fieldOf(path: readonly PropertyKey[]): Field | null {
+  const joined = path.map(String).join('.')
+  if (joined.startsWith('config.license_content.')) return `content.${String(path[2])}`
+  return FIELD_OF_PATH[joined] ?? null
+}
+
+/** A validation key in words ("field_empty_error" → "This field is required"). */
+const words = (key: string) => messageFor(key)
 
 /** Staff: create custom Face SDK licenses for a client by e-mail (perpetual or subscription). */
 export function StaffLicensePage({ variant }: { variant: Variant }) {
+  const profile = useProfile()
+  const staff = profile.data?.client_info.is_staff
+  if (staff === undefined) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    )
+  }
+  return staff ? <StaffForms variant={variant} /> : <StaffOnly />
+}
+
+/** What a customer who opens a staff address sees: plainly, that the page is not for them. */
+function StaffOnly() {
+  return (
+    <Center py="xl">
+      <Paper withBorder radius="lg" p="xl" maw={520} w="100%">
+        <Stack gap="sm">
+          <Title order={1} size="h2">
+            This page is for staff
+          </Title>
+          <Text>Custom licenses are made by the 3DiVi team. If you need a license that the dashboards do not offer, write to our support and we will prepare one for you.</Text>
+          <Group gap="lg">
+            <Anchor component={Link} to={paths.dashboard('face')}>
+              Go to your licenses
+            </Anchor>
+            <Anchor href={supportUrl('freshdesk')} target="_blank" rel="noopener noreferrer">
+              Contact support
+            </Anchor>
+          </Group>
+        </Stack>
+      </Paper>
+    </Center>
+  )
+}
+
+function StaffForms({ variant }: { variant: Variant }) {
   const navigate = useNavigate()
-  const staff = useProfile().data?.client_info.is_staff
-  const versions = useFaceVersions(staff === true)
-  const components = useFaceComponents(staff === true)
+  return (
+    <>
+      <PageTitle>Custom licenses</PageTitle>
+      <Tabs value={variant} onChange={(v) => navigate(v === 'subscription' ? paths.staffSubscription : paths.staffPerpetual)}>
+        <Tabs.List>
+          <Tabs.Tab value="perpetual">Perpetual custom license</Tabs.Tab>
+          <Tabs.Tab value="subscription">Custom subscription license</Tabs.Tab>
+        </Tabs.List>
+        {(['perpetual', 'subscription'] as const).map((v) => (
+          <Tabs.Panel key={v} value={v} pt="md">
+            {v === variant && <StaffLicenseForm key={v} variant={v} />}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </>
+  )
+}
+
+function StaffLicenseForm({ variant }: { variant: Variant }) {
+  // the page mounts the form for staff only, so the staff-only reads can run
+  const versions = useFaceVersions(true)
+  const components = useFaceComponents(true)
   const [title, setTitle] = useState('')
   const [email, setEmail] = useState('')
   const [count, setCount] = useState('1')
@@ -56,22 +152,19 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
   const [content, setContent] = useState<Record<string, string>>({})
   const [gpu, setGpu] = useState(false)
   const [xml, setXml] = useState('')
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
   const enabled = enabledLockOptions(locks)
 
-  if (staff === false) {
-    return (
-      <>
-        <PageTitle>Custom licenses</PageTitle>
-        <Alert color="red" title="Staff only">
-          Creating custom licenses needs staff rights. Ask an administrator to grant them with `npm run portal -- staff:grant your@e-mail`.
-        </Alert>
-      </>
-    )
-  }
-
-  const toggleLock = (lock: LockOption, checked: boolean) => setLocks((l) => (checked ? [...l, lock] : l.filter((x) => x !== lock)))
+  /** Setting a field clears its error, so a stale message never sits beside a fixed value. */
+  const edit =
+    <T,>(field: Field, set: (v: T) => void) =>
+    (v: T) => {
+      set(v)
+      setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e))
+    }
+  const toggleLock = (lock: LockOption, checked: boolean) => edit<LockOption[]>('locks', setLocks)(checked ? [...locks, lock] : locks.filter((x) => x !== lock))
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
@@ -86,7 +179,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
       count: Number(count || 0),
       client_email: email,
       config: {
-        product: PRODUCT[variant][online],
+        product: staffFormProduct(variant, online === 'online'),
         license_expire_delta: validity === '' ? null : Number(validity) * VALIDITY_UNITS[unit],
         device_bound: locks.includes('hardware'),
         max_version: maxVersion,
@@ -97,104 +190,135 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
       },
       custom_tags: customTags,
     }
+    // every problem at its field, in words; the first field with one takes the focus
+    const found: Partial<Record<Field, string>> = {}
     const parsed = staffLicenseBody.safeParse(body)
+    const unplaced: string[] = []
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
-      return setResult({ ok: false, text: `${issue.path.join('.') || 'form'}: ${messageFor(issue.message)}` })
+      for (const issue of parsed.error.issues) {
+        const field = fieldOf(issue.path)
+        if (field) found[field] ??= words(issue.message)
+        else unplaced.push(words(issue.message))
+      }
     }
-    if (variant === 'subscription' && !parsed.data.config.license_expire_delta) return setResult({ ok: false, text: 'A subscription needs a validity period' })
+    if (checkStaffValidity(body.config)) found.validity ??= words('validity_required_error')
+    setErrors(found)
+    if (Object.keys(found).length || unplaced.length) {
+      if (unplaced.length) setResult({ ok: false, text: unplaced[0]! })
+      const first = Object.keys(found)[0]
+      if (first) document.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus()
+      return
+    }
     setBusy(true)
     try {
       const res = await createCustomLicenses(body as StaffLicenseBody)
-      setResult({ ok: true, text: `Added ${res.licenses.length} license(s).` })
+      const text = `Added ${res.licenses.length} license(s).`
+      setResult({ ok: true, text })
+      notifySuccess('Licenses created', `${text} ${email} sees them on the Face SDK dashboard.`)
     } catch (err) {
-      setResult({ ok: false, text: err instanceof ApiError ? err.message : 'Something went wrong, please try again later.' })
+      const text = err instanceof ApiError ? err.message : 'Something went wrong, please try again later.'
+      const field = err instanceof ApiError && err.field ? FIELD_OF_SERVER_FIELD[err.field] : undefined
+      if (field) setErrors({ [field]: text })
+      else setResult({ ok: false, text })
     } finally {
       setBusy(false)
     }
   }
 
+  const componentList = (components.data?.components ?? []).filter((c) => c !== 'desktop_gpu_support')
   return (
-    <>
-      <PageTitle>Custom licenses</PageTitle>
-      <Tabs value={variant} onChange={(v) => navigate(v === 'subscription' ? paths.staffSubscription : paths.staffPerpetual)}>
-        <Tabs.List>
-          <Tabs.Tab value="perpetual">Perpetual custom license</Tabs.Tab>
-          <Tabs.Tab value="subscription">Custom subscription license</Tabs.Tab>
-        </Tabs.List>
-        {(['perpetual', 'subscription'] as const).map((v) => (
-          <Tabs.Panel key={v} value={v} pt="md">
-            {v === variant && (
-      <Card withBorder padding="lg">
-        <form onSubmit={submit} noValidate aria-label="Create custom licenses">
-          <Stack>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput label="Title" value={title} maxLength={LICENSE_TITLE_MAX} onChange={(e) => setTitle(e.currentTarget.value)} required />
-              <TextInput label="User e-mail" type="email" value={email} maxLength={150} onChange={(e) => setEmail(e.currentTarget.value)} required />
-              <TextInput label="Count" inputMode="numeric" value={count} maxLength={30} onChange={(e) => setCount(digits(e.currentTarget.value))} required />
-            </SimpleGrid>
-            <Radio.Group label="License type" value={online} onChange={(v) => setOnline(v as 'online' | 'offline')}>
-              <Group mt={4}>
-                <Radio value="online" label="Online" />
-                <Radio value="offline" label="Offline" />
-              </Group>
-            </Radio.Group>
-            <div role="group" aria-labelledby="locks-label">
-              <Text id="locks-label" size="sm" fw={500} mb={4}>
-                Locking criteria
-              </Text>
-              <Stack gap="xs">
-                {[...EXCLUSIVE_LOCKS, 'platforms' as const].map((lock) => (
-                  <Group key={lock} gap="sm" align="center">
-                    <Checkbox label={LOCK_LABELS[lock]} checked={locks.includes(lock)} disabled={!enabled.has(lock)} onChange={(e) => toggleLock(lock, e.currentTarget.checked)} />
-                    {lock === 'ios_app_id' && locks.includes(lock) && <TextInput aria-label="iOS app id" size="xs" value={iosId} onChange={(e) => setIosId(e.currentTarget.value)} maxLength={256} />}
-                    {lock === 'android_app_id' && locks.includes(lock) && <TextInput aria-label="Android app id" size="xs" value={androidId} onChange={(e) => setAndroidId(e.currentTarget.value)} maxLength={256} />}
-                  </Group>
-                ))}
-                {locks.includes('platforms') && (
-                  <MultiSelect label="Platforms and architectures" data={[...PLATFORM_ARCHITECTURES]} value={platforms} onChange={setPlatforms} searchable />
-                )}
-              </Stack>
-            </div>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Select
-                label="Max SDK version"
-                placeholder="Any version"
-                data={(versions.data?.facesdk_versions ?? []).map((v) => ({ value: v.version, label: v.is_default ? `${v.version} (current)` : v.version }))}
-                value={maxVersion}
-                onChange={setMaxVersion}
-                clearable
-              />
-              <NumberInput label="Validity" description={variant === 'perpetual' ? 'Empty: never expires' : undefined} value={validity} onChange={setValidity} min={1} allowDecimal={false} allowNegative={false} />
-              <Select label="Unit" data={Object.keys(VALIDITY_UNITS)} value={unit} onChange={(v) => v && setUnit(v as ValidityUnit)} allowDeselect={false} />
-            </SimpleGrid>
-            <div>
-              <Title order={2} size="h5" mb="xs">
-                License content
-              </Title>
-              <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }}>
-                {(components.data?.components ?? []).filter((c) => c !== 'desktop_gpu_support').map((c) => (
-                  <TextInput key={c} label={c.replace(/_/g, ' ')} inputMode="numeric" value={content[c] ?? ''} onChange={(e) => setContent((x) => ({ ...x, [c]: digits(e.currentTarget.value) }))} maxLength={9} />
-                ))}
-              </SimpleGrid>
-            </div>
-            <Checkbox label="GPU acceleration" checked={gpu} onChange={(e) => setGpu(e.currentTarget.checked)} />
-            <Textarea label="XML config" autosize minRows={3} value={xml} onChange={(e) => setXml(e.currentTarget.value)} />
-            <Group justify="space-between">
-              <Text role="status" c={result?.ok ? 'green.8' : 'red.8'} data-testid="staff-result">
-                {result?.text}
-              </Text>
-              <Button type="submit" loading={busy}>
-                Create
-              </Button>
+    <Card withBorder padding="lg">
+      <form onSubmit={submit} noValidate aria-label="Create custom licenses">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label="Title" data-field="title" value={title} maxLength={LICENSE_TITLE_MAX} onChange={(e) => edit('title', setTitle)(e.currentTarget.value)} error={errors.title} required />
+            <TextInput label="User e-mail" data-field="email" type="email" value={email} maxLength={150} onChange={(e) => edit('email', setEmail)(e.currentTarget.value)} error={errors.email} required />
+            <TextInput label="Count" data-field="count" inputMode="numeric" value={count} maxLength={30} onChange={(e) => edit('count', setCount)(digits(e.currentTarget.value))} error={errors.count} required />
+          </SimpleGrid>
+          <Radio.Group label="License type" value={online} onChange={(v) => setOnline(v as 'online' | 'offline')}>
+            <Group mt={4}>
+              <Radio value="online" label="Online" />
+              <Radio value="offline" label="Offline" />
             </Group>
-          </Stack>
-        </form>
-      </Card>
-            )}
-          </Tabs.Panel>
-        ))}
-      </Tabs>
-    </>
+          </Radio.Group>
+          <div role="group" aria-labelledby="locks-label" aria-describedby={errors.locks ? 'locks-error' : undefined}>
+            <Text id="locks-label" size="sm" fw={500} mb={4}>
+              Locking criteria
+            </Text>
+            <Stack gap="xs">
+              {[...EXCLUSIVE_LOCKS, 'platforms' as const].map((lock) => (
+                <Group key={lock} gap="sm" align="center">
+                  <Checkbox label={LOCK_LABELS[lock]} data-field={lock === locks[0] ? 'locks' : undefined} checked={locks.includes(lock)} disabled={!enabled.has(lock)} onChange={(e) => toggleLock(lock, e.currentTarget.checked)} />
+                  {lock === 'ios_app_id' && locks.includes(lock) && <TextInput aria-label="iOS app id" data-field="iosId" size="xs" value={iosId} onChange={(e) => edit('iosId', setIosId)(e.currentTarget.value)} maxLength={256} error={errors.iosId} />}
+                  {lock === 'android_app_id' && locks.includes(lock) && <TextInput aria-label="Android app id" data-field="androidId" size="xs" value={androidId} onChange={(e) => edit('androidId', setAndroidId)(e.currentTarget.value)} maxLength={256} error={errors.androidId} />}
+                </Group>
+              ))}
+              {locks.includes('platforms') && (
+                <MultiSelect label="Platforms and architectures" data-field="platforms" data={[...PLATFORM_ARCHITECTURES]} value={platforms} onChange={edit('platforms', setPlatforms)} error={errors.platforms} searchable />
+              )}
+              {errors.locks && (
+                <Text id="locks-error" size="sm" c="red.8">
+                  {errors.locks}
+                </Text>
+              )}
+            </Stack>
+          </div>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Select
+              label="Max SDK version"
+              data-field="maxVersion"
+              placeholder="Any version"
+              data={(versions.data?.facesdk_versions ?? []).map((v) => ({ value: v.version, label: v.is_default ? `${v.version} (current)` : v.version }))}
+              value={maxVersion}
+              onChange={edit('maxVersion', setMaxVersion)}
+              error={errors.maxVersion}
+              clearable
+            />
+            <NumberInput
+              label="Validity"
+              data-field="validity"
+              description={variant === 'perpetual' ? 'Empty: never expires' : undefined}
+              value={validity}
+              onChange={edit('validity', setValidity)}
+              error={errors.validity}
+              min={1}
+              allowDecimal={false}
+              allowNegative={false}
+              required={variant === 'subscription'}
+            />
+            <Select label="Unit" data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: UNIT_LABELS[u] }))} value={unit} onChange={(v) => v && setUnit(v as ValidityUnit)} allowDeselect={false} />
+          </SimpleGrid>
+          <div>
+            <Title order={2} size="h5" mb="xs">
+              License content
+            </Title>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
+              {componentList.map((c) => (
+                <TextInput
+                  key={c}
+                  label={faceComponentName(c)}
+                  data-field={`content.${c}`}
+                  inputMode="numeric"
+                  value={content[c] ?? ''}
+                  onChange={(e) => edit(`content.${c}`, (v: string) => setContent((x) => ({ ...x, [c]: v })))(digits(e.currentTarget.value))}
+                  error={errors[`content.${c}`]}
+                  maxLength={9}
+                />
+              ))}
+            </SimpleGrid>
+          </div>
+          <Checkbox label={faceComponentName('desktop_gpu_support')} checked={gpu} onChange={(e) => setGpu(e.currentTarget.checked)} />
+          <Textarea label="XML config" data-field="xml" autosize minRows={3} value={xml} onChange={(e) => edit('xml', setXml)(e.currentTarget.value)} error={errors.xml} />
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <Text role={result?.ok === false ? 'alert' : 'status'} c={result?.ok ? 'green.8' : 'red.8'} data-testid="staff-result">
+              {result?.text}
+            </Text>
+            <Button type="submit" loading={busy}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
   )
 }

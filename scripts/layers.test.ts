@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { columns } from '../apps/server/src/db/db.ts'
+
+const root = join(import.meta.dirname, '..')
+const serverSrc = join(root, 'apps/server/src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return e.name === 'migrations' || e.name === 'test' ? [] : sourceFiles(path)
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+// a statement, not the word: comments may say "update" or "select"
+const SQL = /\b(SELECT\s+[\w*(]|INSERT\s+INTO\b|UPDATE\s+\w+(\s+\w+)?\s+SET\b|DELETE\s+FROM\b)/
+
+describe('server layers', () => {
+  it('holds SQL in queries.ts files only (migrations and test support aside)', () => {
+    const offenders = sourceFiles(serverSrc)
+      .filter((f) => !f.endsWith('/queries.ts'))
+      .filter((f) => SQL.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
+    expect(offenders).toEqual([])
+  })
+
+  it('sees SQL where it is (the check is not vacuous)', () => {
+    const queries = sourceFiles(serverSrc).filter((f) => f.endsWith('/queries.ts'))
+    expect(queries.length).toBeGreaterThan(5)
+    for (const f of queries) expect(SQL.test(readFileSync(f, 'utf8')), relative(root, f)).toBe(true)
+  })
+
+  it('holds a column list to exactly the keys of its row type (typecheck) and renders it', () => {
+    interface Row {
+      a: number
+      b: string | null
+    }
+    expect(columns<Row>()('a', 'b')()).toBe('a, b')
+    expect(columns<Row>()('a', 'b')('x')).toBe('x.a, x.b')
+    // @ts-expect-error b is missing: a row type promising a column the query does not select
+    columns<Row>()('a')
+    // @ts-expect-error c is not a key of Row: a selected column its type does not know
+    columns<Row>()('a', 'b', 'c')
+  })
+})
