@@ -7,7 +7,11 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /** Feature folders of the web app may not import each other: shared code lives in app/, lib/, config/ or the domain. */
 const featuresDir = './apps/web/src/features'
-const features = existsSync(featuresDir) ? readdirSync(featuresDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []
+const features = existsSync(featuresDir)
+  ? readdirSync(featuresDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : []
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/screenshots/**'] },
@@ -21,7 +25,9 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
-      'import-x/resolver-next': [createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'] })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'] }),
+      ],
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
@@ -47,11 +53,25 @@ export default tseslint.config(
   },
   {
     // services and queries know nothing of HTTP, so a route, a job, a webhook or the CLI can call them
-    files: ['apps/server/src/modules/*/service.ts', 'apps/server/src/**/queries.ts', 'apps/server/src/modules/licenses/fulfilment.ts', 'apps/server/src/context.ts', 'apps/server/src/platform/errors.ts', 'apps/server/src/platform/limited-mail.ts'],
+    files: [
+      'apps/server/src/modules/*/service.ts',
+      'apps/server/src/**/queries.ts',
+      'apps/server/src/modules/licenses/fulfilment.ts',
+      'apps/server/src/context.ts',
+      'apps/server/src/platform/errors.ts',
+      'apps/server/src/platform/limited-mail.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['fastify', 'fastify-*', '@fastify/*'], message: 'services and queries are independent of Fastify: the route reads the request and sets the reply' }] },
+        {
+          patterns: [
+            {
+              group: ['fastify', 'fastify-*', '@fastify/*'],
+              message: 'services and queries are independent of Fastify: the route reads the request and sets the reply',
+            },
+          ],
+        },
       ],
     },
   },

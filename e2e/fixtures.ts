@@ -66,7 +66,12 @@ export async function lastMail(request: APIRequestContext, to: string, subject?:
 
 /** Registers and confirms an account through the API and the dev mailbox. */
 export async function confirmedAccount(request: APIRequestContext, email = uniqueEmail(), password = PASSWORD) {
-  const signup = await apiPost(request, '/api/client/signup/', { username: email, email, password, is_corporate: false }, { 'x-forwarded-for': clientAddress() })
+  const signup = await apiPost(
+    request,
+    '/api/client/signup/',
+    { username: email, email, password, is_corporate: false },
+    { 'x-forwarded-for': clientAddress() },
+  )
   expect(signup.status()).toBe(201)
   const mail = await lastMail(request, email)
   const [, id, token] = /\/registration-confirm\/(\d+)\/([\w-]+)\//.exec(mail.link)!
@@ -84,7 +89,15 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 export async function expectAccessible(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).analyze()
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([])
+  expect(
+    bad.map(
+      (v) =>
+        `${name}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+  ).toEqual([])
 }
 
 const SHOTS = join(import.meta.dirname, 'screenshots')

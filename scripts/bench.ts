@@ -65,7 +65,13 @@ async function main() {
   await admin.query(`CREATE DATABASE ${DB_NAME}`)
   await admin.end()
 
-  const env = { DATABASE_URL: DB_URL, DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')), LOG_LEVEL: 'warn', SDK_RATE_PER_IP: '100000000', SDK_RATE_PER_KEY: '100000000' }
+  const env = {
+    DATABASE_URL: DB_URL,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
+    LOG_LEVEL: 'warn',
+    SDK_RATE_PER_IP: '100000000',
+    SDK_RATE_PER_KEY: '100000000',
+  }
   await run('node', ['--import', 'tsx', 'apps/server/src/cli/main.ts', 'migrate'], env)
   const seeded = await run('node', ['--import', 'tsx', 'apps/server/src/cli/main.ts', 'demo:seed', EMAIL], env)
   const password = /Password: (\S+)/.exec(seeded)![1]!
@@ -92,7 +98,10 @@ async function main() {
       body: JSON.stringify({ username: EMAIL, password }),
     })
     if (!signin.ok) throw new Error(`sign-in failed: ${await signin.text()}`)
-    const cookies = signin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+    const cookies = signin.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
     const list = await fetch(`${base}/api/license/`, { headers: { cookie: cookies } })
     const licenses = ((await list.json()) as { licenses: { token: string }[] }).licenses
     if (licenses.length !== LICENSES) throw new Error(`expected ${LICENSES} licenses, got ${licenses.length}`)
@@ -100,9 +109,7 @@ async function main() {
     // bind one device to every license, so validation answers VALID
     const keys = licenses.map((l) => ({ key: l.token, fingerprint: `bench-device-${(l as unknown as { id: number }).id}` }))
     await db(async (c) => {
-      await c.query(
-        `INSERT INTO devices (license_id, kind, fingerprint, last_seen) SELECT id, 'online', 'bench-device-' || id, now() FROM licenses`,
-      )
+      await c.query(`INSERT INTO devices (license_id, kind, fingerprint, last_seen) SELECT id, 'online', 'bench-device-' || id, now() FROM licenses`)
       await c.query('ANALYZE')
     })
 
@@ -110,7 +117,9 @@ async function main() {
     const results: Figures[] = []
     results.push(await measure('bare Fastify, one primary-key SELECT', { url: `http://127.0.0.1:${BARE_PORT}/bare/${clientId}` }))
     results.push(await measure(`GET /api/license/ (${LICENSES} licenses)`, { url: `${base}/api/license/`, headers: { cookie: cookies } }))
-    results.push(await measure(`GET /api/license/ (${LICENSES} licenses), 1 connection`, { url: `${base}/api/license/`, headers: { cookie: cookies }, connections: 1 }))
+    results.push(
+      await measure(`GET /api/license/ (${LICENSES} licenses), 1 connection`, { url: `${base}/api/license/`, headers: { cookie: cookies }, connections: 1 }),
+    )
     let i = 0
     results.push(
       await measure('POST /api/sdk/validate/', {
@@ -189,9 +198,13 @@ the figure to watch. Ratios are against the mean of the two bare runs.
 |---|---|---|---|---|---|
 ${r.map(row).join('\n')}
 
-${dashboard ? `Dashboard with ${LICENSES} licenses, from navigation until the first 20 rows show and a "Show 50 more" click is
+${
+  dashboard
+    ? `Dashboard with ${LICENSES} licenses, from navigation until the first 20 rows show and a "Show 50 more" click is
 answered, in Chromium (5 loads after a warm-up): ${dashboard.join(', ')} ms, median ${dashboard[2]} ms.
-` : ''}
+`
+    : ''
+}
 Goals: GET /api/license/ with 1,000 licenses p99 under 100 ms; POST /api/sdk/validate/ at least 50 % of the bare
 route's throughput; the dashboard with 1,000 licenses interactive in under 1 s.
 `

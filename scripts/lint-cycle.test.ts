@@ -29,7 +29,10 @@ describe('lint', () => {
     for (const file of files) {
       const result = results.find((r) => r.filePath === file)
       expect(result, relative(root, file)).toBeDefined()
-      expect(result!.messages.map((m) => m.ruleId), relative(root, file)).toContain('import-x/no-cycle')
+      expect(
+        result!.messages.map((m) => m.ruleId),
+        relative(root, file),
+      ).toContain('import-x/no-cycle')
     }
   })
 })

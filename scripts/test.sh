@@ -8,6 +8,7 @@ trap 'rm -f "$log"' EXIT
 
 bash scripts/ensure-chromium.sh
 echo "== lint";      npx eslint .
+echo "== format";    npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "prettier: run npm run format"; exit 1; }
 echo "== typecheck"; npm run -s typecheck
 echo "== unit, server and component tests"
 npx vitest run 2>&1 | tee -a "$log"

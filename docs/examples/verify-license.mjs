@@ -18,7 +18,13 @@ export function verifyLicense(text, keys, now = new Date(), device = null) {
   if (device) {
     // the lock binds the file: the device's hardware id, USB token, app id or SDK fingerprint must match
     const { type, value } = payload.lock
-    const have = { hardware_id: device.hardware_id, usb_token: device.usb_token, ios_app_id: device.app_id, android_app_id: device.app_id, fingerprint: device.fingerprint }[type]
+    const have = {
+      hardware_id: device.hardware_id,
+      usb_token: device.usb_token,
+      ios_app_id: device.app_id,
+      android_app_id: device.app_id,
+      fingerprint: device.fingerprint,
+    }[type]
     if (type !== 'no_bound' && have !== value) return { ok: false, reason: 'lock mismatch' }
   }
   return { ok: true, payload }

@@ -13,7 +13,13 @@ async function staffLicense(request: APIRequestContext, clientEmail: string, cus
     title: deviceBound ? 'Offline camera' : 'USB workstation',
     count: 1,
     client_email: clientEmail,
-    config: { product: 'face_offline_perpetual', license_expire_delta: null, device_bound: deviceBound, max_version: '3.24', license_content: { matcher: 1, detector: 1 } },
+    config: {
+      product: 'face_offline_perpetual',
+      license_expire_delta: null,
+      device_bound: deviceBound,
+      max_version: '3.24',
+      license_content: { matcher: 1, detector: 1 },
+    },
     custom_tags: customTags,
   })
   expect(res.status(), await res.text()).toBe(200)

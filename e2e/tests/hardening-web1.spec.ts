@@ -118,7 +118,9 @@ test('docs links redirect to the documentation; an unknown link name shows the n
   }
 
   // clicking the dashboard's docs tile lands on the documentation (the internet is answered here)
-  await context.route('https://docs.facesdk.3divi.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Face SDK</title><h1>Face SDK documentation</h1>' }))
+  await context.route('https://docs.facesdk.3divi.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Face SDK</title><h1>Face SDK documentation</h1>' }),
+  )
   await signIn(page, customer.email)
   await page.goto('/app/face/dashboard/')
   const docs = page.getByRole('link', { name: /Read the docs/ })

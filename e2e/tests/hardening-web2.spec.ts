@@ -45,7 +45,10 @@ async function expectWithin(page: Page, inner: Locator, outer: Locator) {
 /** No element of the locator cuts its text: nothing scrolls inside it, and no ellipsis is drawn. */
 async function expectWhole(badges: Locator) {
   const cut = await badges.evaluateAll((els) =>
-    els.flatMap((el) => [el, ...Array.from(el.querySelectorAll("*"))]).filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+    els
+      .flatMap((el) => [el, ...Array.from(el.querySelectorAll('*'))])
+      .filter((el) => el.scrollWidth > el.clientWidth)
+      .map((el) => el.textContent),
   )
   expect(cut).toEqual([])
 }
@@ -109,7 +112,9 @@ test('item 19 and 24: a 68-character title at 1280 px keeps Key and Expires in v
   await shots(page, 'license-info-long-title')
 })
 
-test('item 22: pausing asks first (keyboard, focus trapped, consequences named); cancel does nothing; confirm shows Paused in badge and banner', async ({ page }) => {
+test('item 22: pausing asks first (keyboard, focus trapped, consequences named); cancel does nothing; confirm shows Paused in badge and banner', async ({
+  page,
+}) => {
   const client = await confirmedAccount(page.request)
   await signIn(page, client.email)
   await page.goto('/app/face-machine/dashboard/')
@@ -190,7 +195,10 @@ async function offlineLicense(request: APIRequestContext, clientEmail: string) {
   return ((await res.json()) as { licenses: { id: number }[] }).licenses[0]!.id
 }
 
-test('item 23: a drop zone with "Choose a request file"; a junk file is refused before any warning; a request file leads to it', async ({ page, playwright }) => {
+test('item 23: a drop zone with "Choose a request file"; a junk file is refused before any warning; a request file leads to it', async ({
+  page,
+  playwright,
+}) => {
   const client = await confirmedAccount(page.request)
   const staffRequest = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL })
   const id = await offlineLicense(staffRequest, client.email)

@@ -59,7 +59,10 @@ test('staff hand out licenses; the client filters, pages, renames, makes and res
 
   // rename a license on its info page
   await page.getByRole('tab', { name: /^All/ }).click()
-  await page.getByRole('link', { name: 'Nuitrack Pro subscription #' + '' }).first().click()
+  await page
+    .getByRole('link', { name: 'Nuitrack Pro subscription #' + '' })
+    .first()
+    .click()
   await expect(page).toHaveURL(/\/app\/nuitrack\/dashboard\/\d+\/info\/$/)
   await page.getByRole('button', { name: 'Edit title' }).click()
   await page.getByRole('dialog').getByLabel('Title').fill('   ')

@@ -89,7 +89,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: '3DiVi license portal API', version: PORTAL_VERSION, description: 'Errors are `{error_code, error}`. POSTs need the X-CSRFToken header echoing the csrftoken cookie.' },
+      info: {
+        title: '3DiVi license portal API',
+        version: PORTAL_VERSION,
+        description: 'Errors are `{error_code, error}`. POSTs need the X-CSRFToken header echoing the csrftoken cookie.',
+      },
       components: {
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sessionid' }, csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' } },
       },

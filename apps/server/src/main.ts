@@ -26,9 +26,15 @@ async function main() {
   console.log(`\nPortal:      ${config.PUBLIC_URL}/app/`)
   console.log(`API docs:    ${config.PUBLIC_URL}/api/docs/`)
   if (config.NODE_ENV !== 'production') {
-    console.log(app.mailer.mode === 'dev' ? `Dev mailbox: ${config.PUBLIC_URL}/dev/mailbox (no SMTP_URL set: mails stay there)` : `Mail goes over SMTP (${new URL(config.SMTP_URL!).host})`)
+    console.log(
+      app.mailer.mode === 'dev'
+        ? `Dev mailbox: ${config.PUBLIC_URL}/dev/mailbox (no SMTP_URL set: mails stay there)`
+        : `Mail goes over SMTP (${new URL(config.SMTP_URL!).host})`,
+    )
   }
-  console.log(`Database:    ${db.kind === 'pglite' ? `PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}; started in ${Date.now() - started} ms\n`)
+  console.log(
+    `Database:    ${db.kind === 'pglite' ? `PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}; started in ${Date.now() - started} ms\n`,
+  )
 
   let closing = false
   const shutdown = async (signal: string) => {

@@ -56,7 +56,9 @@ describe('signupBody', () => {
     expect(issues(signupBody.safeParse({ username: 'ada@example.com', password: 'abcdefgh' }))).toEqual([
       { path: 'password', message: 'password_all_types_error' },
     ])
-    expect(issues(signupBody.safeParse({ username: 'ada@example.com', password: 'Abc1!' }))).toEqual([{ path: 'password', message: 'password_min_length_error' }])
+    expect(issues(signupBody.safeParse({ username: 'ada@example.com', password: 'Abc1!' }))).toEqual([
+      { path: 'password', message: 'password_min_length_error' },
+    ])
     expect(issues(signupBody.safeParse({ username: 'ada@', password: GOOD }))).toEqual([{ path: 'username', message: 'email_validation_error' }])
   })
 
@@ -67,7 +69,9 @@ describe('signupBody', () => {
 
   it('checks the optional email field with the same rules', () => {
     expect(signupBody.parse({ username: 'ada@example.com', email: ' ada@example.com', password: GOOD }).email).toBe('ada@example.com')
-    expect(issues(signupBody.safeParse({ username: 'ada@example.com', email: 'nope', password: GOOD }))).toEqual([{ path: 'email', message: 'email_validation_error' }])
+    expect(issues(signupBody.safeParse({ username: 'ada@example.com', email: 'nope', password: GOOD }))).toEqual([
+      { path: 'email', message: 'email_validation_error' },
+    ])
   })
 })
 
@@ -95,7 +99,7 @@ describe('registrationForm', () => {
   })
 
   it('reports each field by its name', () => {
-    const r = registrationForm.safeParse({ ...base, username: '', password: 'short' , repeat_password: 'short' })
+    const r = registrationForm.safeParse({ ...base, username: '', password: 'short', repeat_password: 'short' })
     expect(issues(r)).toEqual(
       expect.arrayContaining([
         { path: 'username', message: 'email_empty_error' },
@@ -111,7 +115,10 @@ describe('setPasswordForm and changePasswordForm', () => {
     expect(issues(setPasswordForm.safeParse({ new_password: GOOD, repeat_password: 'Abcdef1?' }))).toEqual([
       { path: 'repeat_password', message: 'password_match_error' },
     ])
-    expect(issues(setPasswordForm.safeParse({ new_password: GOOD, repeat_password: '' }))).toContainEqual({ path: 'repeat_password', message: 'password_empty_error' })
+    expect(issues(setPasswordForm.safeParse({ new_password: GOOD, repeat_password: '' }))).toContainEqual({
+      path: 'repeat_password',
+      message: 'password_empty_error',
+    })
     expect(issues(setPasswordForm.safeParse({ new_password: 'ABCDEFG1', repeat_password: 'ABCDEFG1' }))).toEqual([
       { path: 'new_password', message: 'password_lowercase_error' },
     ])
@@ -161,7 +168,9 @@ describe('token bodies: confirmBody and resetPasswordBody', () => {
   it('refuse bad ids and bad tokens', () => {
     for (const id of [0, -1, 1.5, 'abc', '']) expect(confirmBody.safeParse({ client_id: id, confirmation_token: TOKEN }).success, String(id)).toBe(false)
     for (const token of ['a'.repeat(15), 'a'.repeat(129), `${'a'.repeat(16)}/`, `${'a'.repeat(16)}.`, `${'a'.repeat(16)} `, '']) {
-      expect(issues(confirmBody.safeParse({ client_id: 1, confirmation_token: token })), token).toEqual([{ path: 'confirmation_token', message: 'token_invalid' }])
+      expect(issues(confirmBody.safeParse({ client_id: 1, confirmation_token: token })), token).toEqual([
+        { path: 'confirmation_token', message: 'token_invalid' },
+      ])
     }
     expect(messageFor('token_invalid')).not.toBe('token_invalid')
   })

@@ -26,11 +26,28 @@ import { PLATFORMS } from './platforms.ts'
 
 /** Spec section 3, "Product codes", verbatim. */
 const SPEC_PRODUCT_CODES = [
-  'nuitrack_trial', 'nuitrack_online', 'nuitrack_online_per_year', 'nuitrack_online_subscription_monthly',
-  'nuitrack_online_subscription_yearly', 'nuitrack_ai_subscription_monthly', 'nuitrack_ai_subscription_yearly',
-  'nuitrack_ai_perpetual', 'old', 'nuitrack_unlimited', 'nuitrack_subscribe', 'upgrade_nuitrack_pro', 'tvico',
-  'real_dance', 'face_online_all_in_one', 'face_online_subscribe', 'face_online_custom_subscribe',
-  'face_online_custom', 'face_offline_custom', 'face_offline_perpetual', 'fmc_subscribe', 'na_subscribe',
+  'nuitrack_trial',
+  'nuitrack_online',
+  'nuitrack_online_per_year',
+  'nuitrack_online_subscription_monthly',
+  'nuitrack_online_subscription_yearly',
+  'nuitrack_ai_subscription_monthly',
+  'nuitrack_ai_subscription_yearly',
+  'nuitrack_ai_perpetual',
+  'old',
+  'nuitrack_unlimited',
+  'nuitrack_subscribe',
+  'upgrade_nuitrack_pro',
+  'tvico',
+  'real_dance',
+  'face_online_all_in_one',
+  'face_online_subscribe',
+  'face_online_custom_subscribe',
+  'face_online_custom',
+  'face_offline_custom',
+  'face_offline_perpetual',
+  'fmc_subscribe',
+  'na_subscribe',
   'facemachine_server',
 ]
 
@@ -59,28 +76,63 @@ describe('the product catalogue (issue 10, item 1)', () => {
 
   it('derives the lists the code used to keep by hand, with what they held', () => {
     expect(PRODUCT_TITLES).toEqual({
-      nuitrack_trial: 'Nuitrack Trial', nuitrack_online: 'Nuitrack Pro', nuitrack_online_per_year: 'Nuitrack Pro (annual)',
-      nuitrack_online_subscription_monthly: 'Nuitrack Pro subscription', nuitrack_online_subscription_yearly: 'Nuitrack Pro annual subscription',
-      nuitrack_ai_subscription_monthly: 'Nuitrack AI subscription', nuitrack_ai_subscription_yearly: 'Nuitrack AI annual subscription',
-      nuitrack_ai_perpetual: 'Nuitrack AI perpetual', old: 'Nuitrack Pro perpetual', nuitrack_unlimited: 'Nuitrack Unlimited',
-      nuitrack_subscribe: 'Nuitrack subscription', upgrade_nuitrack_pro: 'Nuitrack Pro to AI upgrade', tvico: 'Nuitrack TVico',
-      real_dance: 'Nuitrack Real Dance', face_online_all_in_one: 'Face SDK all-in-one', face_online_subscribe: 'Face SDK subscription',
-      face_online_custom_subscribe: 'Face SDK custom subscription', face_online_custom: 'Face SDK custom online',
-      face_offline_custom: 'Face SDK custom offline', face_offline_perpetual: 'Face SDK perpetual', fmc_subscribe: 'Face Machine',
-      na_subscribe: 'Nuitrack Analytics', facemachine_server: 'Face Machine server',
+      nuitrack_trial: 'Nuitrack Trial',
+      nuitrack_online: 'Nuitrack Pro',
+      nuitrack_online_per_year: 'Nuitrack Pro (annual)',
+      nuitrack_online_subscription_monthly: 'Nuitrack Pro subscription',
+      nuitrack_online_subscription_yearly: 'Nuitrack Pro annual subscription',
+      nuitrack_ai_subscription_monthly: 'Nuitrack AI subscription',
+      nuitrack_ai_subscription_yearly: 'Nuitrack AI annual subscription',
+      nuitrack_ai_perpetual: 'Nuitrack AI perpetual',
+      old: 'Nuitrack Pro perpetual',
+      nuitrack_unlimited: 'Nuitrack Unlimited',
+      nuitrack_subscribe: 'Nuitrack subscription',
+      upgrade_nuitrack_pro: 'Nuitrack Pro to AI upgrade',
+      tvico: 'Nuitrack TVico',
+      real_dance: 'Nuitrack Real Dance',
+      face_online_all_in_one: 'Face SDK all-in-one',
+      face_online_subscribe: 'Face SDK subscription',
+      face_online_custom_subscribe: 'Face SDK custom subscription',
+      face_online_custom: 'Face SDK custom online',
+      face_offline_custom: 'Face SDK custom offline',
+      face_offline_perpetual: 'Face SDK perpetual',
+      fmc_subscribe: 'Face Machine',
+      na_subscribe: 'Nuitrack Analytics',
+      facemachine_server: 'Face Machine server',
     })
-    expect([...ONLINE_PRODUCTS].sort()).toEqual([
-      'nuitrack_online', 'nuitrack_online_per_year', 'nuitrack_online_subscription_monthly', 'nuitrack_online_subscription_yearly',
-      'nuitrack_ai_subscription_monthly', 'nuitrack_ai_subscription_yearly', 'nuitrack_subscribe', 'face_online_all_in_one',
-      'face_online_subscribe', 'face_online_custom_subscribe', 'face_online_custom', 'fmc_subscribe', 'na_subscribe',
-    ].sort())
+    expect([...ONLINE_PRODUCTS].sort()).toEqual(
+      [
+        'nuitrack_online',
+        'nuitrack_online_per_year',
+        'nuitrack_online_subscription_monthly',
+        'nuitrack_online_subscription_yearly',
+        'nuitrack_ai_subscription_monthly',
+        'nuitrack_ai_subscription_yearly',
+        'nuitrack_subscribe',
+        'face_online_all_in_one',
+        'face_online_subscribe',
+        'face_online_custom_subscribe',
+        'face_online_custom',
+        'fmc_subscribe',
+        'na_subscribe',
+      ].sort(),
+    )
     expect([...SOURCE_GROUP_PRODUCTS].sort()).toEqual(['nuitrack_subscribe', 'nuitrack_unlimited'])
     expect([...PAUSABLE_PRODUCTS].sort()).toEqual(['fmc_subscribe', 'na_subscribe'])
-    expect([...SUBSCRIPTION_PRODUCTS].sort()).toEqual([
-      'nuitrack_online_subscription_monthly', 'nuitrack_online_subscription_yearly', 'nuitrack_ai_subscription_monthly',
-      'nuitrack_ai_subscription_yearly', 'nuitrack_subscribe', 'face_online_all_in_one', 'face_online_subscribe',
-      'face_online_custom_subscribe', 'fmc_subscribe', 'na_subscribe',
-    ].sort())
+    expect([...SUBSCRIPTION_PRODUCTS].sort()).toEqual(
+      [
+        'nuitrack_online_subscription_monthly',
+        'nuitrack_online_subscription_yearly',
+        'nuitrack_ai_subscription_monthly',
+        'nuitrack_ai_subscription_yearly',
+        'nuitrack_subscribe',
+        'face_online_all_in_one',
+        'face_online_subscribe',
+        'face_online_custom_subscribe',
+        'fmc_subscribe',
+        'na_subscribe',
+      ].sort(),
+    )
     expect(PRODUCT_FACTS.face_offline_custom).toEqual({ kind: 'term', custom: true })
     expect(PRODUCT_FACTS.nuitrack_ai_subscription_yearly).toEqual({ kind: 'subscription', term: 'year' })
     expect(TRIALS).toEqual({
@@ -90,25 +142,36 @@ describe('the product catalogue (issue 10, item 1)', () => {
     })
     // the seeded price table, row for row as it was written out before the catalogue
     const row = (platform: string, product: string, license_type: string, cost_cents: number, extra = {}) => ({
-      platform, product, license_type, plan_id: null, tier: null, old_price_cents: null, discount: null, deprecated: false, cost_cents, ...extra,
+      platform,
+      product,
+      license_type,
+      plan_id: null,
+      tier: null,
+      old_price_cents: null,
+      discount: null,
+      deprecated: false,
+      cost_cents,
+      ...extra,
     })
     expect(CATALOGUE_PRICES).toHaveLength(14)
-    expect(CATALOGUE_PRICES).toEqual(expect.arrayContaining([
-      row('nuitrack', 'nuitrack_online_subscription_monthly', 'pro', 328, { old_price_cents: 499 }),
-      row('nuitrack', 'nuitrack_online_subscription_yearly', 'pro', 3990),
-      row('nuitrack', 'nuitrack_ai_subscription_monthly', 'ai', 999),
-      row('nuitrack', 'nuitrack_ai_subscription_yearly', 'ai', 9990),
-      row('nuitrack', 'nuitrack_ai_perpetual', 'ai', 29990),
-      row('nuitrack', 'nuitrack_online', 'pro', 3990, { deprecated: true }),
-      row('nuitrack', 'upgrade_nuitrack_pro', 'ai', 9990),
-      row('face', 'face_online_all_in_one', 'all-in-one', 5000, { plan_id: 1 }),
-      row('face', 'face_online_subscribe', 'subscription', 3000),
-      row('face-machine', 'fmc_subscribe', 'cloud', 4900, { plan_id: 3 }),
-      row('nuitrack-analytics', 'na_subscribe', 'cloud', 1500, { plan_id: 4, tier: 1 }),
-      row('nuitrack-analytics', 'na_subscribe', 'cloud', 3000, { plan_id: 4, tier: 2 }),
-      row('nuitrack-analytics', 'na_subscribe', 'cloud', 4500, { plan_id: 4, tier: 3 }),
-      row('nuitrack-analytics', 'na_subscribe', 'cloud', 2000, { plan_id: 4, tier: 4 }),
-    ]))
+    expect(CATALOGUE_PRICES).toEqual(
+      expect.arrayContaining([
+        row('nuitrack', 'nuitrack_online_subscription_monthly', 'pro', 328, { old_price_cents: 499 }),
+        row('nuitrack', 'nuitrack_online_subscription_yearly', 'pro', 3990),
+        row('nuitrack', 'nuitrack_ai_subscription_monthly', 'ai', 999),
+        row('nuitrack', 'nuitrack_ai_subscription_yearly', 'ai', 9990),
+        row('nuitrack', 'nuitrack_ai_perpetual', 'ai', 29990),
+        row('nuitrack', 'nuitrack_online', 'pro', 3990, { deprecated: true }),
+        row('nuitrack', 'upgrade_nuitrack_pro', 'ai', 9990),
+        row('face', 'face_online_all_in_one', 'all-in-one', 5000, { plan_id: 1 }),
+        row('face', 'face_online_subscribe', 'subscription', 3000),
+        row('face-machine', 'fmc_subscribe', 'cloud', 4900, { plan_id: 3 }),
+        row('nuitrack-analytics', 'na_subscribe', 'cloud', 1500, { plan_id: 4, tier: 1 }),
+        row('nuitrack-analytics', 'na_subscribe', 'cloud', 3000, { plan_id: 4, tier: 2 }),
+        row('nuitrack-analytics', 'na_subscribe', 'cloud', 4500, { plan_id: 4, tier: 3 }),
+        row('nuitrack-analytics', 'na_subscribe', 'cloud', 2000, { plan_id: 4, tier: 4 }),
+      ]),
+    )
   })
 
   it('answers the product facts the old functions did, without reading a code’s spelling', () => {
@@ -150,19 +213,34 @@ describe('the product catalogue (issue 10, item 1)', () => {
     for (const e of terms) {
       expect(e.config).toMatchObject({ max_reactivation_count: 1, plan_id: 1, online: { offline_timeout: 86_400 } })
       expect(e.config.license_content).toEqual({
-        age_gender_emotions_estimator: 1, liveness_2d_estimator: 1, depth_liveness_estimator: 1, matcher: 1,
-        processor: 1, video_client: 1, video_client_ext: 1, database: 1000,
+        age_gender_emotions_estimator: 1,
+        liveness_2d_estimator: 1,
+        depth_liveness_estimator: 1,
+        matcher: 1,
+        processor: 1,
+        video_client: 1,
+        video_client_ext: 1,
+        database: 1000,
       })
     }
   })
 
   it('sells the order products of section 9, each at a seeded price, with keys the basket can use', () => {
     const sold = new Set(SALE_ENTRIES.map((e) => e.product))
-    expect([...sold].sort()).toEqual([
-      'nuitrack_ai_perpetual', 'nuitrack_ai_subscription_monthly', 'nuitrack_ai_subscription_yearly',
-      'nuitrack_online_subscription_monthly', 'nuitrack_online_subscription_yearly', 'upgrade_nuitrack_pro',
-      'face_online_subscribe', 'face_online_all_in_one', 'fmc_subscribe', 'na_subscribe',
-    ].sort())
+    expect([...sold].sort()).toEqual(
+      [
+        'nuitrack_ai_perpetual',
+        'nuitrack_ai_subscription_monthly',
+        'nuitrack_ai_subscription_yearly',
+        'nuitrack_online_subscription_monthly',
+        'nuitrack_online_subscription_yearly',
+        'upgrade_nuitrack_pro',
+        'face_online_subscribe',
+        'face_online_all_in_one',
+        'fmc_subscribe',
+        'na_subscribe',
+      ].sort(),
+    )
     for (const e of SALE_ENTRIES) expect(CATALOGUE_PRICES).toContain(e.price)
     expect(new Set(SALE_ENTRIES.map((e) => e.id)).size).toBe(SALE_ENTRIES.length)
     expect(SALE_ENTRIES.find((e) => e.product === 'na_subscribe')!.price).toMatchObject({ tier: 4, cost_cents: 2000, plan_id: 4 })

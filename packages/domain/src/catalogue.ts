@@ -178,7 +178,12 @@ const nuitrack = (title: string, kind: ProductKind, more: Partial<ProductRecord>
   sells: [],
   ...more,
 })
-const record = (platform: Platform, title: string, kind: ProductKind, more: Partial<ProductRecord> = {}): ProductRecord => ({ ...nuitrack(title, kind), platform, os_types: [], ...more })
+const record = (platform: Platform, title: string, kind: ProductKind, more: Partial<ProductRecord> = {}): ProductRecord => ({
+  ...nuitrack(title, kind),
+  platform,
+  os_types: [],
+  ...more,
+})
 const online = (more: Partial<ProductRecord> = {}): Partial<ProductRecord> => ({ online: true, grants: ONLINE, ...more })
 
 const P = {
@@ -201,10 +206,26 @@ const TABLE = {
   nuitrack_trial: nuitrack('Nuitrack Trial', 'trial', { os_types: [], trial: { tag: null, days: null, plan_id: null, upgrades_to: null } }),
   nuitrack_online: nuitrack('Nuitrack Pro', 'term', online({ upgrade: PRO_TO_AI, prices: [P.oldPro] })),
   nuitrack_online_per_year: nuitrack('Nuitrack Pro (annual)', 'term', online()),
-  nuitrack_online_subscription_monthly: nuitrack('Nuitrack Pro subscription', 'subscription', online({ term: 'month', prices: [P.proMonthly], sells: [sale(P.proMonthly)] })),
-  nuitrack_online_subscription_yearly: nuitrack('Nuitrack Pro annual subscription', 'subscription', online({ term: 'year', prices: [P.proYearly], sells: [sale(P.proYearly)] })),
-  nuitrack_ai_subscription_monthly: nuitrack('Nuitrack AI subscription', 'subscription', online({ term: 'month', prices: [P.aiMonthly], sells: [sale(P.aiMonthly)] })),
-  nuitrack_ai_subscription_yearly: nuitrack('Nuitrack AI annual subscription', 'subscription', online({ term: 'year', prices: [P.aiYearly], sells: [sale(P.aiYearly)] })),
+  nuitrack_online_subscription_monthly: nuitrack(
+    'Nuitrack Pro subscription',
+    'subscription',
+    online({ term: 'month', prices: [P.proMonthly], sells: [sale(P.proMonthly)] }),
+  ),
+  nuitrack_online_subscription_yearly: nuitrack(
+    'Nuitrack Pro annual subscription',
+    'subscription',
+    online({ term: 'year', prices: [P.proYearly], sells: [sale(P.proYearly)] }),
+  ),
+  nuitrack_ai_subscription_monthly: nuitrack(
+    'Nuitrack AI subscription',
+    'subscription',
+    online({ term: 'month', prices: [P.aiMonthly], sells: [sale(P.aiMonthly)] }),
+  ),
+  nuitrack_ai_subscription_yearly: nuitrack(
+    'Nuitrack AI annual subscription',
+    'subscription',
+    online({ term: 'year', prices: [P.aiYearly], sells: [sale(P.aiYearly)] }),
+  ),
   nuitrack_ai_perpetual: nuitrack('Nuitrack AI perpetual', 'perpetual', { prices: [P.aiPerpetual], sells: [sale(P.aiPerpetual)] }),
   old: nuitrack('Nuitrack Pro perpetual', 'perpetual', { grants: { max_reactivation_count: OLD_PRO_REACTIVATIONS }, upgrade: PRO_TO_AI }),
   nuitrack_unlimited: nuitrack('Nuitrack Unlimited', 'perpetual', { group_keys: 'enterprise' }),
@@ -212,32 +233,70 @@ const TABLE = {
   upgrade_nuitrack_pro: nuitrack('Nuitrack Pro to AI upgrade', 'perpetual', { prices: [P.upgradePro], sells: [sale(P.upgradePro)] }),
   tvico: nuitrack('Nuitrack TVico', 'perpetual'),
   real_dance: nuitrack('Nuitrack Real Dance', 'perpetual'),
-  face_online_all_in_one: record('face', 'Face SDK all-in-one', 'subscription', online({
-    term: 'month',
-    filter: 'face_online_all_in_one',
-    prices: [P.faceAllInOne],
-    sells: FACE_ALL_IN_ONE_MONTHS.map((months) => sale(P.faceAllInOne, months)),
-  })),
-  face_online_subscribe: record('face', 'Face SDK subscription', 'subscription', online({ term: 'month', filter: 'face_online_sub', prices: [P.faceSubscribe], sells: [sale(P.faceSubscribe)] })),
-  face_online_custom_subscribe: record('face', 'Face SDK custom subscription', 'subscription', online({ term: 'month', custom: true, device_bound: 'by_order', staff_form: { variant: 'subscription', online: true } })),
-  face_online_custom: record('face', 'Face SDK custom online', 'term', online({ custom: true, device_bound: 'by_order', staff_form: { variant: 'perpetual', online: true } })),
-  face_offline_custom: record('face', 'Face SDK custom offline', 'term', { custom: true, device_bound: 'by_order', staff_form: { variant: 'subscription', online: false } }),
-  face_offline_perpetual: record('face', 'Face SDK perpetual', 'perpetual', { custom: true, device_bound: 'by_order', staff_form: { variant: 'perpetual', online: false } }),
-  fmc_subscribe: record('face-machine', 'Face Machine', 'subscription', online({
-    term: 'month',
-    pausable: true,
-    trial: { tag: 'FMC Trial', days: 30, plan_id: FACE_MACHINE_PLAN_ID, upgrades_to: 'fmc_subscribe' },
-    prices: [P.faceMachine],
-    sells: [sale(P.faceMachine)],
-  })),
-  na_subscribe: record('nuitrack-analytics', 'Nuitrack Analytics', 'subscription', online({
-    term: 'month',
-    pausable: true,
-    trial: { tag: 'NA Trial', days: 7, plan_id: ANALYTICS_PLAN_ID, upgrades_to: 'na_subscribe' },
-    prices: P.analytics,
-    // section 3: the analytics cloud price is read from tier 4
-    sells: [sale(P.analytics[3]!)],
-  })),
+  face_online_all_in_one: record(
+    'face',
+    'Face SDK all-in-one',
+    'subscription',
+    online({
+      term: 'month',
+      filter: 'face_online_all_in_one',
+      prices: [P.faceAllInOne],
+      sells: FACE_ALL_IN_ONE_MONTHS.map((months) => sale(P.faceAllInOne, months)),
+    }),
+  ),
+  face_online_subscribe: record(
+    'face',
+    'Face SDK subscription',
+    'subscription',
+    online({ term: 'month', filter: 'face_online_sub', prices: [P.faceSubscribe], sells: [sale(P.faceSubscribe)] }),
+  ),
+  face_online_custom_subscribe: record(
+    'face',
+    'Face SDK custom subscription',
+    'subscription',
+    online({ term: 'month', custom: true, device_bound: 'by_order', staff_form: { variant: 'subscription', online: true } }),
+  ),
+  face_online_custom: record(
+    'face',
+    'Face SDK custom online',
+    'term',
+    online({ custom: true, device_bound: 'by_order', staff_form: { variant: 'perpetual', online: true } }),
+  ),
+  face_offline_custom: record('face', 'Face SDK custom offline', 'term', {
+    custom: true,
+    device_bound: 'by_order',
+    staff_form: { variant: 'subscription', online: false },
+  }),
+  face_offline_perpetual: record('face', 'Face SDK perpetual', 'perpetual', {
+    custom: true,
+    device_bound: 'by_order',
+    staff_form: { variant: 'perpetual', online: false },
+  }),
+  fmc_subscribe: record(
+    'face-machine',
+    'Face Machine',
+    'subscription',
+    online({
+      term: 'month',
+      pausable: true,
+      trial: { tag: 'FMC Trial', days: 30, plan_id: FACE_MACHINE_PLAN_ID, upgrades_to: 'fmc_subscribe' },
+      prices: [P.faceMachine],
+      sells: [sale(P.faceMachine)],
+    }),
+  ),
+  na_subscribe: record(
+    'nuitrack-analytics',
+    'Nuitrack Analytics',
+    'subscription',
+    online({
+      term: 'month',
+      pausable: true,
+      trial: { tag: 'NA Trial', days: 7, plan_id: ANALYTICS_PLAN_ID, upgrades_to: 'na_subscribe' },
+      prices: P.analytics,
+      // section 3: the analytics cloud price is read from tier 4
+      sells: [sale(P.analytics[3]!)],
+    }),
+  ),
   facemachine_server: record('face-machine', 'Face Machine server', 'perpetual'),
 } satisfies Record<string, ProductRecord>
 

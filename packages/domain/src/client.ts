@@ -90,7 +90,10 @@ export type UpdateClientBody = z.input<typeof updateClientBody>
 
 /** Display name: the full name, else the e-mail. */
 export function displayName(c: Pick<ClientInfo, 'name' | 'last_name' | 'email'>): string {
-  const full = [c.name, c.last_name].map((s) => s.trim()).filter(Boolean).join(' ')
+  const full = [c.name, c.last_name]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(' ')
   return full || c.email
 }
 

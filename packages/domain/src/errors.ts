@@ -37,7 +37,11 @@ export const ERRORS = {
   group_size: { code: '3073f8c2', status: 400, message: 'A group must contain 2 or more licenses' },
   trial_taken: { code: '153b99a1', status: 409, message: 'You already have a trial of this product' },
   not_free: { code: 'ae5daa91', status: 400, message: 'Only free trials can be created here. To buy a license, contact our sales team through support' },
-  invalid_license_file: { code: '71e4fc02', status: 400, message: 'This is not a valid activation request file. Make a request file on the device and choose that file' },
+  invalid_license_file: {
+    code: '71e4fc02',
+    status: 400,
+    message: 'This is not a valid activation request file. Make a request file on the device and choose that file',
+  },
   too_many_devices: { code: '2ea83a29', status: 409, message: 'All devices this license allows are in use. Release one first' },
   release_limit: { code: '59ff98bd', status: 429, message: 'A license allows 3 device releases in any 30 days' },
   license_not_usable: { code: '1aa189d5', status: 403, message: 'This license cannot be activated now' },
@@ -61,8 +65,7 @@ export interface ApiError {
 }
 
 /** The catalogue entry of a code; for a code shared by two entries (internal_server_error), the generic one. */
-export const errorByCode = (code: string) =>
-  Object.values(ERRORS).findLast((e) => e.code === code)
+export const errorByCode = (code: string) => Object.values(ERRORS).findLast((e) => e.code === code)
 
 export function apiError(name: ErrorName, error?: string, field?: string): ApiError {
   const e = ERRORS[name]

@@ -4,7 +4,10 @@ import { REQUEST_FILE_MAX_BYTES, decodeBase64, encodeBase64, formatRequestFile, 
 
 describe('activation request files', () => {
   it('round-trips any fields of allowed shape', () => {
-    const field = fc.string({ unit: fc.constantFrom(...'ABCxyz0123-_. '.split('')), minLength: 1, maxLength: 40 }).map((s) => s.trim()).filter(Boolean)
+    const field = fc
+      .string({ unit: fc.constantFrom(...'ABCxyz0123-_. '.split('')), minLength: 1, maxLength: 40 })
+      .map((s) => s.trim())
+      .filter(Boolean)
     fc.assert(
       fc.property(field, fc.option(field, { nil: null }), fc.option(field, { nil: null }), (serial, sensor, reg) => {
         expect(parseRequestFile(formatRequestFile({ serial, sensor_name: sensor, reg }))).toEqual({ serial, sensor_name: sensor, reg })

@@ -67,7 +67,10 @@ export function parseRequestFile(text: string): ActivationRequest | null {
   if (text.length > REQUEST_FILE_MAX_BYTES) return null
   // the fields are stored as text: a NUL (or a lone surrogate, from a caller that did not decode UTF-8 strictly) makes the file invalid
   if (!isSafeText(text)) return null
-  const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/)
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/)
   if (lines[0]?.trim() !== REQUEST_FILE_HEADER) return null
   const fields = new Map<string, string>()
   for (const line of lines.slice(1)) {
@@ -105,7 +108,18 @@ export function decodeBase64(b64: string): string {
 export const USB_SERIAL_MAX = 256
 
 /** Device API validation codes. */
-export const VALIDATION_CODES = ['VALID', 'NOT_FOUND', 'NOT_ACTIVATED', 'TOO_MANY_DEVICES', 'EXPIRED', 'SUSPENDED', 'PAUSED', 'ON_HOLD', 'OFFLINE_LICENSE', 'LOCK_MISMATCH'] as const
+export const VALIDATION_CODES = [
+  'VALID',
+  'NOT_FOUND',
+  'NOT_ACTIVATED',
+  'TOO_MANY_DEVICES',
+  'EXPIRED',
+  'SUSPENDED',
+  'PAUSED',
+  'ON_HOLD',
+  'OFFLINE_LICENSE',
+  'LOCK_MISMATCH',
+] as const
 export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
 /** Customers may release devices themselves up to 3 times per license in any 30 days. */

@@ -76,7 +76,10 @@ describe('expiry text (item 24)', () => {
   it('a subscription without a date renews, by its own term or else its product term, never "never"', () => {
     expect(expiryText(view({ is_subscription: true, config: { product: 'nuitrack_subscribe' } }))).toEqual({ kind: 'renews', term: 'month' })
     expect(expiryText(view({ is_subscription: true, config: { product: 'nuitrack_ai_subscription_yearly' } }))).toEqual({ kind: 'renews', term: 'year' })
-    expect(expiryText(view({ is_subscription: true, lifetime: 'year', config: { product: 'face_online_all_in_one' } }))).toEqual({ kind: 'renews', term: 'year' })
+    expect(expiryText(view({ is_subscription: true, lifetime: 'year', config: { product: 'face_online_all_in_one' } }))).toEqual({
+      kind: 'renews',
+      term: 'year',
+    })
     for (const product of SUBSCRIPTION_PRODUCTS) expect(expiryText(view({ is_subscription: true, config: { product } })).kind).toBe('renews')
   })
   it('never only for a license that does not end', () => {

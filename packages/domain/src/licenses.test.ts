@@ -72,11 +72,15 @@ describe('subscription status (section 4)', () => {
   })
   it('cancelled if an online Nuitrack product is expired, or paused and expired', () => {
     expect(subscriptionStatus(lic({ expire_date: earlier }), now)).toBe('cancelled')
-    expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, expire_date: earlier }), now)).toBe('cancelled')
+    expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, expire_date: earlier }), now)).toBe(
+      'cancelled',
+    )
   })
   it('paused if paused, else active', () => {
     expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, expire_date: later }), now)).toBe('paused')
-    expect(subscriptionStatus(lic({ product: 'face_online_subscribe', config: { product: 'face_online_subscribe' }, expire_date: earlier }), now)).toBe('active')
+    expect(subscriptionStatus(lic({ product: 'face_online_subscribe', config: { product: 'face_online_subscribe' }, expire_date: earlier }), now)).toBe(
+      'active',
+    )
   })
 })
 
@@ -138,7 +142,11 @@ describe('section 5 rules for titles and groups', () => {
 })
 
 describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
-  const order = (deviceBound: boolean, tags: Record<string, unknown>, extra?: Record<string, string>) => ({ config: { device_bound: deviceBound }, custom_tags: tags, custom_tags_extra: extra })
+  const order = (deviceBound: boolean, tags: Record<string, unknown>, extra?: Record<string, string>) => ({
+    config: { device_bound: deviceBound },
+    custom_tags: tags,
+    custom_tags_extra: extra,
+  })
 
   it('merges custom_tags_extra over custom_tags and reads its lock tags by the same rules', () => {
     expect(staffCustomTags(order(false, {}, { hardware_key_serial: 'true', note: 'x' }))).toEqual({ ok: true, tags: { hardware_key_serial: true, note: 'x' } })
@@ -161,7 +169,9 @@ describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
 
   it('the body schema holds the same rule', () => {
     const body = {
-      title: 'T', count: 1, client_email: 'a@example.com',
+      title: 'T',
+      count: 1,
+      client_email: 'a@example.com',
       config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: true, max_version: null, license_content: {} },
       custom_tags: {},
     }
@@ -174,12 +184,17 @@ describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
 
 describe('group keys: source groups (section 5)', () => {
   const g = (product: string, over: Partial<{ is_default: boolean; os_type: number | null; source_group_id: number | null }> = {}) => ({
-    product, is_default: true, os_type: 1, source_group_id: null, ...over,
+    product,
+    is_default: true,
+    os_type: 1,
+    source_group_id: null,
+    ...over,
   })
   it('split only from a default nuitrack_subscribe or nuitrack_unlimited group', () => {
     expect(canSplitFrom(g('nuitrack_subscribe'))).toBe(true)
     expect(canSplitFrom(g('nuitrack_unlimited'))).toBe(true)
-    for (const product of ['nuitrack_ai_perpetual', 'nuitrack_online', 'old', 'nuitrack_trial', 'face_online_subscribe']) expect(canSplitFrom(g(product))).toBe(false)
+    for (const product of ['nuitrack_ai_perpetual', 'nuitrack_online', 'old', 'nuitrack_trial', 'face_online_subscribe'])
+      expect(canSplitFrom(g(product))).toBe(false)
     expect(canSplitFrom(g('nuitrack_subscribe', { is_default: false }))).toBe(false)
   })
   it('a source matches its key by product and os_type', () => {

@@ -123,7 +123,8 @@ export interface LicenseFacts {
 }
 
 /** Times arrive as Dates, ISO strings or epoch milliseconds (the license list reads them as numbers). */
-const time = (d: Date | string | number | null | undefined) => (d == null ? null : typeof d === 'number' ? d : d instanceof Date ? d.getTime() : new Date(d).getTime())
+const time = (d: Date | string | number | null | undefined) =>
+  d == null ? null : typeof d === 'number' ? d : d instanceof Date ? d.getTime() : new Date(d).getTime()
 
 export const isOnHold = (l: Pick<LicenseFacts, 'held_until'>, now: Date) => {
   const t = time(l.held_until)
@@ -206,7 +207,8 @@ export function groupResizeBounds(ownLimit: number, sourceLimit: number) {
 type GroupFacts = { is_default: boolean; product: string; os_type: number | null; source_group_id: number | null }
 
 /** Section 5: a group key is split only from a default group of a product that gives group keys. */
-export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) => group.is_default && (productRecord(group.product)?.group_keys ?? null) !== null
+export const canSplitFrom = (group: Pick<GroupFacts, 'is_default' | 'product'>) =>
+  group.is_default && (productRecord(group.product)?.group_keys ?? null) !== null
 
 /** The source of a key is the default group of a source product with the key's product and os_type. */
 export const isSourceGroupOf = (source: Pick<GroupFacts, 'is_default' | 'product' | 'os_type'>, key: Pick<GroupFacts, 'product' | 'os_type'>) =>
@@ -231,10 +233,12 @@ export function checkTitle(raw: string): 'field_empty_error' | 'license_title_ma
   return null
 }
 
-export const titleField = text().superRefine((v, ctx) => {
-  const e = checkTitle(v)
-  if (e) ctx.addIssue({ code: 'custom', message: e })
-}).transform((v) => v.trim())
+export const titleField = text()
+  .superRefine((v, ctx) => {
+    const e = checkTitle(v)
+    if (e) ctx.addIssue({ code: 'custom', message: e })
+  })
+  .transform((v) => v.trim())
 
 /** Create-group-key form: default size is the lesser of 2 and the source limit. */
 export const defaultGroupSize = (sourceLimit: number) => Math.min(2, sourceLimit)
@@ -288,12 +292,7 @@ export type RevokeProblem = 'not_grouped' | 'activated'
  * Section 4: a license made from a group that was never activated goes back to its group. The screen
  * knows the live devices; the server also counts released devices and a used group key.
  */
-export function revokeProblem(l: {
-  group_id: number | null
-  activation_date: unknown
-  has_devices: boolean
-  group_key_used?: boolean
-}): RevokeProblem | null {
+export function revokeProblem(l: { group_id: number | null; activation_date: unknown; has_devices: boolean; group_key_used?: boolean }): RevokeProblem | null {
   if (l.group_id === null) return 'not_grouped'
   if (l.activation_date || l.group_key_used || l.has_devices) return 'activated'
   return null
@@ -391,9 +390,11 @@ export function lockOptionsOf(deviceBound: boolean | undefined, tags: Partial<Cu
  * custom_tags_extra (text: `"hardware_key_serial": "true"`) is read by the same rules as in
  * custom_tags, and the lock interlock holds on the merged tags, so no field can carry a second lock.
  */
-export function staffCustomTags(
-  order: { config: { device_bound: boolean }; custom_tags: Record<string, unknown>; custom_tags_extra?: Record<string, unknown> },
-): { ok: true; tags: Record<string, unknown> } | { ok: false; field: 'custom_tags' | 'custom_tags_extra' } {
+export function staffCustomTags(order: {
+  config: { device_bound: boolean }
+  custom_tags: Record<string, unknown>
+  custom_tags_extra?: Record<string, unknown>
+}): { ok: true; tags: Record<string, unknown> } | { ok: false; field: 'custom_tags' | 'custom_tags_extra' } {
   const extra = order.custom_tags_extra ?? {}
   const extraLocks: Record<string, unknown> = {}
   for (const key of LOCK_TAG_KEYS) {
@@ -421,7 +422,11 @@ export const staffLicenseBody = z
       product: productSchema,
       license_expire_delta: boundedInt(1).nullable(),
       device_bound: z.boolean(),
-      max_version: text().trim().max(32).regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error').nullable(),
+      max_version: text()
+        .trim()
+        .max(32)
+        .regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error')
+        .nullable(),
       license_content: z.record(text().max(64), boundedInt(0)),
       online: z.boolean().optional(),
       desktop_gpu_support: z.boolean().optional(),

@@ -50,7 +50,10 @@ describe('checkActivationLock: the device API', () => {
   })
 
   it('app ids: only the app id the license names', () => {
-    for (const [tag, type] of [['ios_app_id', 'ios_app_id'], ['android_app_id', 'android_app_id']] as const) {
+    for (const [tag, type] of [
+      ['ios_app_id', 'ios_app_id'],
+      ['android_app_id', 'android_app_id'],
+    ] as const) {
       const config = cfg({ custom_tags: { [tag]: 'com.vendor.app' } })
       expect(checkActivationLock(config, sdk())).toMatchObject({ ok: false, code: 'LOCK_MISMATCH' })
       expect(checkActivationLock(config, sdk({ app_id: 'com.other.app' }))).toMatchObject({ ok: false, code: 'LOCK_MISMATCH' })
@@ -64,14 +67,30 @@ describe('checkActivationLock: the portal', () => {
   const usb = { channel: 'usb_token' as const, serial: 'TOKEN-1' }
 
   it('a request file binds the hardware id (reg, else the serial) unless the lock names an app or a token', () => {
-    expect(checkActivationLock(cfg({ online: null, device_bound: true }), request)).toEqual({ ok: true, lock: { type: 'hardware_id', value: 'REG-1' }, binding: 'REG-1' })
-    expect(checkActivationLock(cfg({ online: null }), { ...request, reg: null })).toEqual({ ok: true, lock: { type: 'hardware_id', value: 'SN-1' }, binding: 'SN-1' })
-    expect(checkActivationLock(cfg({ online: null, custom_tags: { android_app_id: 'com.a' } }), request)).toEqual({ ok: true, lock: { type: 'android_app_id', value: 'com.a' }, binding: null })
+    expect(checkActivationLock(cfg({ online: null, device_bound: true }), request)).toEqual({
+      ok: true,
+      lock: { type: 'hardware_id', value: 'REG-1' },
+      binding: 'REG-1',
+    })
+    expect(checkActivationLock(cfg({ online: null }), { ...request, reg: null })).toEqual({
+      ok: true,
+      lock: { type: 'hardware_id', value: 'SN-1' },
+      binding: 'SN-1',
+    })
+    expect(checkActivationLock(cfg({ online: null, custom_tags: { android_app_id: 'com.a' } }), request)).toEqual({
+      ok: true,
+      lock: { type: 'android_app_id', value: 'com.a' },
+      binding: null,
+    })
     expect(checkActivationLock(cfg({ online: null, custom_tags: { hardware_key_serial: true } }), request)).toMatchObject({ ok: false, code: 'LOCK_MISMATCH' })
   })
 
   it('a USB token serial only for a license locked to a token', () => {
-    expect(checkActivationLock(cfg({ online: null, custom_tags: { hardware_key_serial: true } }), usb)).toEqual({ ok: true, lock: { type: 'usb_token', value: 'TOKEN-1' }, binding: 'TOKEN-1' })
+    expect(checkActivationLock(cfg({ online: null, custom_tags: { hardware_key_serial: true } }), usb)).toEqual({
+      ok: true,
+      lock: { type: 'usb_token', value: 'TOKEN-1' },
+      binding: 'TOKEN-1',
+    })
     expect(checkActivationLock(cfg({ online: null, device_bound: true }), usb)).toMatchObject({ ok: false, code: 'LOCK_MISMATCH' })
   })
 })

@@ -11,11 +11,7 @@ export type FileLock = LicenseFilePayload['lock']
 
 /** The lock a license carries in its config; at most one (the staff call refuses combinations). */
 export type LicenseLock =
-  | { type: 'usb_token' }
-  | { type: 'hardware_id' }
-  | { type: 'ios_app_id'; app_id: string }
-  | { type: 'android_app_id'; app_id: string }
-  | { type: 'none' }
+  { type: 'usb_token' } | { type: 'hardware_id' } | { type: 'ios_app_id'; app_id: string } | { type: 'android_app_id'; app_id: string } | { type: 'none' }
 
 /** Online licenses are those whose config says so; their files expire after offline_timeout. */
 export const isOnlineLicense = (config: Pick<LicenseConfig, 'online'>) => config.online != null
@@ -54,8 +50,7 @@ export type LockDecision =
    * `lock` is what the file states; `binding` is the hardware id or token serial the device is bound
    * to (null when the lock names no device: app ids, or an online fingerprint).
    */
-  | { ok: true; lock: FileLock; binding: string | null }
-  | { ok: false; code: LockRefusal; detail: string }
+  { ok: true; lock: FileLock; binding: string | null } | { ok: false; code: LockRefusal; detail: string }
 
 const refuse = (code: LockRefusal, detail: string): LockDecision => ({ ok: false, code, detail })
 

@@ -13,13 +13,11 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   password_empty_error: 'Please enter your password',
   password_min_length_error: `Password must be at least ${LIMITS.passwordMin} characters`,
   password_max_length_error: `Password must be at most ${LIMITS.passwordMax} characters`,
-  password_not_available_symbol_error:
-    'Password may contain only Latin letters, digits and . , : ; ? ! * + % - < > @ [ ] { } \\ / _ $ #',
+  password_not_available_symbol_error: 'Password may contain only Latin letters, digits and . , : ; ? ! * + % - < > @ [ ] { } \\ / _ $ #',
   password_uppercase_error: 'Password must contain an uppercase letter',
   password_lowercase_error: 'Password must contain a lowercase letter',
   password_digit_or_symbol_error: 'Password must contain a digit or a special symbol',
-  password_all_types_error:
-    'Password must contain an uppercase letter, a lowercase letter and a digit or a special symbol',
+  password_all_types_error: 'Password must contain an uppercase letter, a lowercase letter and a digit or a special symbol',
   password_match_error: "Password doesn't match",
   password_same_as_old_error: 'New password must differ from the previous one',
   password_contains_email_error: 'Password must not contain the part of your e-mail before the @ sign',

@@ -31,9 +31,7 @@ const pathy = fc
   .map(([prefix, rest]) => prefix + rest)
 
 const segment = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,15}$/)
-const appPath = fc.array(segment, { minLength: 1, maxLength: 5 }).chain((segs) =>
-  fc.boolean().map((slash) => `/app/${segs.join('/')}${slash ? '/' : ''}`),
-)
+const appPath = fc.array(segment, { minLength: 1, maxLength: 5 }).chain((segs) => fc.boolean().map((slash) => `/app/${segs.join('/')}${slash ? '/' : ''}`))
 
 describe('sanitizeNext: the next value stays under /app/ (section 2)', () => {
   it('keeps plain app paths, also percent-encoded ones', () => {
@@ -107,9 +105,13 @@ describe('sanitizeNext: the next value stays under /app/ (section 2)', () => {
 
   it('prefixing an attack with /app/ does not make it pass', () => {
     fc.assert(
-      fc.property(fc.constantFrom('../', './', '/', '\\', '%2e%2e/', '.%2E/', '%2E./', '%2e/', '..?', '..#'), fc.array(segment, { maxLength: 3 }), (attack, tail) => {
-        expect(sanitizeNext(`/app/${attack}${tail.join('/')}`)).toBeNull()
-      }),
+      fc.property(
+        fc.constantFrom('../', './', '/', '\\', '%2e%2e/', '.%2E/', '%2E./', '%2e/', '..?', '..#'),
+        fc.array(segment, { maxLength: 3 }),
+        (attack, tail) => {
+          expect(sanitizeNext(`/app/${attack}${tail.join('/')}`)).toBeNull()
+        },
+      ),
     )
   })
 })
@@ -133,18 +135,26 @@ describe('afterSignIn: remembered path, else next, else the platform home (secti
 
   it('without a usable remembered path, next wins', () => {
     fc.assert(
-      fc.property(fc.constantFrom(null, undefined, '', 'https://evil/', '//evil', '/app/../x'), appPath, fc.option(fc.string()), (remembered, next, platform) => {
-        expect(afterSignIn({ remembered, next, platform })).toBe(next)
-      }),
+      fc.property(
+        fc.constantFrom(null, undefined, '', 'https://evil/', '//evil', '/app/../x'),
+        appPath,
+        fc.option(fc.string()),
+        (remembered, next, platform) => {
+          expect(afterSignIn({ remembered, next, platform })).toBe(next)
+        },
+      ),
     )
   })
 
   it('unsafe values fall through to the platform home; an unknown platform gives nuitrack', () => {
     for (const p of PLATFORMS) expect(afterSignIn({ remembered: 'https://evil/', next: '//evil', platform: p })).toBe(`/app/${p}/dashboard/`)
     fc.assert(
-      fc.property(fc.string().filter((s) => !(PLATFORMS as readonly string[]).includes(s)), (platform) => {
-        expect(afterSignIn({ remembered: null, next: 'javascript:alert(1)', platform })).toBe('/app/nuitrack/dashboard/')
-      }),
+      fc.property(
+        fc.string().filter((s) => !(PLATFORMS as readonly string[]).includes(s)),
+        (platform) => {
+          expect(afterSignIn({ remembered: null, next: 'javascript:alert(1)', platform })).toBe('/app/nuitrack/dashboard/')
+        },
+      ),
     )
     expect(afterSignIn({ platform: null })).toBe('/app/nuitrack/dashboard/')
     expect(afterSignIn({ platform: 'Face' })).toBe('/app/nuitrack/dashboard/')
@@ -198,9 +208,13 @@ describe('splitPlatformSignInPath: a platform before a sign-in path (section 2)'
 
   it('never answers for a path whose second segment is not a sign-in path', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...PLATFORMS), segment.filter((s) => !(SIGN_IN_PATHS as readonly string[]).includes(s)), (platform, first) => {
-        expect(splitPlatformSignInPath(`/app/${platform}/${first}/`)).toBeNull()
-      }),
+      fc.property(
+        fc.constantFrom(...PLATFORMS),
+        segment.filter((s) => !(SIGN_IN_PATHS as readonly string[]).includes(s)),
+        (platform, first) => {
+          expect(splitPlatformSignInPath(`/app/${platform}/${first}/`)).toBeNull()
+        },
+      ),
     )
   })
 })

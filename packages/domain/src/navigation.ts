@@ -4,16 +4,7 @@ import { DEFAULT_PLATFORM, isPlatform, type Platform } from './platforms.ts'
  * Section 2, "Entry and redirects", as pure functions so the router and its tests agree.
  */
 
-export const SIGN_IN_PATHS = [
-  'login',
-  'registration',
-  'forgot-password',
-  'set-password',
-  'confirm',
-  'registration-confirm',
-  'logout',
-  'registrate',
-] as const
+export const SIGN_IN_PATHS = ['login', 'registration', 'forgot-password', 'set-password', 'confirm', 'registration-confirm', 'logout', 'registrate'] as const
 
 /**
  * The staff custom-license form, one address per tab. The web router and the server's redirect of
@@ -56,8 +47,7 @@ export function sanitizeNext(next: string | null | undefined): string | null {
   return value
 }
 
-export const platformHome = (platform: Platform | null | undefined) =>
-  `/app/${platform && isPlatform(platform) ? platform : DEFAULT_PLATFORM}/dashboard/`
+export const platformHome = (platform: Platform | null | undefined) => `/app/${platform && isPlatform(platform) ? platform : DEFAULT_PLATFORM}/dashboard/`
 
 /** Where a user goes after signing in: remembered path, else ?next, else the platform home. */
 export function afterSignIn(opts: { remembered?: string | null; next?: string | null; platform?: string | null }): string {

@@ -12,8 +12,7 @@ export const PLATFORM_TITLES: Record<Platform, string> = {
   'nuitrack-analytics': 'Nuitrack Analytics',
 }
 
-export const isPlatform = (v: unknown): v is Platform =>
-  typeof v === 'string' && (PLATFORMS as readonly string[]).includes(v)
+export const isPlatform = (v: unknown): v is Platform => typeof v === 'string' && (PLATFORMS as readonly string[]).includes(v)
 
 /** Helpdesk redirect targets per platform (section 2, help tiles). */
 export const SUPPORT_SERVICE: Record<Platform, string> = {

@@ -40,7 +40,11 @@ function domainImports(dir: string): Set<string> {
   for (const file of sources(join(ROOT, dir))) {
     for (const m of readFileSync(file, 'utf8').matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'@portal\/domain'/g)) {
       for (const part of m[1]!.split(',')) {
-        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim()
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!
+          .trim()
         if (name) names.add(name)
       }
     }
@@ -131,7 +135,10 @@ describe('no product decision by string (issue 10, item 1)', () => {
       "const isEnterprise = (g: GroupView) => g.product === 'nuitrack_unlimited'",
       'if (/^face_/.test(product)) return true',
     ]) {
-      expect(PRODUCT_DECISIONS.some((re) => re.test(line)), line).toBe(true)
+      expect(
+        PRODUCT_DECISIONS.some((re) => re.test(line)),
+        line,
+      ).toBe(true)
     }
   })
 })
@@ -198,7 +205,11 @@ describe('the rules', () => {
 
   it('canUpgrade: trial to paid, Pro to AI, nothing on hold', () => {
     const now = new Date('2026-11-22T12:00:00Z')
-    const l = (product: string, config: Record<string, unknown> = {}, held_until: string | null = null) => ({ product, config: { product, ...config }, held_until })
+    const l = (product: string, config: Record<string, unknown> = {}, held_until: string | null = null) => ({
+      product,
+      config: { product, ...config },
+      held_until,
+    })
     expect(canUpgrade(l('fmc_subscribe', { tag: 'FMC Trial', upgraded: false }), now)).toEqual({ kind: 'trial', to: 'fmc_subscribe', how: 'self' })
     expect(canUpgrade(l('fmc_subscribe', { tag: 'FMC Trial', upgraded: true }), now)).toBeNull()
     expect(canUpgrade(l('old'), now)).toEqual({ kind: 'ai', to: 'nuitrack_ai_perpetual', how: 'self' })

@@ -31,8 +31,7 @@ const SPECIAL = '.,:;?!*+%-<>@[]{}\\/_$#'
 const ALLOWED = UPPER + LOWER + DIGITS + SPECIAL
 const WHITESPACE = ' \t\n\r'
 
-const from = (chars: string, minLength: number, maxLength: number) =>
-  fc.string({ unit: fc.constantFrom(...chars.split('')), minLength, maxLength })
+const from = (chars: string, minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...chars.split('')), minLength, maxLength })
 
 /** One character that the password rule does not allow (any code point: space, Cyrillic, emoji, é...). */
 const badChar = fc
@@ -145,7 +144,21 @@ describe('password: characters, kinds and length (section 5)', () => {
         expect(r.error?.issues.map((i) => i.message)).toEqual([expected])
       }),
     )
-    for (const pw of ['Abcdef1 x', 'Abcdefé1', 'ÄBCdefg1', 'Abcdef1"', "Abcdef1'", 'Abcdef1=', 'Abcdef1^', 'Abcdef1&', 'Abcdef1~', 'Abcdef1`', 'Abcdef1|', 'Abcdef1(', 'Пароль12Ab']) {
+    for (const pw of [
+      'Abcdef1 x',
+      'Abcdefé1',
+      'ÄBCdefg1',
+      'Abcdef1"',
+      "Abcdef1'",
+      'Abcdef1=',
+      'Abcdef1^',
+      'Abcdef1&',
+      'Abcdef1~',
+      'Abcdef1`',
+      'Abcdef1|',
+      'Abcdef1(',
+      'Пароль12Ab',
+    ]) {
       expect(checkPassword(pw), pw).toBe('password_not_available_symbol_error')
     }
   })
@@ -267,8 +280,7 @@ describe('repeat password (section 5)', () => {
 
 describe('password must not contain the e-mail local part (section 5)', () => {
   /** Mixes the case of a string, letter by letter. */
-  const recase = (s: string, flips: boolean[]) =>
-    [...s].map((c, i) => (flips[i % Math.max(1, flips.length)] ? c.toUpperCase() : c.toLowerCase())).join('')
+  const recase = (s: string, flips: boolean[]) => [...s].map((c, i) => (flips[i % Math.max(1, flips.length)] ? c.toUpperCase() : c.toLowerCase())).join('')
 
   it('detects the local part in any letter case and position', () => {
     fc.assert(
@@ -369,9 +381,12 @@ describe('e-mail (section 5)', () => {
 
   it('any non-blank text of at most 150 without an at-sign is a format error', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 150 }).filter((s) => !s.includes('@') && s.trim() !== ''), (s) => {
-        expect(checkEmail(s)).toBe('email_validation_error')
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 150 }).filter((s) => !s.includes('@') && s.trim() !== ''),
+        (s) => {
+          expect(checkEmail(s)).toBe('email_validation_error')
+        },
+      ),
     )
   })
 
@@ -415,11 +430,14 @@ describe('profile and company maxlengths (section 5)', () => {
     it(`${name}: any text up to ${max} passes trimmed, any longer fails`, () => {
       fc.assert(
         // (a phone number, when given, has at least 3 characters)
-        fc.property(from(chars, 0, max).filter((s) => name !== 'phone' || s.trim() === '' || s.trim().length >= 3), (s) => {
-          const r = schema.safeParse(s)
-          expect(r.success).toBe(true)
-          expect(r.data).toBe(s.trim())
-        }),
+        fc.property(
+          from(chars, 0, max).filter((s) => name !== 'phone' || s.trim() === '' || s.trim().length >= 3),
+          (s) => {
+            const r = schema.safeParse(s)
+            expect(r.success).toBe(true)
+            expect(r.data).toBe(s.trim())
+          },
+        ),
       )
       fc.assert(
         fc.property(from(chars, max + 1, max + 60), (s) => {
@@ -486,8 +504,10 @@ describe('messages for the validation keys', () => {
 })
 
 describe('text(): the safe-text building block of every string schema', () => {
-  const issues = (schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string; code: string; issues?: { message: string }[] }[] } } }, v: unknown) =>
-    (schema.safeParse(v).error?.issues ?? []).map((i) => (i.code === 'invalid_key' ? i.issues![0]!.message : i.message))
+  const issues = (
+    schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string; code: string; issues?: { message: string }[] }[] } } },
+    v: unknown,
+  ) => (schema.safeParse(v).error?.issues ?? []).map((i) => (i.code === 'invalid_key' ? i.issues![0]!.message : i.message))
 
   it('refuses U+0000 and unpaired surrogates, accepts paired ones and every other character', () => {
     for (const bad of ['\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', 'end\ud83d']) {
@@ -503,7 +523,12 @@ describe('text(): the safe-text building block of every string schema', () => {
     expect(issues(loosePasswordField, 'pass\ud800')[0]).toBe('text_invalid_character_error')
     expect(issues(companySchema.shape.name, '\u0000')[0]).toBe('text_invalid_character_error')
     expect(issues(titleField, 'T\udc00')[0]).toBe('text_invalid_character_error')
-    const staff = { title: 'x', count: 1, client_email: 'a@example.com', config: { product: 'face_offline_perpetual', license_expire_delta: null, device_bound: false, max_version: null, license_content: {} } }
+    const staff = {
+      title: 'x',
+      count: 1,
+      client_email: 'a@example.com',
+      config: { product: 'face_offline_perpetual', license_expire_delta: null, device_bound: false, max_version: null, license_content: {} },
+    }
     expect(issues(staffLicenseBody, { ...staff, config: { ...staff.config, license_content: { 'k\u0000': 1 } } })).toContain('text_invalid_character_error')
     expect(issues(staffLicenseBody, { ...staff, config: { ...staff.config, xml_config: '<a>\u0000</a>' } })).toContain('text_invalid_character_error')
     expect(issues(staffLicenseBody, { ...staff, custom_tags_extra: { '\ud800': 'v' } })).toContain('text_invalid_character_error')
@@ -521,9 +546,16 @@ describe('boundedInt(): every integer the database stores', () => {
   })
 
   it('bounds license_expire_delta, counts, group sizes and content values', () => {
-    const staff = { title: 'x', count: 1, client_email: 'a@example.com', config: { product: 'face_offline_perpetual', license_expire_delta: 2 ** 31, device_bound: false, max_version: null, license_content: {} } }
+    const staff = {
+      title: 'x',
+      count: 1,
+      client_email: 'a@example.com',
+      config: { product: 'face_offline_perpetual', license_expire_delta: 2 ** 31, device_bound: false, max_version: null, license_content: {} },
+    }
     expect(staffLicenseBody.safeParse(staff).error?.issues[0]).toMatchObject({ path: ['config', 'license_expire_delta'], message: 'number_range_error' })
-    expect(staffLicenseBody.safeParse({ ...staff, config: { ...staff.config, license_expire_delta: null, license_content: { a: 2 ** 31 } } }).success).toBe(false)
+    expect(staffLicenseBody.safeParse({ ...staff, config: { ...staff.config, license_expire_delta: null, license_content: { a: 2 ** 31 } } }).success).toBe(
+      false,
+    )
     expect(splitBody.safeParse({ title: 'k', limit: 2 ** 31 }).success).toBe(false)
     expect(resizeBody.safeParse({ limit: -(2 ** 31) - 1 }).success).toBe(false)
     expect(trialBody.safeParse({ count: 2 ** 53 + 1, config: { product: 'nuitrack_trial' } }).success).toBe(false)

@@ -104,10 +104,12 @@ export const boundedInt = (min: number = INT32_MIN, max: number = INT32_MAX) =>
 export const idNumber = () =>
   z.coerce.number('integer_error').int('integer_error').min(1, 'number_range_error').max(Number.MAX_SAFE_INTEGER, 'number_range_error')
 
-export const emailField = text().superRefine((v, ctx) => {
-  const e = checkEmail(v)
-  if (e) ctx.addIssue({ code: 'custom', message: e })
-}).transform((v) => v.trim())
+export const emailField = text()
+  .superRefine((v, ctx) => {
+    const e = checkEmail(v)
+    if (e) ctx.addIssue({ code: 'custom', message: e })
+  })
+  .transform((v) => v.trim())
 
 export const passwordField = text().superRefine((v, ctx) => {
   const e = checkPassword(v)
@@ -115,12 +117,12 @@ export const passwordField = text().superRefine((v, ctx) => {
 })
 
 /** Sign-in and current-password fields only need presence and the maximum. */
-export const loosePasswordField = text()
-  .min(1, 'password_empty_error')
-  .max(LIMITS.passwordMax, 'password_max_length_error')
+export const loosePasswordField = text().min(1, 'password_empty_error').max(LIMITS.passwordMax, 'password_max_length_error')
 
 const optionalText = (max: number) =>
-  text().max(max, `max_length_error:${max}`).transform((v) => v.trim())
+  text()
+    .max(max, `max_length_error:${max}`)
+    .transform((v) => v.trim())
 
 export const profileFields = {
   name: optionalText(LIMITS.name),

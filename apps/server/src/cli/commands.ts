@@ -10,7 +10,6 @@ import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
 import type { CommandResult } from './result.ts'
 
-
 export const HELP = `Usage: npm run portal -- <command> [args]
 
 Commands:
@@ -66,7 +65,8 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
       const osIndex = args.indexOf('--os-type')
       const osType = osIndex >= 0 ? Number(args[osIndex + 1]) : null
       const count = Number(countText)
-      if (!email || !product || !Number.isInteger(count) || count < 1) return { code: 2, output: 'Usage: licenses:grant <email> <product> <count> [--os-type N]' }
+      if (!email || !product || !Number.isInteger(count) || count < 1)
+        return { code: 2, output: 'Usage: licenses:grant <email> <product> <count> [--os-type N]' }
       if (!(PRODUCTS as readonly string[]).includes(product)) return { code: 2, output: `Unknown product ${product}. Products: ${PRODUCTS.join(', ')}` }
       if (osType !== null && ![0, 1, 2].includes(osType)) return { code: 2, output: '--os-type is 0 (Windows), 1 (Linux) or 2 (Android)' }
       const client = await findClientByEmail(db, email)
@@ -84,8 +84,10 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
         const { groupId } = await fulfil(tx, { clientId: client.id, product: 'nuitrack_online_subscription_monthly', count })
         // an online product's license carries its online config, as one generated from a group does
         const config = {
-          product: 'nuitrack_online_subscription_monthly', license_expire_delta: 2592000,
-          ...ONLINE_DEFAULTS, online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
+          product: 'nuitrack_online_subscription_monthly',
+          license_expire_delta: 2592000,
+          ...ONLINE_DEFAULTS,
+          online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
         }
         await insertBulkLicenses(tx, { clientId: client.id, groupId, type: 'nuitrack', product: 'nuitrack_online_subscription_monthly', count, config })
         await addAvailable(tx, groupId, -count)

@@ -52,7 +52,13 @@ export function runLicenseCommand(argv: string[], dataDir: string, pinnedKey?: s
     const keys: PublicKeyInfo[] = keysFile ? JSON.parse(readFileSync(keysFile, 'utf8')).keys : fileKeyring(dataDir, pinnedKey).publicKeys()
     const result = verifyLicenseFile(readFileSync(file, 'utf8'), keys)
     if (!result.ok) {
-      const why = { malformed: 'not a license file', unknown_key: 'signed by an unknown key', retired_key: 'signed by a retired key', bad_signature: 'signature does not match (the file was changed)', expired: 'the file has expired' }[result.reason]
+      const why = {
+        malformed: 'not a license file',
+        unknown_key: 'signed by an unknown key',
+        retired_key: 'signed by a retired key',
+        bad_signature: 'signature does not match (the file was changed)',
+        expired: 'the file has expired',
+      }[result.reason]
       return { code: 1, output: `INVALID: ${why}` }
     }
     return { code: 0, output: `VALID (key ${result.file.kid})\n${JSON.stringify(result.file.payload, null, 2)}` }

@@ -63,7 +63,9 @@ describe.runIf(DB_KIND === 'postgres')('PostgreSQL terminates the portal’s con
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
     await admin.connect()
     try {
-      const rows = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [url.pathname.slice(1)])
+      const rows = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+        url.pathname.slice(1),
+      ])
       return rows.rowCount ?? 0
     } finally {
       await admin.end()
@@ -72,7 +74,9 @@ describe.runIf(DB_KIND === 'postgres')('PostgreSQL terminates the portal’s con
 
   async function sleeping(app: FastifyInstance): Promise<void> {
     for (let i = 0; i < 100; i++) {
-      const rows = await app.ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()`)
+      const rows = await app.ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()`,
+      )
       if (rows[0]!.n >= 2) return
       await new Promise((r) => setTimeout(r, 20))
     }

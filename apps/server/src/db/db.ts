@@ -24,8 +24,11 @@ export interface Queryable {
  *     db.query<ClientRow>(`… ${CLIENT_COLUMNS()} FROM clients …`)   // or CLIENT_COLUMNS('c')
  */
 export function columns<Row>() {
-  return <const K extends readonly (keyof Row & string)[]>(...names: K & ([Exclude<keyof Row, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof Row, K[number]> })) =>
-    (alias?: string) => (alias ? names.map((n) => `${alias}.${n}`) : names).join(', ')
+  return <const K extends readonly (keyof Row & string)[]>(
+      ...names: K & ([Exclude<keyof Row, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof Row, K[number]> })
+    ) =>
+    (alias?: string) =>
+      (alias ? names.map((n) => `${alias}.${n}`) : names).join(', ')
 }
 
 export interface Db extends Queryable {
@@ -48,8 +51,21 @@ export interface DbLogger {
 }
 
 // SQLSTATE class 08 (connection exception), admin/crash shutdown, cannot connect now
-const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|PGlite is closed|Cannot use a pool after calling end/i
+const CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|PGlite is closed|Cannot use a pool after calling end/i
 
 /**
  * Whether an error means the database cannot be reached right now (restart, failover, a dropped
@@ -187,7 +203,9 @@ export async function migrate(db: Db): Promise<string[]> {
   await db.transaction(async (tx) => {
     if (db.kind === 'postgres') await lockMigrations(tx)
     const done = await appliedMigrations(tx)
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+    for (const file of readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f.endsWith('.sql'))
+      .sort()) {
       if (done.has(file)) continue
       const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8')
       for (const statement of splitStatements(sql)) await tx.query(statement)

@@ -30,11 +30,14 @@ async function send(agent: Agent | null, method: string, url: string, body: { pa
 describe('access is checked before the body', () => {
   it('every API route declares who may call it', async () => {
     await new Agent(t.app).get('/api/health/')
-    const undeclared = apiRoutes().filter((r) => r.auth === undefined).map((r) => `${r.method} ${r.url}`)
+    const undeclared = apiRoutes()
+      .filter((r) => r.auth === undefined)
+      .map((r) => `${r.method} ${r.url}`)
     expect(undeclared).toEqual([])
     // the list is the real one: the calls of every module are in it
     const urls = new Set(apiRoutes().map((r) => r.url))
-    for (const u of ['/api/client/signin/', '/api/client/', '/api/license/:id/', '/api/resource/custom/create/', '/api/sdk/validate/']) expect(urls).toContain(u)
+    for (const u of ['/api/client/signin/', '/api/client/', '/api/license/:id/', '/api/resource/custom/create/', '/api/sdk/validate/'])
+      expect(urls).toContain(u)
   })
 
   it('an anonymous call with a bad body answers 401 Unauthorized user AnonymousUser on every client and staff route', async () => {

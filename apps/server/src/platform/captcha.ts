@@ -35,7 +35,13 @@ export async function verifyCaptcha(db: Queryable, secret: string, token: string
   } catch {
     throw new AppError('captcha_invalid', undefined, 'captcha_token')
   }
-  if (p.algorithm !== 'SHA-256' || typeof p.challenge !== 'string' || typeof p.salt !== 'string' || typeof p.signature !== 'string' || typeof p.number !== 'number') {
+  if (
+    p.algorithm !== 'SHA-256' ||
+    typeof p.challenge !== 'string' ||
+    typeof p.salt !== 'string' ||
+    typeof p.signature !== 'string' ||
+    typeof p.number !== 'number'
+  ) {
     throw new AppError('captcha_invalid', undefined, 'captcha_token')
   }
   const expires = Number(/[?&]expires=(\d+)/.exec(p.salt)?.[1] ?? 0) * 1000

@@ -31,8 +31,21 @@ describe('loadConfig', () => {
   })
 
   it('accepts good values and treats empty ones as unset', () => {
-    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '8080', DATABASE_URL: 'postgresql://u@h/db', SMTP_URL: 'smtps://u:p@mail.example:465', LOG_LEVEL: 'warn', PUBLIC_URL: '' })
-    expect(config).toMatchObject({ PORT: 8080, databaseKind: 'postgres', SMTP_URL: 'smtps://u:p@mail.example:465', LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost:8080' })
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://u@h/db',
+      SMTP_URL: 'smtps://u:p@mail.example:465',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: '',
+    })
+    expect(config).toMatchObject({
+      PORT: 8080,
+      databaseKind: 'postgres',
+      SMTP_URL: 'smtps://u:p@mail.example:465',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://localhost:8080',
+    })
   })
 
   it('defaults to PGlite, generates the session secret into DATA_DIR once, and derives PUBLIC_URL', () => {
@@ -63,7 +76,13 @@ describe('TRUST_PROXY', () => {
   it('is unset by default, and takes a hop count or a list of addresses and CIDRs', () => {
     expect(loadConfig({ DATA_DIR: dir }).TRUST_PROXY).toBeUndefined()
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
-    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,::1,fd00::/8, loopback' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', 'loopback'])
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,::1,fd00::/8, loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ])
   })
 
   it('refuses anything else with one problem naming it', () => {

@@ -25,7 +25,10 @@ const trustProxySchema = z.string().transform((value, ctx): number | string[] =>
     const hops = Number(text)
     if (hops <= 20) return hops
   } else {
-    const list = text.split(',').map((s) => s.trim()).filter(Boolean)
+    const list = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     const bad = list.filter((s) => !PROXY_RANGE_NAMES.has(s) && !isAddressOrCidr(s))
     if (list.length && !bad.length) return list
   }
@@ -50,10 +53,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('3DiVi Portal <no-reply@portal.local>'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  LICENSE_SIGNING_KEY: z
-    .string()
-    .includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' })
-    .optional(),
+  LICENSE_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
   SDK_RATE_PER_KEY: z.coerce.number().int().positive().default(120),
   SDK_RATE_PER_IP: z.coerce.number().int().positive().default(1200),
   TRUST_PROXY: trustProxySchema.optional(),
@@ -69,7 +69,12 @@ const envSchema = z.object({
         return z.NEVER
       }
     })
-    .pipe(z.record(z.string().regex(/^[a-z0-9_]{1,64}$/, 'link names are lowercase letters, digits and _'), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })))
+    .pipe(
+      z.record(
+        z.string().regex(/^[a-z0-9_]{1,64}$/, 'link names are lowercase letters, digits and _'),
+        z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }),
+      ),
+    )
     .optional(),
 })
 

@@ -58,7 +58,9 @@ export function installErrorHandler(app: FastifyInstance, opts: ErrorHandlerOpti
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0]
-      const segments = String(first?.instancePath ?? '').split('/').filter(Boolean)
+      const segments = String(first?.instancePath ?? '')
+        .split('/')
+        .filter(Boolean)
       let key = first?.message ?? 'validation_failed'
       if (first?.keyword === 'invalid_key') {
         // a record key failed: the field is the record, the key itself is the caller's text

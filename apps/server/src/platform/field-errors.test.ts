@@ -3,7 +3,14 @@ import { Agent, expectError, signedInClient, useTestApp } from '../test/harness.
 
 const t = useTestApp()
 
-type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; allOf?: JsonSchema[]; oneOf?: JsonSchema[]; additionalProperties?: JsonSchema | boolean }
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+  anyOf?: JsonSchema[]
+  allOf?: JsonSchema[]
+  oneOf?: JsonSchema[]
+  additionalProperties?: JsonSchema | boolean
+}
 
 /** Every property name at any depth of a JSON schema (what a failing field's name can be). */
 function fieldNames(s: JsonSchema | boolean | undefined, into = new Set<string>()): Set<string> {

@@ -10,7 +10,10 @@ import { createJobQueue } from './jobs.ts'
 const t = useTestApp()
 const quiet = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() })
 const jobRows = (name: string) =>
-  t.db.query<{ id: number; status: string; attempts: number; last_error: string | null }>(`SELECT id, status, attempts, last_error FROM jobs WHERE name = $1 ORDER BY id`, [name])
+  t.db.query<{ id: number; status: string; attempts: number; last_error: string | null }>(
+    `SELECT id, status, attempts, last_error FROM jobs WHERE name = $1 ORDER BY id`,
+    [name],
+  )
 
 /** Two app instances on the worker's database, each with its own connections on PostgreSQL. */
 async function twoApps(setup: (app: FastifyInstance) => void): Promise<{ apps: FastifyInstance[]; close: () => Promise<void> }> {
@@ -178,8 +181,14 @@ describe('housekeeping', () => {
     expect((await t.db.query<{ key: string }>(`SELECT key FROM rate_limits WHERE key IN ('old', 'fresh')`)).map((r) => r.key)).toEqual(['fresh'])
     expect(await count(t.db, 'sessions')).toBe(1)
     expect((await t.db.query<{ challenge: string }>('SELECT challenge FROM captcha_used')).map((r) => r.challenge)).toEqual(['fresh'])
-    expect((await t.db.query<{ to_address: string }>('SELECT to_address FROM mail_outbox ORDER BY id')).map((r) => r.to_address)).toEqual(['fresh-dev@example.com', 'waiting@example.com'])
-    expect((await t.db.query<{ name: string }>(`SELECT name FROM jobs WHERE name LIKE 'x.%' ORDER BY id`)).map((r) => r.name)).toEqual(['x.recent', 'x.waiting'])
+    expect((await t.db.query<{ to_address: string }>('SELECT to_address FROM mail_outbox ORDER BY id')).map((r) => r.to_address)).toEqual([
+      'fresh-dev@example.com',
+      'waiting@example.com',
+    ])
+    expect((await t.db.query<{ name: string }>(`SELECT name FROM jobs WHERE name LIKE 'x.%' ORDER BY id`)).map((r) => r.name)).toEqual([
+      'x.recent',
+      'x.waiting',
+    ])
   })
 
   it('runs on the queue: every app schedules it', async () => {

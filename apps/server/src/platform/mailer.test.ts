@@ -84,7 +84,10 @@ describe('mail over SMTP through the outbox', () => {
       expect(await outbox()).toEqual([{ to_address: 'smtp@example.com', status: 'sent', attempts: 1, last_error: null, sent_at: expect.any(Date) }])
       const link = linkIn(got.body)
       expect(link).not.toBeNull()
-      expect((await a.post('/api/client/confirm/', { client_id: link!.clientId, confirmation_token: link!.token })).json()).toMatchObject({ status: 'ok', kind: 'registration' })
+      expect((await a.post('/api/client/confirm/', { client_id: link!.clientId, confirmation_token: link!.token })).json()).toMatchObject({
+        status: 'ok',
+        kind: 'registration',
+      })
       // a sent mail is not sent again
       await t.db.query('UPDATE mail_outbox SET next_attempt_at = now()')
       await app.mailer.flush()
@@ -140,10 +143,14 @@ describe('mail over SMTP through the outbox', () => {
       await vi.waitFor(() => expect(smtp.state.received.map((r) => r.to)).toEqual(['queued@example.com']), { timeout: 5000, interval: 50 })
       await vi.waitFor(async () => expect(await outbox()).toMatchObject([{ status: 'sent', attempts: 1 }]))
       // the job that carried it is done, and no other waits for it
-      await vi.waitFor(async () => expect(await t.db.query(`SELECT status FROM jobs WHERE name = 'mail.deliver' AND singleton_key = 'mail.deliver'`)).toEqual([{ status: 'done' }]), {
-        timeout: 5000,
-        interval: 50,
-      })
+      await vi.waitFor(
+        async () =>
+          expect(await t.db.query(`SELECT status FROM jobs WHERE name = 'mail.deliver' AND singleton_key = 'mail.deliver'`)).toEqual([{ status: 'done' }]),
+        {
+          timeout: 5000,
+          interval: 50,
+        },
+      )
     })
   })
 

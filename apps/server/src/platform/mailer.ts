@@ -86,8 +86,7 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
   }
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** A plain mail with one call-to-action link, in text and HTML. */
 export function linkMail(to: string, subject: string, intro: string, action: string, url: string, outro: string): Mail {

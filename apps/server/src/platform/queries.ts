@@ -118,7 +118,10 @@ export async function claimJobs(db: Queryable, names: string[], leaseSeconds: nu
 }
 
 export async function markJobDone(db: Queryable, id: number, workerId: string) {
-  await db.query(`UPDATE jobs SET status = 'done', finished_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`, [id, workerId])
+  await db.query(`UPDATE jobs SET status = 'done', finished_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`, [
+    id,
+    workerId,
+  ])
 }
 
 /** A failed run: kept as failed when it was the last attempt, else pending again after `retryInSeconds`. */

@@ -66,7 +66,8 @@ describe('the device API limiter (batched, sliding window)', () => {
   it('a failing database never escapes the timed flush: it is logged, and the counts go in once it is back', async () => {
     let down = true
     const flaky: Queryable = {
-      query: (sql, params) => (down ? Promise.reject(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })) : t.db.query(sql, params)),
+      query: (sql, params) =>
+        down ? Promise.reject(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })) : t.db.query(sql, params),
     }
     const warn = vi.fn()
     const l = new BatchedLimiter(flaky, 60, 10, { log: { warn } })
@@ -75,7 +76,9 @@ describe('the device API limiter (batched, sliding window)', () => {
     await vi.waitFor(() => expect(warn.mock.calls.length).toBeGreaterThanOrEqual(2), { timeout: 3000 })
     expect(warn.mock.calls[0]![1]).toMatch(/flush failed/)
     down = false
-    await vi.waitFor(async () => expect(await t.db.query(`SELECT sum(hits)::int AS n FROM rate_limits WHERE key = 'sdk:key:flaky'`)).toEqual([{ n: 3 }]), { timeout: 5000 })
+    await vi.waitFor(async () => expect(await t.db.query(`SELECT sum(hits)::int AS n FROM rate_limits WHERE key = 'sdk:key:flaky'`)).toEqual([{ n: 3 }]), {
+      timeout: 5000,
+    })
     await l.stop()
   })
 })

@@ -1,13 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import {
-  LICENSE_FILE_HEADER,
-  encodeBase64,
-  parseLicenseFile,
-  type LicenseFilePayload,
-  type ParsedLicenseFile,
-} from '@portal/domain'
+import { LICENSE_FILE_HEADER, encodeBase64, parseLicenseFile, type LicenseFilePayload, type ParsedLicenseFile } from '@portal/domain'
 import { randomToken } from './crypto.ts'
 
 /**

@@ -146,7 +146,8 @@ function stringFor(name: string, ids: Ids): string {
 
 function leaves(s: Schema, path: Path): Leaf[] {
   const alt = s.anyOf ?? s.oneOf
-  if (alt) return alt.flatMap((a) => leaves(a, path)).filter((l, i, all) => all.findIndex((o) => o.path.join('/') === l.path.join('/') && o.kind === l.kind) === i)
+  if (alt)
+    return alt.flatMap((a) => leaves(a, path)).filter((l, i, all) => all.findIndex((o) => o.path.join('/') === l.path.join('/') && o.kind === l.kind) === i)
   const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type
   if (type === 'object' || s.properties) {
     const out: Leaf[] = []
@@ -247,7 +248,13 @@ it('no route answers a 5xx to hostile input, and the server answers afterwards',
         const headers: Record<string, string> = { cookie: [...who.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
         if (M !== 'GET') headers['x-csrftoken'] = who.agent.cookies.get(COOKIES.csrf) ?? ''
         if (payload !== undefined) headers['content-type'] = contentType
-        const res = await t.app.inject({ method: M as 'POST', url: target, headers, payload, remoteAddress: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` })
+        const res = await t.app.inject({
+          method: M as 'POST',
+          url: target,
+          headers,
+          payload,
+          remoteAddress: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        })
         sent++
         stats.cases++
         stats.statuses[res.statusCode] = (stats.statuses[res.statusCode] ?? 0) + 1
@@ -257,7 +264,8 @@ it('no route answers a 5xx to hostile input, and the server answers afterwards',
         else if (res.headers['content-type']?.toString().includes('json')) {
           // every JSON refusal is a coded error
           const body = res.json()
-          if (res.statusCode >= 400 && (typeof body.error_code !== 'string' || typeof body.error !== 'string')) failures.push(`${routeName} [${label}] -> ${res.statusCode} uncoded ${res.body.slice(0, 300)}`)
+          if (res.statusCode >= 400 && (typeof body.error_code !== 'string' || typeof body.error !== 'string'))
+            failures.push(`${routeName} [${label}] -> ${res.statusCode} uncoded ${res.body.slice(0, 300)}`)
         }
         return res
       }
@@ -371,8 +379,20 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
     [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', properties: { serial: '\ud800' } }, '6a38afc1', 'serial'],
     [anon, '/api/sdk/validate/', { key: '\u0000', fingerprint: 'x' }, '6a38afc1', 'key'],
     [anon, '/api/sdk/deactivate/', { key: license.token, fingerprint: 'x\u0000' }, '6a38afc1', 'fingerprint'],
-    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_expire_delta: 2 ** 31 } }, '6a38afc1', 'license_expire_delta'],
-    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_content: { 'age\u0000': 1 } } }, '6a38afc1', 'license_content'],
+    [
+      staff.agent,
+      '/api/resource/custom/create/',
+      { ...staffBody, config: { ...staffBody.config, license_expire_delta: 2 ** 31 } },
+      '6a38afc1',
+      'license_expire_delta',
+    ],
+    [
+      staff.agent,
+      '/api/resource/custom/create/',
+      { ...staffBody, config: { ...staffBody.config, license_content: { 'age\u0000': 1 } } },
+      '6a38afc1',
+      'license_content',
+    ],
     [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_content: { age: 2 ** 31 } } }, '6a38afc1', 'age'],
     [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, xml_config: '<a>\u0000</a>' } }, '6a38afc1', 'xml_config'],
     [staff.agent, '/api/resource/custom/create/', { ...staffBody, custom_tags_extra: { tag: '\ud800' } }, '6a38afc1', 'tag'],

@@ -93,7 +93,10 @@ export function useTestApp(env: Record<string, string> = {}): TestContext {
 /** A browser-like client: keeps cookies and echoes the CSRF cookie on POST. */
 export class Agent {
   cookies = new Map<string, string>()
-  constructor(private app: FastifyInstance, private ip = '127.0.0.1') {}
+  constructor(
+    private app: FastifyInstance,
+    private ip = '127.0.0.1',
+  ) {}
 
   private remember(res: LightMyRequestResponse) {
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {

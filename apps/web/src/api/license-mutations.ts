@@ -11,8 +11,9 @@ import { licenseQueryOptions, licensesQueryOptions, pauseLicense, releaseLicense
  */
 export function putLicense(qc: QueryClient, view: LicenseView) {
   qc.setQueryData(licenseQueryOptions(String(view.id)).queryKey, view)
-  qc.setQueryData(licensesQueryOptions().queryKey, (old) =>
-    old && { licenses: old.licenses.some((l) => l.id === view.id) ? old.licenses.map((l) => (l.id === view.id ? view : l)) : [...old.licenses, view] },
+  qc.setQueryData(
+    licensesQueryOptions().queryKey,
+    (old) => old && { licenses: old.licenses.some((l) => l.id === view.id) ? old.licenses.map((l) => (l.id === view.id ? view : l)) : [...old.licenses, view] },
   )
 }
 

@@ -7,9 +7,7 @@ import { LIMITS, allMessages, messageFor } from '@portal/domain'
  * `max_length_error:N` keys for every limit, and the few UI texts with placeholders. Other UI
  * texts use their English text as the key (key and namespace separators are off).
  */
-const maxLengthKeys = Object.fromEntries(
-  [...new Set(Object.values(LIMITS))].map((n) => [`max_length_error:${n}`, messageFor(`max_length_error:${n}`)]),
-)
+const maxLengthKeys = Object.fromEntries([...new Set(Object.values(LIMITS))].map((n) => [`max_length_error:${n}`, messageFor(`max_length_error:${n}`)]))
 
 const ui: Record<string, string> = {
   'confirm.sent_to': 'We sent a confirmation link to {{email}}.',

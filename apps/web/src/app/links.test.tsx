@@ -14,20 +14,41 @@ function routeOf(path: string): string | null {
   const matches = matchRoutes(appRoutes, path.split(/[?#]/)[0]!)
   const leaf = matches?.at(-1)?.route
   if (!leaf) return null
-  const pattern = matches!.map((m) => m.route.path).filter(Boolean).at(-1) ?? ''
+  const pattern =
+    matches!
+      .map((m) => m.route.path)
+      .filter(Boolean)
+      .at(-1) ?? ''
   if (CATCH_ALLS.has(pattern) || /^\/app\/[\w-]+\/\*$/.test(pattern)) return null
   return pattern
 }
 
 const LICENSES = [
   license({}),
-  license({ id: 6, type: 'nuitrack', title: 'Lobby', config: { product: 'nuitrack_subscribe' }, group_id: 10, license_status: 'active', is_subscription: true }),
+  license({
+    id: 6,
+    type: 'nuitrack',
+    title: 'Lobby',
+    config: { product: 'nuitrack_subscribe' },
+    group_id: 10,
+    license_status: 'active',
+    is_subscription: true,
+  }),
   license({ id: 7, type: 'face-machine', title: 'Cloud', config: { product: 'fmc_subscribe', tag: 'FMC Trial' }, is_trial: true, group_id: 11 }),
 ]
 const GROUPS = [
   group({}),
   group({ id: 10, type: 'nuitrack', product: 'nuitrack_subscribe', os_type: 1, title: 'Nuitrack Pro group #10', config: { product: 'nuitrack_subscribe' } }),
-  group({ id: 12, type: 'nuitrack', product: 'nuitrack_subscribe', os_type: 1, title: 'Exhibition', is_default: false, source_group_id: 10, config: { product: 'nuitrack_subscribe' } }),
+  group({
+    id: 12,
+    type: 'nuitrack',
+    product: 'nuitrack_subscribe',
+    os_type: 1,
+    title: 'Exhibition',
+    is_default: false,
+    source_group_id: 10,
+    config: { product: 'nuitrack_subscribe' },
+  }),
 ]
 
 function backend() {
@@ -80,7 +101,8 @@ describe('the route table and the links (one table serves both)', () => {
     ]
     for (const target of targets) expect(routeOf(target), target).not.toBeNull()
     // and the table has no pattern the router lacks
-    for (const [name, pattern] of Object.entries(routes)) expect(routeOf(pattern.replace(/:(\w+)/g, name === 'platform' || pattern.includes(':platform') ? 'face' : '1')), name).not.toBeNull()
+    for (const [name, pattern] of Object.entries(routes))
+      expect(routeOf(pattern.replace(/:(\w+)/g, name === 'platform' || pattern.includes(':platform') ? 'face' : '1')), name).not.toBeNull()
   })
 
   it.each(SIGNED_IN)('signed in, every /app/ link on %s matches a route', async (path) => {
@@ -103,6 +125,8 @@ describe('the route table and the links (one table serves both)', () => {
     const hrefs = [...(await linksOn(paths.dashboard('nuitrack'))), ...(await linksOn(paths.dashboard('face')))]
     const external = hrefs.filter((h) => /^https?:/.test(h))
     expect(external).toEqual([])
-    expect(hrefs).toEqual(expect.arrayContaining(['/external_resource/link/nuitrack_docs/', '/external_resource/link/nuitrack_forum/', '/external_resource/link/face_sdk_docs/']))
+    expect(hrefs).toEqual(
+      expect.arrayContaining(['/external_resource/link/nuitrack_docs/', '/external_resource/link/nuitrack_forum/', '/external_resource/link/face_sdk_docs/']),
+    )
   })
 })

@@ -1,5 +1,14 @@
 import { useState, type ReactNode } from 'react'
-import { MantineProvider, Modal, Notification, PasswordInput, createTheme, defaultVariantColorsResolver, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core'
+import {
+  MantineProvider,
+  Modal,
+  Notification,
+  PasswordInput,
+  createTheme,
+  defaultVariantColorsResolver,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { I18nextProvider } from 'react-i18next'
@@ -76,6 +85,4 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   )
 }
 
-export const Providers = ({ children, client }: { children: ReactNode; client?: QueryClient }) => (
-  <AppProviders queryClient={client}>{children}</AppProviders>
-)
+export const Providers = ({ children, client }: { children: ReactNode; client?: QueryClient }) => <AppProviders queryClient={client}>{children}</AppProviders>

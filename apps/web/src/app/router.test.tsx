@@ -2,8 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { mockApi, renderApp, setLogged, signedInRoutes } from '../test/utils.tsx'
 
-const at = async (app: ReturnType<typeof renderApp>, path: string) =>
-  waitFor(() => expect(`${app.location().pathname}${app.location().search}`).toBe(path))
+const at = async (app: ReturnType<typeof renderApp>, path: string) => waitFor(() => expect(`${app.location().pathname}${app.location().search}`).toBe(path))
 
 describe('entry and redirects (spec section 2)', () => {
   it('/app goes to /app/nuitrack/ and then, signed out, to the login page remembering the target', async () => {

@@ -54,11 +54,35 @@ export const appRoutes: RouteObject[] = [
       { path: routes.login, element: <LoginRoute />, handle: titled('Sign in') },
       { path: routes.analyticsLogin, element: <AnalyticsLoginRoute />, handle: titled('Sign in to Nuitrack Analytics') },
       { path: routes.faceMachineLogin, element: <RedirectKeep to={paths.analyticsLogin} /> },
-      { path: routes.registration, element: <Anonymous><RegistrationRoute /></Anonymous>, handle: titled('Create an account') },
+      {
+        path: routes.registration,
+        element: (
+          <Anonymous>
+            <RegistrationRoute />
+          </Anonymous>
+        ),
+        handle: titled('Create an account'),
+      },
       { path: routes.analyticsRegistration, element: <AnalyticsRegistrationRoute />, handle: titled('Nuitrack Analytics registration') },
       { path: routes.faceMachineRegistration, element: <RedirectKeep to={paths.analyticsRegistration} /> },
-      { path: routes.forgotPassword, element: <Anonymous><ForgotPasswordRoute /></Anonymous>, handle: titled('Forgot password') },
-      { path: routes.setPassword, element: <Anonymous><SetPasswordRoute /></Anonymous>, handle: titled('Set a new password') },
+      {
+        path: routes.forgotPassword,
+        element: (
+          <Anonymous>
+            <ForgotPasswordRoute />
+          </Anonymous>
+        ),
+        handle: titled('Forgot password'),
+      },
+      {
+        path: routes.setPassword,
+        element: (
+          <Anonymous>
+            <SetPasswordRoute />
+          </Anonymous>
+        ),
+        handle: titled('Set a new password'),
+      },
       { path: routes.confirm, element: <ConfirmRoute />, handle: titled('Confirm your e-mail') },
       { path: routes.registrationConfirm, element: <ConfirmRoute />, handle: titled('Confirm your e-mail') },
       { path: routes.logout, element: <LogoutRoute />, handle: titled('Signing out') },
@@ -88,9 +112,21 @@ export const appRoutes: RouteObject[] = [
           {
             element: <Protected />,
             children: [
-              { path: routes.dashboard, element: <DashboardPage />, handle: titled(({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`) },
-              { path: routes.licenseInfo, element: <LicenseInfoRoute />, handle: titled(({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`) },
-              { path: routes.preInfo, element: <PreInfoPage />, handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`) },
+              {
+                path: routes.dashboard,
+                element: <DashboardPage />,
+                handle: titled(({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`),
+              },
+              {
+                path: routes.licenseInfo,
+                element: <LicenseInfoRoute />,
+                handle: titled(({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`),
+              },
+              {
+                path: routes.preInfo,
+                element: <PreInfoPage />,
+                handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`),
+              },
             ],
           },
         ],

@@ -40,7 +40,14 @@ export function EditTitleButton(props: {
       <Modal opened={open} onClose={() => setOpen(false)} title={t(props.dialogTitle)} centered>
         <form onSubmit={save} noValidate>
           <Stack>
-            <TextInput label={t(props.fieldLabel)} value={value} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setValue(e.currentTarget.value), setError(null))} error={error} data-autofocus />
+            <TextInput
+              label={t(props.fieldLabel)}
+              value={value}
+              maxLength={LICENSE_TITLE_MAX + 1}
+              onChange={(e) => (setValue(e.currentTarget.value), setError(null))}
+              error={error}
+              data-autofocus
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpen(false)}>
                 {t('Cancel')}

@@ -37,7 +37,11 @@ export function GroupCount({ group, disabled }: { group: GroupView; disabled?: b
         {t('Available in {{title}}', { title: group.title })}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {t('{{used}} generated, {{available}} available. Licenses you remove return to {{source}}.', { used: group.used_licenses, available: group.limit, source: source?.title ?? t('the default group') })}
+        {t('{{used}} generated, {{available}} available. Licenses you remove return to {{source}}.', {
+          used: group.used_licenses,
+          available: group.limit,
+          source: source?.title ?? t('the default group'),
+        })}
       </Text>
       <form onSubmit={save} noValidate>
         <Group align="flex-start">

@@ -9,7 +9,13 @@ const COLORS: Record<LicenseState, string> = { new: 'blue', active: 'green', sus
  */
 export function StatusBadge({ status }: { status: LicenseState }) {
   return (
-    <Badge color={COLORS[status]} variant="light" c="dark.8" data-testid="status-badge" styles={{ root: { minWidth: 'max-content', flexShrink: 0 }, label: { overflow: 'visible' } }}>
+    <Badge
+      color={COLORS[status]}
+      variant="light"
+      c="dark.8"
+      data-testid="status-badge"
+      styles={{ root: { minWidth: 'max-content', flexShrink: 0 }, label: { overflow: 'visible' } }}
+    >
       {STATE_LABELS[status]}
     </Badge>
   )

@@ -139,7 +139,14 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
     return fail({ status: res.status, code, message: text_, field, modal: { kind: 'unauthorized', message: 'unauthorized' }, silent: opts.silent })
   }
   if (code === null) {
-    return fail({ status: res.status, code: null, message: text_ || 'missing_code', field, modal: { kind: 'error', message: 'missing_code' }, silent: opts.silent })
+    return fail({
+      status: res.status,
+      code: null,
+      message: text_ || 'missing_code',
+      field,
+      modal: { kind: 'error', message: 'missing_code' },
+      silent: opts.silent,
+    })
   }
   if (handled.has(code)) {
     return fail({ status: res.status, code, message: text_, field, modal: null })

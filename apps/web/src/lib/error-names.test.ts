@@ -17,7 +17,11 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-const codes = new Set<string>(Object.values(ERRORS).map((e) => e.code).filter((c) => /^[0-9a-f]{8}$/.test(c)))
+const codes = new Set<string>(
+  Object.values(ERRORS)
+    .map((e) => e.code)
+    .filter((c) => /^[0-9a-f]{8}$/.test(c)),
+)
 /** Quoted 8-hex literals, and any catalogue code written as a word (in a template or a comment). */
 function hexCodesIn(text: string): string[] {
   const quoted = [...text.matchAll(/['"`]([0-9a-f]{8})['"`]/g)].map((m) => m[1]!)

@@ -62,7 +62,9 @@ export function useZodForm<V extends Record<string, unknown>, Out>(schema: FormS
   const [formError, setFormError] = useState<string | null>(null)
   const tr = (key: string) => (i18n.exists(key) ? t(key) : key)
   const errors = Object.fromEntries(
-    Object.entries(form.errors).filter(([, v]) => typeof v === 'string').map(([k, v]) => [k, tr(v as string)]),
+    Object.entries(form.errors)
+      .filter(([, v]) => typeof v === 'string')
+      .map(([k, v]) => [k, tr(v as string)]),
   ) as Partial<Record<keyof V & string, string>>
 
   /** `rename` maps a server field name to the form's (e.g. email -> username). */

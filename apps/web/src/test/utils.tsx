@@ -19,8 +19,7 @@ export type Route = `${'GET' | 'POST'} /api/${string}`
 export type Answer = (call: Call) => Response | Promise<Response>
 export type Routes = { [R in Route]?: Answer }
 
-export const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+export const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 /** Calls no route of the test answered; setup.ts fails the test with them. */
 const unexpected: string[] = []
@@ -74,7 +73,9 @@ export function mockApi(routes: Routes) {
 
 /** Renders the whole app at a path, with a memory router the test can inspect. */
 export function renderApp(path: string, state?: unknown) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [state ? { pathname: path.split('?')[0]!, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state } : path] })
+  const router = createMemoryRouter(appRoutes, {
+    initialEntries: [state ? { pathname: path.split('?')[0]!, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state } : path],
+  })
   const queryClient = makeQueryClient()
   const view = render(
     <AppProviders queryClient={queryClient}>
@@ -91,33 +92,33 @@ export const setLogged = () => {
 /** Fixtures are parsed through the domain's response schemas: a fixture the API could not answer fails. */
 export const profile = (over: Partial<ProfileResponse['client_info']> = {}): ProfileResponse =>
   profileResponseSchema.parse({
-  client_info: {
-    id: 7,
-    balance: 12.5,
-    token: 'tok',
-    options: {
-      balance_autofill: false,
-      bills_mail: true,
-      news_notification: true,
-      updates_notification: true,
-      corporate_member: false,
-      facesdk_allow_subscribe: false,
+    client_info: {
+      id: 7,
+      balance: 12.5,
+      token: 'tok',
+      options: {
+        balance_autofill: false,
+        bills_mail: true,
+        news_notification: true,
+        updates_notification: true,
+        corporate_member: false,
+        facesdk_allow_subscribe: false,
+      },
+      company: { name: '', address: '', vat: '', type: '', site: '', position: '' },
+      email: 'ann@example.com',
+      pending_email: null,
+      name: 'Ann',
+      last_name: 'Lee',
+      phone: '',
+      position: '',
+      is_staff: false,
+      ...over,
     },
-    company: { name: '', address: '', vat: '', type: '', site: '', position: '' },
-    email: 'ann@example.com',
-    pending_email: null,
-    name: 'Ann',
-    last_name: 'Lee',
-    phone: '',
-    position: '',
-    is_staff: false,
-    ...over,
-  },
-  prices: { nuitrack: [], face: [], 'face-machine': [], 'nuitrack-analytics': [] },
-  payment_provider_key: 'pk',
-  paypal_merchant_id: 'm',
-  paypal_client_id: 'c',
-})
+    prices: { nuitrack: [], face: [], 'face-machine': [], 'nuitrack-analytics': [] },
+    payment_provider_key: 'pk',
+    paypal_merchant_id: 'm',
+    paypal_client_id: 'c',
+  })
 
 /** A license as GET /api/license/ answers it: a new Nuitrack perpetual license by default. */
 export const licenseView = (over: Partial<LicenseView> = {}): LicenseView =>

@@ -16,8 +16,17 @@ async function customLicense(config: Record<string, unknown> = {}, customTags: R
   const staff = await signedInClient(t)
   await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
   const res = await staff.agent.post('/api/resource/custom/create/', {
-    title: 'Custom', count, client_email: client.email,
-    config: { product: 'face_offline_custom', license_expire_delta: 31104000, device_bound: true, max_version: '3.24', license_content: { matcher: 1 }, ...config },
+    title: 'Custom',
+    count,
+    client_email: client.email,
+    config: {
+      product: 'face_offline_custom',
+      license_expire_delta: 31104000,
+      device_bound: true,
+      max_version: '3.24',
+      license_content: { matcher: 1 },
+      ...config,
+    },
     custom_tags: customTags,
   })
   expect(res.statusCode).toBe(200)
@@ -34,13 +43,19 @@ describe('offline activation', () => {
     expect(res.statusCode).toBe(200)
     const view = res.json()
     expect(view).toMatchObject({ license_status: 'active', locked_to: 'hardware_id', serial_sensor: 'SN-1 / RealSense D435' })
-    expect(view.activations).toEqual([expect.objectContaining({ kind: 'request_file', signature_properties: { serial: 'SN-1', sensor_name: 'RealSense D435', reg: 'REG-SN-1' } })])
+    expect(view.activations).toEqual([
+      expect.objectContaining({ kind: 'request_file', signature_properties: { serial: 'SN-1', sensor_name: 'RealSense D435', reg: 'REG-SN-1' } }),
+    ])
     const keys = (await agent.get('/api/license/public-key/')).json().keys
     const verified = verifyLicenseFile(fileOf(view), keys)
     expect(verified.ok).toBe(true)
     expect(parseLicenseFile(fileOf(view))!.payload).toMatchObject({
-      license_id: licenses[0]!.id, product: 'face_offline_custom', license_content: { matcher: 1 }, max_version: '3.24',
-      lock: { type: 'hardware_id', value: 'REG-SN-1' }, device_id: view.activations[0].id,
+      license_id: licenses[0]!.id,
+      product: 'face_offline_custom',
+      license_content: { matcher: 1 },
+      max_version: '3.24',
+      lock: { type: 'hardware_id', value: 'REG-SN-1' },
+      device_id: view.activations[0].id,
     })
     // the same request again: the same device, no new seat
     const again = await agent.post(`/api/license/${licenses[0]!.id}/activate/offline/`, { data: request('SN-1') })
@@ -59,7 +74,12 @@ describe('offline activation', () => {
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ error_code: 'internal_server_error', error: 'empty data or usb token' })
     }
-    for (const data of [encodeBase64('hello'), '%%%not base64%%%', encodeBase64('3DIVI-LICENSE-REQUEST v1\nsensor_name=x\n'), encodeBase64('3DIVI-LICENSE-REQUEST v1\nserial=1\nevil=2\n')]) {
+    for (const data of [
+      encodeBase64('hello'),
+      '%%%not base64%%%',
+      encodeBase64('3DIVI-LICENSE-REQUEST v1\nsensor_name=x\n'),
+      encodeBase64('3DIVI-LICENSE-REQUEST v1\nserial=1\nevil=2\n'),
+    ]) {
       const res = await agent.post(`/api/license/${id}/activate/offline/`, { data })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toMatchObject({ error_code: '71e4fc02', error: expect.stringMatching(/not a valid activation request file/) })
@@ -77,7 +97,10 @@ describe('offline activation', () => {
     expect((await agent.post(`/api/license/${id}/activate/offline/`, { hardware_key_serial: 'x'.repeat(257) })).statusCode).toBe(400)
     const ok = await agent.post(`/api/license/${id}/activate/offline/`, { usbToken: '  USB-0042  ' })
     expect(ok.statusCode).toBe(200)
-    expect(ok.json()).toMatchObject({ locked_to: 'usb_token', activations: [expect.objectContaining({ kind: 'usb_token', signature_properties: expect.objectContaining({ serial: 'USB-0042' }) })] })
+    expect(ok.json()).toMatchObject({
+      locked_to: 'usb_token',
+      activations: [expect.objectContaining({ kind: 'usb_token', signature_properties: expect.objectContaining({ serial: 'USB-0042' }) })],
+    })
     expect(parseLicenseFile(fileOf(ok.json()))!.payload.lock).toEqual({ type: 'usb_token', value: 'USB-0042' })
   })
 
@@ -170,7 +193,17 @@ describe('signing keys', () => {
   it('rotation keeps old files valid until their key retires; tampering and expiry fail', () => {
     const dir = mkdtempSync(join(tmpdir(), 'keys-'))
     const ring = fileKeyring(dir)
-    const payload = { license_id: 1, product: 'face_offline_custom', license_content: {}, max_version: null, issued_at: new Date().toISOString(), license_expires_at: null, expires_at: null, lock: { type: 'no_bound' as const, value: null }, device_id: null }
+    const payload = {
+      license_id: 1,
+      product: 'face_offline_custom',
+      license_content: {},
+      max_version: null,
+      issued_at: new Date().toISOString(),
+      license_expires_at: null,
+      expires_at: null,
+      lock: { type: 'no_bound' as const, value: null },
+      device_id: null,
+    }
     const old = ring.sign(payload)
     const oldKid = parseLicenseFile(old)!.kid
     ring.rotate()
@@ -196,7 +229,20 @@ describe('signing keys', () => {
     expect(req.output).toBe('3DIVI-LICENSE-REQUEST v1\nserial=SN-7\nsensor_name=Cam\nreg=R7')
     const file = join(dir, 'lic.lic')
     const ring = fileKeyring(dir)
-    writeFileSync(file, ring.sign({ license_id: 9, product: 'p', license_content: {}, max_version: null, issued_at: new Date().toISOString(), license_expires_at: null, expires_at: null, lock: { type: 'no_bound', value: null }, device_id: null }))
+    writeFileSync(
+      file,
+      ring.sign({
+        license_id: 9,
+        product: 'p',
+        license_content: {},
+        max_version: null,
+        issued_at: new Date().toISOString(),
+        license_expires_at: null,
+        expires_at: null,
+        lock: { type: 'no_bound', value: null },
+        device_id: null,
+      }),
+    )
     const ok = runLicenseCommand(['license:verify', file], dir)!
     expect(ok.code).toBe(0)
     expect(ok.output).toContain('"license_id": 9')
@@ -214,7 +260,12 @@ describe('signing keys', () => {
     const view = (await agent.post(`/api/license/${licenses[0]!.id}/activate/offline/`, { data: request('SN-1') })).json()
     const keys = (await agent.get('/api/license/public-key/')).json().keys
     const { verifyLicense } = (await import('../../../../../docs/examples/verify-license.mjs')) as {
-      verifyLicense: (text: string, keys: unknown[], now?: Date, device?: Record<string, string>) => { ok: boolean; reason?: string; payload?: { license_id: number } }
+      verifyLicense: (
+        text: string,
+        keys: unknown[],
+        now?: Date,
+        device?: Record<string, string>,
+      ) => { ok: boolean; reason?: string; payload?: { license_id: number } }
     }
     expect(verifyLicense(fileOf(view), keys)).toMatchObject({ ok: true, payload: { license_id: licenses[0]!.id } })
     // with the device's identity it checks the lock the file states
@@ -223,6 +274,11 @@ describe('signing keys', () => {
     const changed = fileOf(view).replace(/\n(.)/, (_m, c: string) => `\n${c === 'e' ? 'f' : 'e'}`)
     expect(verifyLicense(changed, keys).ok).toBe(false)
     const doc = readFileSync(new URL('../../../../../docs/license-file.md', import.meta.url), 'utf8')
-    expect(doc).toContain(readFileSync(new URL('../../../../../docs/examples/verify-license.mjs', import.meta.url), 'utf8').split('\n').slice(4, 20).join('\n'))
+    expect(doc).toContain(
+      readFileSync(new URL('../../../../../docs/examples/verify-license.mjs', import.meta.url), 'utf8')
+        .split('\n')
+        .slice(4, 20)
+        .join('\n'),
+    )
   })
 })

@@ -8,8 +8,17 @@ async function staffLicenses(email: string, count: number, config: Record<string
   const staff = await signedInClient(t, `staff-${Math.random().toString(36).slice(2, 8)}@example.com`)
   await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
   const res = await staff.agent.post('/api/resource/custom/create/', {
-    title: 'Parallel', count, client_email: email,
-    config: { product: 'face_offline_custom', license_expire_delta: 31104000, device_bound: false, max_version: null, license_content: { matcher: 1 }, ...config },
+    title: 'Parallel',
+    count,
+    client_email: email,
+    config: {
+      product: 'face_offline_custom',
+      license_expire_delta: 31104000,
+      device_bound: false,
+      max_version: null,
+      license_content: { matcher: 1 },
+      ...config,
+    },
     custom_tags: {},
   })
   expect(res.statusCode).toBe(200)
@@ -56,7 +65,8 @@ describe('activation under parallel requests', () => {
     const [license] = await staffLicenses(email, 1, { online: true })
     await t.db.query(`UPDATE licenses SET config = config || '{"max_reactivation_count": 3}' WHERE id = $1`, [license!.id])
     const sdk = new Agent(t.app)
-    for (const fp of ['a', 'b', 'c']) expect((await sdk.post('/api/sdk/activate/', { key: license!.token, fingerprint: fp }, { csrf: false })).statusCode).toBe(200)
+    for (const fp of ['a', 'b', 'c'])
+      expect((await sdk.post('/api/sdk/activate/', { key: license!.token, fingerprint: fp }, { csrf: false })).statusCode).toBe(200)
     const view = (await agent.get(`/api/license/${license!.id}/`)).json()
     const device = view.activations[0].id
     const both = await Promise.all([

@@ -14,8 +14,17 @@ async function staffLicense(config: Record<string, unknown>, customTags: Record<
   const staff = await signedInClient(t)
   await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
   const res = await staff.agent.post('/api/resource/custom/create/', {
-    title: 'Locked', count: 1, client_email: client.email,
-    config: { product: 'face_offline_perpetual', license_expire_delta: null, device_bound: false, max_version: null, license_content: { matcher: 1 }, ...config },
+    title: 'Locked',
+    count: 1,
+    client_email: client.email,
+    config: {
+      product: 'face_offline_perpetual',
+      license_expire_delta: null,
+      device_bound: false,
+      max_version: null,
+      license_content: { matcher: 1 },
+      ...config,
+    },
     custom_tags: customTags,
   })
   expect(res.statusCode, res.body).toBe(200)
@@ -120,7 +129,10 @@ describe('a lock is binding on the device API (B13)', () => {
     const first = await activated(a, { key, fingerprint: 'fp-1', hardware_id: 'HW-1' })
     expect(first.payload.lock).toEqual({ type: 'hardware_id', value: 'HW-1' })
     // the same fingerprint claiming other hardware
-    expect((await post(a, '/api/sdk/activate/', { key, fingerprint: 'fp-1', hardware_id: 'HW-2' })).json()).toMatchObject({ code: 'LOCK_MISMATCH', error_code: 'ee8d27cb' })
+    expect((await post(a, '/api/sdk/activate/', { key, fingerprint: 'fp-1', hardware_id: 'HW-2' })).json()).toMatchObject({
+      code: 'LOCK_MISMATCH',
+      error_code: 'ee8d27cb',
+    })
     // other hardware needs a seat; the license has one
     expect((await post(a, '/api/sdk/activate/', { key, fingerprint: 'fp-2', hardware_id: 'HW-2' })).json()).toMatchObject({ code: 'TOO_MANY_DEVICES' })
     // the bound hardware with a new fingerprint (software re-installed) is the same device
@@ -130,7 +142,10 @@ describe('a lock is binding on the device API (B13)', () => {
     expect((await post(a, '/api/sdk/validate/', { key, fingerprint: 'fp-1' })).json().code).toBe('NOT_ACTIVATED')
     expect((await post(a, '/api/sdk/validate/', { key, fingerprint: 'fp-3' })).json().code).toBe('VALID')
     expect(await liveDevices(id)).toBe(1)
-    expect((await agent.get(`/api/license/${id}/`)).json()).toMatchObject({ locked_to: 'hardware_id', activations: [expect.objectContaining({ signature_properties: expect.objectContaining({ reg: 'HW-1' }) })] })
+    expect((await agent.get(`/api/license/${id}/`)).json()).toMatchObject({
+      locked_to: 'hardware_id',
+      activations: [expect.objectContaining({ signature_properties: expect.objectContaining({ reg: 'HW-1' }) })],
+    })
   })
 
   it('parallel activations: one hardware id is one device, other hardware gets no seat', async () => {
@@ -139,7 +154,9 @@ describe('a lock is binding on the device API (B13)', () => {
     const same = await Promise.all(Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `fp-${i}`, hardware_id: 'HW-1' })))
     expect(same.every((r) => r.statusCode === 200)).toBe(true)
     expect(new Set(same.map((r) => r.json().device.id)).size).toBe(1)
-    const other = await Promise.all(Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `other-${i}`, hardware_id: `HW-X${i}` })))
+    const other = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(a, '/api/sdk/activate/', { key, fingerprint: `other-${i}`, hardware_id: `HW-X${i}` })),
+    )
     expect(other.every((r) => r.statusCode === 409 && r.json().code === 'TOO_MANY_DEVICES')).toBe(true)
     expect(await liveDevices(id)).toBe(1)
   })

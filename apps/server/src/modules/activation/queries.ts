@@ -69,7 +69,9 @@ export async function recentCustomerReleases(tx: Queryable, licenseId: number): 
 
 /** Conditional: the SDK may have released the same device a moment ago; answers whether this call did. */
 export async function releaseByCustomer(tx: Queryable, deviceId: number): Promise<boolean> {
-  const rows = await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id`, [deviceId])
+  const rows = await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id`, [
+    deviceId,
+  ])
   return rows.length > 0
 }
 
@@ -83,7 +85,10 @@ export async function touchDevice(tx: Queryable, deviceId: number, fingerprint: 
   await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [deviceId, name, fingerprint])
 }
 
-export type ValidationRow = Pick<LicenseRecord, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & { device_id: number | null; last_seen: Date | null }
+export type ValidationRow = Pick<LicenseRecord, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & {
+  device_id: number | null
+  last_seen: Date | null
+}
 
 /** The hot path's one read: the license by key joined to the SDK-bound device of the fingerprint. */
 export async function findForValidation(db: Queryable, token: string, fingerprint: string): Promise<ValidationRow | null> {

@@ -10,9 +10,13 @@ import { SdkRefusal, type ActivationContext } from './service.ts'
 
 const offlineBody = z.object({
   data: text().max(1_000_000).optional(),
-  hardware_key_serial: text().max(USB_SERIAL_MAX + 64).optional(),
+  hardware_key_serial: text()
+    .max(USB_SERIAL_MAX + 64)
+    .optional(),
   /** the older name of hardware_key_serial */
-  usbToken: text().max(USB_SERIAL_MAX + 64).optional(),
+  usbToken: text()
+    .max(USB_SERIAL_MAX + 64)
+    .optional(),
 })
 const serialOf = (b: z.infer<typeof offlineBody>) => {
   const serial = (b.hardware_key_serial ?? b.usbToken)?.trim()
@@ -28,7 +32,10 @@ const SDK_ERROR: Partial<Record<ValidationCode, ErrorName>> = {
 }
 const licenseResponse = { 200: licenseViewSchema, ...errors(400, 401, 404, 409) }
 
-export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; sdkLimits: { perKey: number; perIp: number } }> = async (app, { ctx, sdkLimits }) => {
+export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; sdkLimits: { perKey: number; perIp: number } }> = async (
+  app,
+  { ctx, sdkLimits },
+) => {
   const tags = ['activation']
 
   const checkSerial = (serial: string | undefined) => {
@@ -52,7 +59,13 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   })
   app.post('/group/:id/activate/offline/', {
     config: { auth: 'client' },
-    schema: { tags, summary: 'Make a license from the group (limit -1) and activate it offline', params: idParams, body: offlineBody, response: licenseResponse },
+    schema: {
+      tags,
+      summary: 'Make a license from the group (limit -1) and activate it offline',
+      params: idParams,
+      body: offlineBody,
+      response: licenseResponse,
+    },
     handler: async (req) =>
       activation.activateGroupOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
   })
@@ -73,7 +86,9 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       summary: 'Every license-signing public key with its kid and retirement date',
       response: {
         200: z.object({
-          keys: z.array(z.object({ kid: z.string(), algorithm: z.literal('Ed25519'), public_key: z.string(), created_at: z.string(), retire_at: z.string().nullable() })),
+          keys: z.array(
+            z.object({ kid: z.string(), algorithm: z.literal('Ed25519'), public_key: z.string(), created_at: z.string(), retire_at: z.string().nullable() }),
+          ),
         }),
       },
     },
@@ -86,7 +101,12 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   const limiter = new BatchedLimiter(ctx.db.relaxed, 60, 200, { log: ctx.log })
   app.addHook('onClose', async () => limiter.stop())
   const limited = async (ip: string, key: string) => {
-    if (!limiter.take([{ key: `sdk:key:${key}`, max: sdkLimits.perKey }, { key: `sdk:ip:${ip}`, max: sdkLimits.perIp }])) {
+    if (
+      !limiter.take([
+        { key: `sdk:key:${key}`, max: sdkLimits.perKey },
+        { key: `sdk:ip:${ip}`, max: sdkLimits.perIp },
+      ])
+    ) {
       throw new AppError('rate_limited')
     }
   }
@@ -105,15 +125,21 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       tags: sdkTags,
       summary:
         "Bind a device to an online license's key (idempotent per fingerprint); answers a signed license file. A locked license needs what its lock names: hardware_id, usb_token or app_id",
-      body: z.object({
-        key: keyField,
-        fingerprint: fingerprintField,
-        name: text().trim().max(256).optional(),
-        properties: z.object({ serial: text().max(256).optional(), sensor_name: text().max(256).optional(), reg: text().max(256).optional() }).optional(),
-        hardware_id: lockField.describe('for a license locked to device hardware: the hardware id (else properties.reg)'),
-        usb_token: lockField.describe('for a license locked to a USB token: the serial of the token'),
-        app_id: lockField.describe('for a license locked to an iOS or Android app: the app id'),
-      }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…', name: 'Lobby kiosk', properties: { serial: 'SN-1', sensor_name: 'RealSense D435' } }] }),
+      body: z
+        .object({
+          key: keyField,
+          fingerprint: fingerprintField,
+          name: text().trim().max(256).optional(),
+          properties: z.object({ serial: text().max(256).optional(), sensor_name: text().max(256).optional(), reg: text().max(256).optional() }).optional(),
+          hardware_id: lockField.describe('for a license locked to device hardware: the hardware id (else properties.reg)'),
+          usb_token: lockField.describe('for a license locked to a USB token: the serial of the token'),
+          app_id: lockField.describe('for a license locked to an iOS or Android app: the app id'),
+        })
+        .meta({
+          examples: [
+            { key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…', name: 'Lobby kiosk', properties: { serial: 'SN-1', sensor_name: 'RealSense D435' } },
+          ],
+        }),
       response: {
         200: z.object({
           license_file: z.string(),
@@ -161,7 +187,12 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
       tags: sdkTags,
       summary: 'Free the seat of a device',
       body: z.object({ key: keyField, fingerprint: fingerprintField }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…' }] }),
-      response: { 200: z.object({ status: z.literal('ok'), released: z.boolean() }).meta({ examples: [{ status: 'ok', released: true }] }), 403: sdkError, 404: sdkError, 429: sdkError },
+      response: {
+        200: z.object({ status: z.literal('ok'), released: z.boolean() }).meta({ examples: [{ status: 'ok', released: true }] }),
+        403: sdkError,
+        404: sdkError,
+        429: sdkError,
+      },
     },
     handler: async (req, reply) => {
       await limited(req.ip, req.body.key)

@@ -45,7 +45,13 @@ export const seatLimit = (config: LicenseConfig) => Math.max(1, config.max_react
  * Signs a file for one device. Online licenses get files that live offline_timeout seconds (a day by
  * default), so a device that stops checking in stops working; offline files live as long as the license.
  */
-export function licenseFileFor(keyring: Keyring, license: Pick<LicenseRecord, 'id' | 'product' | 'config' | 'expire_date'>, device: { id: number } | null, lock: FileLock, now = new Date()) {
+export function licenseFileFor(
+  keyring: Keyring,
+  license: Pick<LicenseRecord, 'id' | 'product' | 'config' | 'expire_date'>,
+  device: { id: number } | null,
+  lock: FileLock,
+  now = new Date(),
+) {
   const licenseExpires = license.expire_date ? new Date(license.expire_date) : null
   let expires = licenseExpires
   if (license.config.online) {
@@ -188,7 +194,11 @@ const DETAIL: Record<ValidationCode, string> = {
 }
 
 export class SdkRefusal extends Error {
-  constructor(readonly code: ValidationCode, readonly status: number, detail?: string) {
+  constructor(
+    readonly code: ValidationCode,
+    readonly status: number,
+    detail?: string,
+  ) {
     super(detail ?? DETAIL[code])
   }
 }
@@ -258,7 +268,15 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
       // the device row keeps the value it is bound to where deviceBinding reads it
       const serial = lock.type === 'usb_token' ? decision.binding : (p.serial ?? null)
       const reg = lock.type === 'hardware_id' ? decision.binding : (p.reg ?? null)
-      device = await insertDevice(tx, { license_id: l.id, kind: 'online', fingerprint: body.fingerprint, serial, sensor_name: p.sensor_name ?? null, reg, name: body.name ?? null })
+      device = await insertDevice(tx, {
+        license_id: l.id,
+        kind: 'online',
+        fingerprint: body.fingerprint,
+        serial,
+        sensor_name: p.sensor_name ?? null,
+        reg,
+        name: body.name ?? null,
+      })
     }
     await markActivated(tx, l.id, decision.lock.type)
     const file = licenseFileFor(ctx.keyring, l, device, decision.lock, now)
@@ -279,7 +297,8 @@ export async function sdkValidate(db: Queryable, key: string, fingerprint: strin
   const now = new Date()
   const license = await findForValidation(db, key, fingerprint)
   const code: ValidationCode =
-    refusal(license as LicenseRecord | null, now) ?? (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
+    refusal(license as LicenseRecord | null, now) ??
+    (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
   // last seen is kept to the minute, so a chatty SDK does not turn every check into a write
   if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) {
     await recordSeen(db, license!.device_id!)

@@ -13,7 +13,11 @@ async function solvedToken(a: Agent) {
 describe('Nuitrack Analytics registration', () => {
   it('registers with a solved captcha, mails the confirmation, then takes the optional fill-info', async () => {
     const a = new Agent(t.app)
-    const res = await a.post('/api/nuitrack-analytics/signup/', { username: 'cloud@example.com', password: STRONG_PASSWORD, captcha_token: await solvedToken(a) })
+    const res = await a.post('/api/nuitrack-analytics/signup/', {
+      username: 'cloud@example.com',
+      password: STRONG_PASSWORD,
+      captcha_token: await solvedToken(a),
+    })
     expect(res.json()).toEqual({ step: 'fill_info', next: '/app/login/nuitrack-analytics/?registered=1' })
     const mail = await lastMailTo(t.db, 'cloud@example.com')
     expect(mail!.link).toContain('?platform=nuitrack-analytics')
@@ -23,9 +27,17 @@ describe('Nuitrack Analytics registration', () => {
     expect(long.statusCode).toBe(400)
     const wrong = await a.post('/api/nuitrack-analytics/fill-info/', { username: 'cloud@example.com', password: 'Wrong-pass1', company: 'Shops' })
     expect(wrong.json().error_code).toBe('ba8aedaf')
-    const ok = await a.post('/api/nuitrack-analytics/fill-info/', { username: 'cloud@example.com', password: STRONG_PASSWORD, name: 'Ada', company: 'Shops Inc', site: 'shops.example' })
+    const ok = await a.post('/api/nuitrack-analytics/fill-info/', {
+      username: 'cloud@example.com',
+      password: STRONG_PASSWORD,
+      name: 'Ada',
+      company: 'Shops Inc',
+      site: 'shops.example',
+    })
     expect(ok.json()).toEqual({ status: 'ok', next: '/app/login/nuitrack-analytics/?registered=1' })
-    const row = (await t.db.query<{ name: string; company: { name: string; site: string } }>("SELECT name, company FROM clients WHERE email = 'cloud@example.com'"))[0]!
+    const row = (
+      await t.db.query<{ name: string; company: { name: string; site: string } }>("SELECT name, company FROM clients WHERE email = 'cloud@example.com'")
+    )[0]!
     expect(row).toMatchObject({ name: 'Ada', company: { name: 'Shops Inc', site: 'shops.example' } })
   })
 

@@ -62,7 +62,11 @@ describe('GET /api/client/{id}/validate-confirmation-token/{token}/', () => {
     await t.db.query(`UPDATE email_tokens SET expires_at = now() - interval '1 minute' WHERE purpose = 'reset'`)
     const a = new Agent(t.app)
     expectError(await a.get(`/api/client/${client.id}/validate-confirmation-token/${mail.token}/`), 403, '4bdf9f69')
-    expectError(await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: mail.token, new_password: 'Another-9pass' }), 403, '4bdf9f69')
+    expectError(
+      await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: mail.token, new_password: 'Another-9pass' }),
+      403,
+      '4bdf9f69',
+    )
     expect(a.cookies.has('sessionid')).toBe(false)
     expect((await signin(email, STRONG_PASSWORD)).statusCode).toBe(200)
   })
@@ -73,9 +77,15 @@ describe('GET /api/client/{id}/validate-confirmation-token/{token}/', () => {
     const second = await resetLink(email)
     const a = new Agent(t.app)
     expectError(await a.get(`/api/client/${client.id}/validate-confirmation-token/${first.token}/`), 403, '4bdf9f69')
-    expectError(await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: first.token, new_password: 'Another-9pass' }), 403, '4bdf9f69')
+    expectError(
+      await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: first.token, new_password: 'Another-9pass' }),
+      403,
+      '4bdf9f69',
+    )
     expect((await signin(email, STRONG_PASSWORD)).statusCode).toBe(200)
-    expect((await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: second.token, new_password: 'Another-9pass' })).statusCode).toBe(200)
+    expect(
+      (await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: second.token, new_password: 'Another-9pass' })).statusCode,
+    ).toBe(200)
   })
 })
 
@@ -111,7 +121,11 @@ describe('POST /api/client/reset-password/', () => {
     expectError(await old2.get('/api/client/'), 401, '1920e203')
     expect(await count(t.db, 'sessions WHERE client_id = $1', [client.id])).toBe(1)
 
-    const reuse = await new Agent(t.app).post('/api/client/reset-password/', { client_id: client.id, confirmation_token: mail.token, new_password: 'Third-9pass' })
+    const reuse = await new Agent(t.app).post('/api/client/reset-password/', {
+      client_id: client.id,
+      confirmation_token: mail.token,
+      new_password: 'Third-9pass',
+    })
     expectError(reuse, 403, '4bdf9f69')
     expectError(await new Agent(t.app).get(`/api/client/${client.id}/validate-confirmation-token/${mail.token}/`), 403, '4bdf9f69')
     expectError(await signin(email, STRONG_PASSWORD), 400, '3fc79796', 'password')
@@ -122,14 +136,20 @@ describe('POST /api/client/reset-password/', () => {
   it('answers 404 96b731f4 for an unknown client', async () => {
     const { email } = await signedInClient(t)
     const mail = await resetLink(email)
-    expectError(await new Agent(t.app).post('/api/client/reset-password/', { client_id: 999999, confirmation_token: mail.token, new_password: 'Another-9pass' }), 404, '96b731f4')
+    expectError(
+      await new Agent(t.app).post('/api/client/reset-password/', { client_id: 999999, confirmation_token: mail.token, new_password: 'Another-9pass' }),
+      404,
+      '96b731f4',
+    )
   })
 
   it('confirms an unconfirmed account, since the link proved the mailbox', async () => {
     const a = new Agent(t.app)
     await a.post('/api/client/signup/', { username: 'unconf@example.com', password: STRONG_PASSWORD })
     const mail = await resetLink('unconf@example.com')
-    expect((await a.post('/api/client/reset-password/', { client_id: mail.clientId, confirmation_token: mail.token, new_password: 'Another-9pass' })).statusCode).toBe(200)
+    expect(
+      (await a.post('/api/client/reset-password/', { client_id: mail.clientId, confirmation_token: mail.token, new_password: 'Another-9pass' })).statusCode,
+    ).toBe(200)
     expect((await signin('unconf@example.com', 'Another-9pass')).statusCode).toBe(200)
   })
 })
@@ -175,7 +195,11 @@ describe('POST /api/client/change-password/', () => {
 
     const a = new Agent(t.app)
     expectError(await a.get(`/api/client/${client.id}/validate-confirmation-token/${reset.token}/`), 403, '4bdf9f69')
-    expectError(await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: reset.token, new_password: 'Other-9pass' }), 403, '4bdf9f69')
+    expectError(
+      await a.post('/api/client/reset-password/', { client_id: client.id, confirmation_token: reset.token, new_password: 'Other-9pass' }),
+      403,
+      '4bdf9f69',
+    )
     expectError(await a.post('/api/client/confirm/', { client_id: client.id, confirmation_token: confirmation.token }), 403, '4bdf9f69')
     expectError(await a.post('/api/client/confirm/', { client_id: client.id, confirmation_token: change.token }), 403, '4bdf9f69')
     expect((await agent.get('/api/client/')).json().client_info).toMatchObject({ email, pending_email: null })

@@ -14,10 +14,7 @@ export interface TokenRow {
 /** Issues a single-use token; earlier unused tokens of the same purpose stop working. */
 export async function issueToken(db: Queryable, clientId: number, purpose: TokenPurpose, newEmail?: string): Promise<string> {
   const token = randomToken(24)
-  await db.query(
-    `UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`,
-    [clientId, purpose],
-  )
+  await db.query(`UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`, [clientId, purpose])
   await db.query(
     `INSERT INTO email_tokens (client_id, purpose, token_hash, new_email, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
@@ -50,10 +47,7 @@ export async function findToken(db: Queryable, clientId: number, token: string, 
 
 /** Marks a live token used; answers false when another request used it first. */
 export async function consumeToken(db: Queryable, id: number): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE email_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now() RETURNING id`,
-    [id],
-  )
+  const rows = await db.query(`UPDATE email_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now() RETURNING id`, [id])
   return rows.length > 0
 }
 
@@ -89,8 +83,8 @@ export async function markConfirmed(db: Queryable, clientId: number) {
 
 /** Moves the client to the e-mail a followed change link confirmed. */
 export async function applyEmailChange(db: Queryable, clientId: number, email: string) {
-  await db.query(
-    `UPDATE clients SET email = $2, pending_email = NULL, confirmed_at = COALESCE(confirmed_at, now()), updated_at = now() WHERE id = $1`,
-    [clientId, email],
-  )
+  await db.query(`UPDATE clients SET email = $2, pending_email = NULL, confirmed_at = COALESCE(confirmed_at, now()), updated_at = now() WHERE id = $1`, [
+    clientId,
+    email,
+  ])
 }

@@ -3,7 +3,18 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../app.ts'
 import { postgresDb } from '../../db/db.ts'
 import { RATE_LIMITS } from '../../context.ts'
-import { Agent, DB_KIND, STRONG_PASSWORD, count, expectError, lastMailTo, signedInClient, testConfig, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
+import {
+  Agent,
+  DB_KIND,
+  STRONG_PASSWORD,
+  count,
+  expectError,
+  lastMailTo,
+  signedInClient,
+  testConfig,
+  useTestApp,
+  workerDatabaseUrl,
+} from '../../test/harness.ts'
 
 const t = useTestApp()
 
@@ -54,9 +65,13 @@ describe('sign-in', () => {
     const { email } = await signedInClient(t)
     const ceiling = RATE_LIMITS.signinFailuresPerEmail.max
     // the owner signs in 15 times from one address: none of them is a failure
-    for (let i = 0; i < 15; i++) expect((await new Agent(t.app, '10.6.0.1').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
+    for (let i = 0; i < 15; i++)
+      expect((await new Agent(t.app, '10.6.0.1').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD })).statusCode).toBe(200)
     await t.db.query('DELETE FROM rate_limits WHERE key LIKE $1', ['signin:ip:%'])
-    await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '5 minutes', $2)`, [`signin:fail:email:${email}`, ceiling])
+    await t.db.query(`INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, date_trunc('minute', now()) - interval '5 minutes', $2)`, [
+      `signin:fail:email:${email}`,
+      ceiling,
+    ])
     expectLimited(await new Agent(t.app, '10.6.1.1').post('/api/client/signin/', { username: email, password: STRONG_PASSWORD }))
   })
 
@@ -84,7 +99,9 @@ describe('sign-in', () => {
     const fill = (password: string) => new Agent(t.app, '10.3.3.3').post('/api/nuitrack-analytics/fill-info/', { username: email, password, name: 'Ada' })
     for (let i = 0; i < 10; i++) expectError(await fill('Wrong-pass1'), 400, 'ba8aedaf')
     expectLimited(await fill(STRONG_PASSWORD))
-    expect((await new Agent(t.app, '10.3.3.4').post('/api/nuitrack-analytics/fill-info/', { username: email, password: STRONG_PASSWORD, name: 'Ada' })).statusCode).toBe(200)
+    expect(
+      (await new Agent(t.app, '10.3.3.4').post('/api/nuitrack-analytics/fill-info/', { username: email, password: STRONG_PASSWORD, name: 'Ada' })).statusCode,
+    ).toBe(200)
   })
 })
 
@@ -190,7 +207,9 @@ describe('limits across server processes on one PostgreSQL', () => {
     const { email } = await signedInClient(t)
     await withSecondApp(async (other) => {
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => new Agent(i % 2 ? other : t.app, `10.8.8.${i}`).post('/api/client/send-password-reset-url/', { client_email: email })),
+        Array.from({ length: 10 }, (_, i) =>
+          new Agent(i % 2 ? other : t.app, `10.8.8.${i}`).post('/api/client/send-password-reset-url/', { client_email: email }),
+        ),
       )
       const ok = results.filter((r) => r.statusCode === 200).length
       expect(ok).toBe(5)

@@ -85,9 +85,20 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post('/client/reset-password/', {
     config: { auth: 'public', fieldErrors: { new_password: 'password_invalid' } },
-    schema: { tags, summary: 'Set a new password with a link token; signs in', body: resetPasswordBody, response: { 200: profileResponseSchema, ...errors(400, 404) } },
+    schema: {
+      tags,
+      summary: 'Set a new password with a link token; signs in',
+      body: resetPasswordBody,
+      response: { 200: profileResponseSchema, ...errors(400, 404) },
+    },
     handler: async (req, reply) => {
-      const { sessionId, profile } = await auth.resetPassword(ctx, req.headers['user-agent'], req.body.client_id, req.body.confirmation_token, req.body.new_password)
+      const { sessionId, profile } = await auth.resetPassword(
+        ctx,
+        req.headers['user-agent'],
+        req.body.client_id,
+        req.body.confirmation_token,
+        req.body.new_password,
+      )
       reply.setSession(sessionId)
       return profile
     },

@@ -8,17 +8,7 @@ import { linkMail } from '../../platform/mailer.ts'
 import { forgive, hit } from '../../platform/rate-limit.ts'
 import { emailTaken, findClientByEmail, findClientById, insertClient, setPassword, type ClientRow } from '../client/queries.ts'
 import { getProfile } from '../client/service.ts'
-import {
-  applyEmailChange,
-  consumeToken,
-  endSession,
-  endSessions,
-  findToken,
-  insertSession,
-  issueToken,
-  markConfirmed,
-  revokeAllTokens,
-} from './queries.ts'
+import { applyEmailChange, consumeToken, endSession, endSessions, findToken, insertSession, issueToken, markConfirmed, revokeAllTokens } from './queries.ts'
 
 const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
 
@@ -29,7 +19,14 @@ async function sendConfirmationMail(ctx: AppContext, tx: Queryable, ip: string, 
     ctx,
     tx,
     ip,
-    linkMail(client.email, 'Confirm your registration', 'Thank you for registering at the 3DiVi portal.', 'Confirm your e-mail', url, 'The link works for 3 days. If you did not register, ignore this message.'),
+    linkMail(
+      client.email,
+      'Confirm your registration',
+      'Thank you for registering at the 3DiVi portal.',
+      'Confirm your e-mail',
+      url,
+      'The link works for 3 days. If you did not register, ignore this message.',
+    ),
   )
 }
 
@@ -129,7 +126,14 @@ export async function sendPasswordReset(ctx: AppContext, ip: string, by: { clien
       ctx,
       tx,
       ip,
-      linkMail(client.email, 'Set a new password', 'Someone asked to reset the password of your 3DiVi portal account.', 'Set a new password', url, 'The link works for 24 hours and only once. If it was not you, ignore this message.'),
+      linkMail(
+        client.email,
+        'Set a new password',
+        'Someone asked to reset the password of your 3DiVi portal account.',
+        'Set a new password',
+        url,
+        'The link works for 24 hours and only once. If it was not you, ignore this message.',
+      ),
     )
   })
   return { status: 'ok' as const }

@@ -51,7 +51,11 @@ describe('POST /api/client/signin/', () => {
 describe('GET /api/client/ without a session', () => {
   it('answers 401 1920e203 Unauthorized user AnonymousUser on every signed-in call', async () => {
     const a = new Agent(t.app)
-    for (const [method, url] of [['GET', '/api/client/'], ['POST', '/api/client/'], ['POST', '/api/client/change-password/']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/client/'],
+      ['POST', '/api/client/'],
+      ['POST', '/api/client/change-password/'],
+    ] as const) {
       const res = method === 'GET' ? await a.get(url) : await a.post(url, { old_password: 'x', new_password: STRONG_PASSWORD })
       expect(res.statusCode, url).toBe(401)
       expect(res.json()).toEqual({ error_code: '1920e203', error: 'Unauthorized user AnonymousUser' })

@@ -105,7 +105,7 @@ describe('POST /api/client/send-confirmation-url/', () => {
 })
 
 describe('confirmation errors', () => {
-  it('404 96b731f4 for an unknown client, 403 for another client\'s or a set-password token, 400 for a malformed one', async () => {
+  it("404 96b731f4 for an unknown client, 403 for another client's or a set-password token, 400 for a malformed one", async () => {
     const a = new Agent(t.app)
     await a.post('/api/client/signup/', { username: 'one@example.com', password: STRONG_PASSWORD })
     await a.post('/api/client/signup/', { username: 'two@example.com', password: STRONG_PASSWORD })

@@ -54,15 +54,17 @@ export async function seedCatalogue(db: Queryable) {
     )
   }
   for (const v of FACE_SDK_VERSIONS) {
-    await db.query(
-      `INSERT INTO face_sdk_versions (version, is_default, released) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING`,
-      [v.version, v.is_default, v.released],
-    )
+    await db.query(`INSERT INTO face_sdk_versions (version, is_default, released) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING`, [
+      v.version,
+      v.is_default,
+      v.released,
+    ])
   }
   for (const e of CHANGELOG) {
-    await db.query(
-      `INSERT INTO changelog (version, released, changes) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING`,
-      [e.version, e.date, JSON.stringify(e.changes)],
-    )
+    await db.query(`INSERT INTO changelog (version, released, changes) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING`, [
+      e.version,
+      e.date,
+      JSON.stringify(e.changes),
+    ])
   }
 }

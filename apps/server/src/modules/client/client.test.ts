@@ -36,7 +36,12 @@ describe('GET /api/client/', () => {
     expect(Object.keys(body.prices).sort()).toEqual(['face', 'face-machine', 'nuitrack', 'nuitrack-analytics'])
     for (const platform of Object.keys(body.prices)) expect(body.prices[platform].length, platform).toBeGreaterThan(0)
     expect(body.prices.nuitrack[0]).toEqual(
-      expect.objectContaining({ product: expect.any(String), cost: expect.any(Number), old_price: expect.toBeOneOf([null, expect.any(Number)]), discount: expect.toBeOneOf([null, expect.any(Number)]) }),
+      expect.objectContaining({
+        product: expect.any(String),
+        cost: expect.any(Number),
+        old_price: expect.toBeOneOf([null, expect.any(Number)]),
+        discount: expect.toBeOneOf([null, expect.any(Number)]),
+      }),
     )
     // the analytics cloud price is read from tier 4 of na_subscribe
     expect(body.prices['nuitrack-analytics'].find((p: { product: string; tier: number }) => p.product === 'na_subscribe' && p.tier === 4)).toBeTruthy()
@@ -102,7 +107,14 @@ describe('POST /api/client/', () => {
       last_name: 'l'.repeat(150),
       phone: '1'.repeat(30),
       position: 'p'.repeat(150),
-      company: { name: 'c'.repeat(30), address: 'a'.repeat(999), vat: 'v'.repeat(150), type: 't'.repeat(150), site: 's'.repeat(150), position: 'q'.repeat(150) },
+      company: {
+        name: 'c'.repeat(30),
+        address: 'a'.repeat(999),
+        vat: 'v'.repeat(150),
+        type: 't'.repeat(150),
+        site: 's'.repeat(150),
+        position: 'q'.repeat(150),
+      },
     }
     const res = await agent.post('/api/client/', body)
     expect(res.statusCode, res.body).toBe(200)
@@ -128,7 +140,13 @@ describe('POST /api/client/', () => {
       expectError(await agent.post('/api/client/', { ...body, last_name: field === 'last_name' ? body.last_name : 'Saved?' }), 400, '6a38afc1', field)
     }
     const info = (await agent.get('/api/client/')).json().client_info
-    expect(info).toMatchObject({ name: '', last_name: '', phone: '', position: '', company: { name: '', address: '', vat: '', type: '', site: '', position: '' } })
+    expect(info).toMatchObject({
+      name: '',
+      last_name: '',
+      phone: '',
+      position: '',
+      company: { name: '', address: '', vat: '', type: '', site: '', position: '' },
+    })
   })
 
   it('refuses to let the client set the staff-only option facesdk_allow_subscribe', async () => {

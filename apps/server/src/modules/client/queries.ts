@@ -20,8 +20,21 @@ export interface ClientRow {
 }
 
 const CLIENT_COLUMNS = columns<ClientRow>()(
-  'id', 'email', 'password_hash', 'confirmed_at', 'is_staff', 'name', 'last_name', 'phone', 'position',
-  'company', 'options', 'balance_cents', 'token', 'pending_email', 'segment',
+  'id',
+  'email',
+  'password_hash',
+  'confirmed_at',
+  'is_staff',
+  'name',
+  'last_name',
+  'phone',
+  'position',
+  'company',
+  'options',
+  'balance_cents',
+  'token',
+  'pending_email',
+  'segment',
 )
 
 const EMPTY_COMPANY: Company = { name: '', address: '', vat: '', type: '', site: '', position: '' }

@@ -45,7 +45,14 @@ export async function updateClient(ctx: AppContext, ip: string, clientId: number
         ctx,
         tx,
         ip,
-        linkMail(body.email, 'Confirm your new e-mail', `You asked to change the e-mail of your 3DiVi portal account from ${current.email} to ${body.email}.`, 'Confirm the new e-mail', url, 'The change takes effect once you follow the link. It works for 24 hours.'),
+        linkMail(
+          body.email,
+          'Confirm your new e-mail',
+          `You asked to change the e-mail of your 3DiVi portal account from ${current.email} to ${body.email}.`,
+          'Confirm the new e-mail',
+          url,
+          'The change takes effect once you follow the link. It works for 24 hours.',
+        ),
       )
       row = { ...row, pending_email: body.email }
       emailConfirmationSent = true

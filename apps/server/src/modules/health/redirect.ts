@@ -14,7 +14,10 @@ export const serviceRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['service'],
       summary: 'Redirect to the helpdesk or a cloud service, with the license id where relevant',
-      querystring: z.object({ service: z.enum(['freshdesk', 'face-machine', 'nuitrack-analytics']), license_id: z.coerce.number().int().positive().optional() }),
+      querystring: z.object({
+        service: z.enum(['freshdesk', 'face-machine', 'nuitrack-analytics']),
+        license_id: z.coerce.number().int().positive().optional(),
+      }),
     },
     handler: async (req, reply) => {
       const url = new URL(SERVICE_URLS[req.query.service])

@@ -20,7 +20,10 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       } catch (err) {
         // a load balancer takes this process out of rotation until the database answers again
         req.log.warn({ err }, 'health check: database down')
-        return reply.status(503).header('retry-after', '5').send({ status: 'unavailable' as const, database: 'down' as const })
+        return reply
+          .status(503)
+          .header('retry-after', '5')
+          .send({ status: 'unavailable' as const, database: 'down' as const })
       }
       return { status: 'ok' as const, database: ctx.db.kind }
     },

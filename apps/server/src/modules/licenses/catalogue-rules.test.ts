@@ -65,7 +65,9 @@ describe('a staff subscription needs a validity (checkStaffValidity), on the ser
     const staff = await signedInClient(t)
     await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
     const res = await staff.agent.post('/api/resource/custom/create/', {
-      title: 'Custom', count: 1, client_email: client.email,
+      title: 'Custom',
+      count: 1,
+      client_email: client.email,
       config: { product, license_expire_delta, device_bound: false, max_version: null, license_content: { matcher: 1 } },
       custom_tags: {},
     })

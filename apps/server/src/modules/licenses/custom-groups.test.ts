@@ -16,7 +16,15 @@ const order = (email: string, over: Record<string, unknown> = {}) => ({
   title: 'Custom',
   count: 2,
   client_email: email,
-  config: { product: 'face_offline_custom', license_expire_delta: 31104000, device_bound: false, max_version: '3.24', license_content: { matcher: 3, detector: 1 }, desktop_gpu_support: true, xml_config: '<a/>' },
+  config: {
+    product: 'face_offline_custom',
+    license_expire_delta: 31104000,
+    device_bound: false,
+    max_version: '3.24',
+    license_content: { matcher: 3, detector: 1 },
+    desktop_gpu_support: true,
+    xml_config: '<a/>',
+  },
   custom_tags: {},
   ...over,
 })
@@ -35,7 +43,9 @@ describe('staff custom_tags_extra cannot carry a second lock (B14)', () => {
     for (const body of bad) expectError(await staff.agent.post('/api/resource/custom/create/', body), 400, '6a38afc1', 'custom_tags_extra')
     expectError(
       await staff.agent.post('/api/resource/custom/create/', { ...base, config: { ...base.config, device_bound: true }, custom_tags: { ios_app_id: 'com.x' } }),
-      400, '6a38afc1', 'custom_tags',
+      400,
+      '6a38afc1',
+      'custom_tags',
     )
     expect(await count(t.db, 'licenses WHERE client_id = $1', [client.client.id])).toBe(0)
     expect(await count(t.db, 'license_groups WHERE client_id = $1', [client.client.id])).toBe(0)
@@ -43,12 +53,17 @@ describe('staff custom_tags_extra cannot carry a second lock (B14)', () => {
 
   it('a lock given in custom_tags_extra alone is stored as the lock it names', async () => {
     const { client, staff } = await staffAndClient()
-    const res = await staff.agent.post('/api/resource/custom/create/', { ...order(client.email), custom_tags_extra: { hardware_key_serial: 'true', customer_ref: 'PO-7' } })
+    const res = await staff.agent.post('/api/resource/custom/create/', {
+      ...order(client.email),
+      custom_tags_extra: { hardware_key_serial: 'true', customer_ref: 'PO-7' },
+    })
     expect(res.statusCode, res.body).toBe(200)
     const license = res.json().licenses[0]
     expect(license.config.custom_tags).toEqual({ hardware_key_serial: true, customer_ref: 'PO-7' })
     // and it binds: a request file cannot stand in for the token
-    const refused = await client.agent.post(`/api/license/${license.id}/activate/offline/`, { data: Buffer.from('3DIVI-LICENSE-REQUEST v1\nserial=1\n').toString('base64') })
+    const refused = await client.agent.post(`/api/license/${license.id}/activate/offline/`, {
+      data: Buffer.from('3DIVI-LICENSE-REQUEST v1\nserial=1\n').toString('base64'),
+    })
     expectError(refused, 400, '9febaea3')
   })
 })
@@ -72,7 +87,10 @@ describe('group keys come only from source groups (B15)', () => {
   })
 
   it('allows it from nuitrack_subscribe and nuitrack_unlimited; the key keeps the os_type of its source', async () => {
-    for (const [product, osType] of [['nuitrack_subscribe', '0'], ['nuitrack_unlimited', '2']] as const) {
+    for (const [product, osType] of [
+      ['nuitrack_subscribe', '0'],
+      ['nuitrack_unlimited', '2'],
+    ] as const) {
       const { agent, group } = await grant(product, 4, osType)
       const res = await agent.post(`/api/group/${group.id}/split/`, { title: 'Key', limit: 3 })
       expect(res.statusCode, res.body).toBe(200)
@@ -114,7 +132,13 @@ describe('staff custom licenses keep their own group and config (B15)', () => {
     expect(again.statusCode, again.body).toBe(200)
     expect(again.json()).toMatchObject({ group_id: own.id, from_custom_group: false })
     expect(again.json().config).toEqual(a!.config)
-    expect(again.json().config).toMatchObject({ license_content: { matcher: 3, detector: 1 }, max_version: '3.24', desktop_gpu_support: true, xml_config: '<a/>', custom_tags: { ios_app_id: 'com.vendor.app' } })
+    expect(again.json().config).toMatchObject({
+      license_content: { matcher: 3, detector: 1 },
+      max_version: '3.24',
+      desktop_gpu_support: true,
+      xml_config: '<a/>',
+      custom_tags: { ios_app_id: 'com.vendor.app' },
+    })
     expect((await client.agent.get('/api/group/')).json().groups.find((g: { is_default: boolean }) => g.is_default)).toMatchObject({ limit: 3 })
 
     // a second order of the same product is another group

@@ -85,7 +85,9 @@ describe('license calls', () => {
     expect(paused.json().config.paused).toBe(true)
     const resumed = await agent.post(`/api/facemachine/${trial.id}/activate-workspace/`, {})
     expect(resumed.json().config.paused).toBe(false)
-    await t.db.query(`UPDATE licenses SET expire_date = now() - interval '1 day', config = config || '{"paused": true, "upgraded": true}' WHERE id = $1`, [trial.id])
+    await t.db.query(`UPDATE licenses SET expire_date = now() - interval '1 day', config = config || '{"paused": true, "upgraded": true}' WHERE id = $1`, [
+      trial.id,
+    ])
     expect((await agent.get(`/api/license/${trial.id}/`)).json()).toMatchObject({ subscription_status: 'cancelled', license_status: 'suspended' })
     const late = await agent.post(`/api/license/${trial.id}/resume/`, {})
     expect(late.json().error_code).toBe('23504d45')
@@ -190,7 +192,9 @@ describe('trials and staff licenses', () => {
     const client = await signedInClient(t)
     const staff = await signedInClient(t)
     const body = {
-      title: 'Custom', count: 3, client_email: client.email,
+      title: 'Custom',
+      count: 3,
+      client_email: client.email,
       config: { product: 'face_online_custom', license_expire_delta: 2592000, device_bound: false, max_version: '3.24', license_content: { matcher: 2 } },
       custom_tags: { allowed_platforms: 'linux-x86_64,windows-x86_64' },
     }
@@ -203,10 +207,18 @@ describe('trials and staff licenses', () => {
     expect(ok.json().licenses).toHaveLength(3)
     const mine = (await client.agent.get('/api/license/')).json().licenses
     expect(mine).toHaveLength(3)
-    expect(mine[0]).toMatchObject({ title: 'Custom', type: 'face', config: { max_version: '3.24', license_content: { matcher: 2 }, custom_tags: { allowed_platforms: 'linux-x86_64,windows-x86_64' } } })
+    expect(mine[0]).toMatchObject({
+      title: 'Custom',
+      type: 'face',
+      config: { max_version: '3.24', license_content: { matcher: 2 }, custom_tags: { allowed_platforms: 'linux-x86_64,windows-x86_64' } },
+    })
     const unknown = await staff.agent.post('/api/resource/custom/create/', { ...body, client_email: 'nobody@example.com' })
     expect(unknown.json()).toMatchObject({ error_code: 'e1a53088', field: 'client_email' })
-    const clash = await staff.agent.post('/api/resource/custom/create/', { ...body, config: { ...body.config, device_bound: true }, custom_tags: { ios_app_id: 'com.x' } })
+    const clash = await staff.agent.post('/api/resource/custom/create/', {
+      ...body,
+      config: { ...body.config, device_bound: true },
+      custom_tags: { ios_app_id: 'com.x' },
+    })
     expect(clash.statusCode).toBe(400)
     expect(clash.json().error_code).toBe('6a38afc1')
   })

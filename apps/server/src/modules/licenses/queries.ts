@@ -48,8 +48,27 @@ export interface LicenseRecord {
 }
 
 export const LICENSE_COLUMNS = columns<LicenseRecord>()(
-  'id', 'client_id', 'group_id', 'type', 'product', 'title', 'config', 'status', 'held_until', 'created_at', 'expire_date',
-  'activation_date', 'token', 'locked_to', 'data', 'card_brand', 'card_last4', 'paypal_email', 'is_fake', 'price_cents', 'group_key_used',
+  'id',
+  'client_id',
+  'group_id',
+  'type',
+  'product',
+  'title',
+  'config',
+  'status',
+  'held_until',
+  'created_at',
+  'expire_date',
+  'activation_date',
+  'token',
+  'locked_to',
+  'data',
+  'card_brand',
+  'card_last4',
+  'paypal_email',
+  'is_fake',
+  'price_cents',
+  'group_key_used',
 )
 
 /** A license as the views read it: the row, its group's facts and its live devices. */
@@ -87,8 +106,21 @@ export interface GroupRow extends GroupRecord {
 }
 
 const GROUP_COLUMNS = columns<GroupRecord>()(
-  'id', 'client_id', 'type', 'product', 'os_type', 'title', 'is_default', 'is_fake', 'available', 'holded_limit', 'config', 'token',
-  'months', 'source_group_id', 'created_at',
+  'id',
+  'client_id',
+  'type',
+  'product',
+  'os_type',
+  'title',
+  'is_default',
+  'is_fake',
+  'available',
+  'holded_limit',
+  'config',
+  'token',
+  'months',
+  'source_group_id',
+  'created_at',
 )
 
 const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
@@ -125,7 +157,18 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
         WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
       [clientId],
     ),
-    db.query<{ id: number; license_id: number; kind: string; name: string | null; serial: string | null; sensor_name: string | null; reg: string | null; fingerprint: string | null; first_seen: number; last_seen: number | null }>(
+    db.query<{
+      id: number
+      license_id: number
+      kind: string
+      name: string | null
+      serial: string | null
+      sensor_name: string | null
+      reg: string | null
+      fingerprint: string | null
+      first_seen: number
+      last_seen: number | null
+    }>(
       `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint,
               ${EPOCH_MS('d.first_seen')} AS first_seen, ${EPOCH_MS('d.last_seen')} AS last_seen
          FROM devices d JOIN licenses l ON l.id = d.license_id
@@ -159,10 +202,10 @@ export async function findLicense(db: Queryable, clientId: number, id: number): 
 
 /** Locks the license row for a state change; scoped to its owner. */
 export async function lockLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRecord | null> {
-  const rows = await db.query<LicenseRecord>(
-    `SELECT ${LICENSE_COLUMNS()} FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`,
-    [id, clientId],
-  )
+  const rows = await db.query<LicenseRecord>(`SELECT ${LICENSE_COLUMNS()} FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL FOR UPDATE`, [
+    id,
+    clientId,
+  ])
   return rows[0] ?? null
 }
 
@@ -176,7 +219,10 @@ export async function listGroups(db: Queryable, clientId: number): Promise<Group
 
 export async function findGroup(db: Queryable, clientId: number, id: number, lock = false): Promise<GroupRow | null> {
   const rows = lock
-    ? await db.query<GroupRow>(`SELECT ${GROUP_COLUMNS('g')}, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [id, clientId])
+    ? await db.query<GroupRow>(`SELECT ${GROUP_COLUMNS('g')}, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [
+        id,
+        clientId,
+      ])
     : await db.query<GroupRow>(`${GROUP_SELECT} WHERE g.id = $1 AND g.client_id = $2`, [id, clientId])
   return rows[0] ?? null
 }
@@ -270,7 +316,10 @@ export function toGroupView(row: GroupRow): GroupView {
 }
 
 /** A staff order's own group (not default, no source): its config is the custom license's. */
-export async function insertCustomGroup(db: Queryable, g: { clientId: number; product: string; title: string; count: number; config: LicenseConfig; token: string }) {
+export async function insertCustomGroup(
+  db: Queryable,
+  g: { clientId: number; product: string; title: string; count: number; config: LicenseConfig; token: string },
+) {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO license_groups (client_id, type, product, os_type, title, is_default, available, config, token)
      VALUES ($1, $2, $3, NULL, $4, false, $5, $6, $7) RETURNING id`,
@@ -358,7 +407,11 @@ export async function insertLicense(tx: Queryable, l: NewLicense): Promise<numbe
 
 /** Whether the client ever had a license of the product with this trial tag (revoked ones count). */
 export async function hadTrial(tx: Queryable, clientId: number, product: string, tag: string | null): Promise<boolean> {
-  const rows = await tx.query("SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>'tag' IS NOT DISTINCT FROM $3 LIMIT 1", [clientId, product, tag])
+  const rows = await tx.query("SELECT 1 FROM licenses WHERE client_id = $1 AND product = $2 AND config->>'tag' IS NOT DISTINCT FROM $3 LIMIT 1", [
+    clientId,
+    product,
+    tag,
+  ])
   return rows.length > 0
 }
 
@@ -389,7 +442,10 @@ export async function upsertDefaultGroup(
  * `count` licenses of an online product in one statement (the CLI's bulk seeding: one by one is slow
  * on PGlite); nine in ten are marked activated.
  */
-export async function insertBulkLicenses(tx: Queryable, b: { clientId: number; groupId: number; type: string; product: string; count: number; config: LicenseConfig }) {
+export async function insertBulkLicenses(
+  tx: Queryable,
+  b: { clientId: number; groupId: number; type: string; product: string; count: number; config: LicenseConfig },
+) {
   await tx.query(
     `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
      SELECT $1, $2, $5, $6, $4::jsonb,

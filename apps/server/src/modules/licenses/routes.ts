@@ -84,7 +84,8 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     config: { auth: 'client', fieldErrors: titleErrors },
     schema: {
       tags: groupTags,
-      summary: 'Make a group key of `limit` licenses (default: the lesser of 2 and what the source has) from a default nuitrack_subscribe or nuitrack_unlimited group',
+      summary:
+        'Make a group key of `limit` licenses (default: the lesser of 2 and what the source has) from a default nuitrack_subscribe or nuitrack_unlimited group',
       params: idParams,
       body: splitBody,
       response: { 200: z.object({ dest_group: groupViewSchema, source_group: groupViewSchema }), ...errors(400, 401, 404) },
@@ -110,7 +111,11 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.get('/versions/face/', {
     config: { auth: 'public' },
-    schema: { tags: ['catalogue'], summary: 'Face SDK versions', response: { 200: z.object({ facesdk_versions: z.array(z.object({ version: z.string(), is_default: z.boolean() })) }) } },
+    schema: {
+      tags: ['catalogue'],
+      summary: 'Face SDK versions',
+      response: { 200: z.object({ facesdk_versions: z.array(z.object({ version: z.string(), is_default: z.boolean() })) }) },
+    },
     handler: async () => ({
       facesdk_versions: await listFaceSdkVersions(ctx.db),
     }),

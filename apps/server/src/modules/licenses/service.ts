@@ -224,7 +224,11 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
 }
 
 /** Free trials only: the Nuitrack trial and the Face Machine and Analytics trials, one each per client. */
-export async function createTrial(ctx: AppContext, clientId: number, body: { title?: string; count: number; config: { product: string; tag?: string | null } }) {
+export async function createTrial(
+  ctx: AppContext,
+  clientId: number,
+  body: { title?: string; count: number; config: { product: string; tag?: string | null } },
+) {
   const trial = trialOf(body.config.product)
   if (!trial || (trial.tag !== null && body.config.tag !== trial.tag)) return fail('not_free')
   if (body.count !== 1) return fail('not_free', 'A trial is one license', 'count')
@@ -282,7 +286,14 @@ export async function staffCreateLicenses(ctx: AppContext, staffId: number, orde
   }
   const ids = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, client.id)
-    const groupId = await insertCustomGroup(tx, { clientId: client.id, product: order.config.product, title: order.title, count: order.count, config: custom, token: activationKey() })
+    const groupId = await insertCustomGroup(tx, {
+      clientId: client.id,
+      product: order.config.product,
+      title: order.title,
+      count: order.count,
+      config: custom,
+      token: activationKey(),
+    })
     const group = await lockedGroup(tx, client.id, groupId)
     const created: number[] = []
     for (let i = 0; i < order.count; i++) {

@@ -37,7 +37,9 @@ export function LicenseInfoRoute() {
   return (
     <LicenseInfo license={view} platform={platform}>
       {/* the device API serves online licenses only: an offline license of any platform is activated here */}
-      {(platform === 'face' || !isOnlineLicense(view.config)) && <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} />}
+      {(platform === 'face' || !isOnlineLicense(view.config)) && (
+        <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} />
+      )}
       <DevicesPanel license={view} />
     </LicenseInfo>
   )

@@ -31,11 +31,7 @@ export function Shell() {
   const is = (prefix: string) => pathname.startsWith(prefix)
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 260, breakpoint: SHELL_BREAKPOINT, collapsed: { mobile: !opened } }}
-      padding="lg"
-    >
+    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: SHELL_BREAKPOINT, collapsed: { mobile: !opened } }} padding="lg">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -49,7 +45,10 @@ export function Shell() {
               aria-controls="side-menu"
             />
             <Anchor component={Link} to={paths.dashboard('nuitrack')} underline="never" c="indigo.8" fw={800} fz={20}>
-              3DiVi <Text span inherit c="dark.6">Portal</Text>
+              3DiVi{' '}
+              <Text span inherit c="dark.6">
+                Portal
+              </Text>
             </Anchor>
           </Group>
           <Group gap="xs" wrap="nowrap">

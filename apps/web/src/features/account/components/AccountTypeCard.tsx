@@ -45,7 +45,9 @@ export function AccountTypeCard({ info, onFillBilling }: { info: ClientInfo; onF
         </Group>
       </Modal>
       <Modal opened={switched !== null} onClose={() => setSwitched(null)} title="Account type changed" centered>
-        <Text mb="lg">Your account is now {switched}.{switched === 'corporate' && ' Would you like to fill in the billing information now?'}</Text>
+        <Text mb="lg">
+          Your account is now {switched}.{switched === 'corporate' && ' Would you like to fill in the billing information now?'}
+        </Text>
         <Group justify="flex-end">
           {switched === 'corporate' ? (
             <>

@@ -52,7 +52,10 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
         last_name: v.last_name,
         phone: v.phone,
         ...(corporate
-          ? { position: v.position, company: { name: v.company_name, address: v.company_address, vat: v.company_vat, type: v.company_type, site: v.company_site } }
+          ? {
+              position: v.position,
+              company: { name: v.company_name, address: v.company_address, vat: v.company_vat, type: v.company_type, site: v.company_site },
+            }
           : {}),
       })
       notifications.show({ color: 'green', message: 'Profile saved' })

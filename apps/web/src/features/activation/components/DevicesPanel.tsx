@@ -5,7 +5,8 @@ import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
-const when = (d: string | null) => (d ? new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—')
+const when = (d: string | null) =>
+  d ? new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—'
 
 /** Every device of a license, each releasable (3 per license in any 30 days). */
 export function DevicesPanel({ license }: { license: LicenseView }) {
@@ -31,7 +32,9 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
         {t('Devices')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {t('Devices this license is activated on. Release one to move the license to another device ({{releases}} releases in any 30 days).', { releases: DEVICE_RELEASES_PER_30_DAYS })}
+        {t('Devices this license is activated on. Release one to move the license to another device ({{releases}} releases in any 30 days).', {
+          releases: DEVICE_RELEASES_PER_30_DAYS,
+        })}
       </Text>
       {license.activations.length === 0 ? (
         <Text c="dimmed" py="sm">
@@ -77,7 +80,10 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
       )}
       <Modal opened={target !== null} onClose={() => setTarget(null)} title={t('Release this device?')} centered>
         <Text mb="lg">
-          {t('The device stops counting against the license and can no longer get a fresh license file. This uses one of the {{releases}} releases allowed in any 30 days.', { releases: DEVICE_RELEASES_PER_30_DAYS })}
+          {t(
+            'The device stops counting against the license and can no longer get a fresh license file. This uses one of the {{releases}} releases allowed in any 30 days.',
+            { releases: DEVICE_RELEASES_PER_30_DAYS },
+          )}
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setTarget(null)}>

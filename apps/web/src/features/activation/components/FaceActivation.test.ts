@@ -12,7 +12,12 @@ const activation = (id: number) => ({
   last_seen: null,
 })
 const license = (config: Record<string, unknown>, activations = 0, data: string | null = null) =>
-  licenseView({ type: 'face', config: { product: 'face_offline_perpetual', ...config }, activations: Array.from({ length: activations }, (_, i) => activation(i)), data })
+  licenseView({
+    type: 'face',
+    config: { product: 'face_offline_perpetual', ...config },
+    activations: Array.from({ length: activations }, (_, i) => activation(i)),
+    data,
+  })
 
 describe('activationMode', () => {
   it('an offline license is activated here with a request file, whatever its platform or lock, until it has a device', () => {

@@ -160,7 +160,14 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
           Locking to a USB token
         </Anchor>
       </Text>
-      <TextInput label="USB token serial" value={serial} maxLength={USB_SERIAL_MAX} onChange={(e) => (setSerial(e.currentTarget.value), setError(null))} error={error} disabled={disabled} />
+      <TextInput
+        label="USB token serial"
+        value={serial}
+        maxLength={USB_SERIAL_MAX}
+        onChange={(e) => (setSerial(e.currentTarget.value), setError(null))}
+        error={error}
+        disabled={disabled}
+      />
       <Group>
         <Button onClick={check} disabled={disabled}>
           Activate
@@ -170,4 +177,3 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
     </Stack>
   )
 }
-

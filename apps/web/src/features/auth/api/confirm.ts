@@ -18,5 +18,4 @@ export const confirmQueryOptions = (clientId: number, token: string) =>
     staleTime: Infinity,
   })
 
-export const useConfirm = (clientId: number, token: string, enabled: boolean) =>
-  useQuery({ ...confirmQueryOptions(clientId, token), enabled })
+export const useConfirm = (clientId: number, token: string, enabled: boolean) => useQuery({ ...confirmQueryOptions(clientId, token), enabled })

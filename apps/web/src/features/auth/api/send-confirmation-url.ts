@@ -7,7 +7,6 @@ export interface SendConfirmationBody {
   segment?: Platform
 }
 
-export const sendConfirmationUrl = (body: SendConfirmationBody) =>
-  api.post<{ status: 'ok' }>('/api/client/send-confirmation-url/', body)
+export const sendConfirmationUrl = (body: SendConfirmationBody) => api.post<{ status: 'ok' }>('/api/client/send-confirmation-url/', body)
 
 export const useSendConfirmationUrl = () => useMutation({ mutationFn: sendConfirmationUrl })

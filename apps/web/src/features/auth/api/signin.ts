@@ -5,10 +5,14 @@ import { profileQueryOptions } from '../../../lib/auth.ts'
 import { notifySession } from '../../../lib/session.ts'
 
 /** Codes the sign-in form shows itself (section 8). */
-export const SIGNIN_HANDLED = ['wrong_password', 'client_not_found_by_email', 'email_not_confirmed', 'invalid_credentials'] as const satisfies readonly ErrorName[]
+export const SIGNIN_HANDLED = [
+  'wrong_password',
+  'client_not_found_by_email',
+  'email_not_confirmed',
+  'invalid_credentials',
+] as const satisfies readonly ErrorName[]
 
-export const signin = (body: SigninBody) =>
-  api.post<ProfileResponse>('/api/client/signin/', body, { handle: SIGNIN_HANDLED })
+export const signin = (body: SigninBody) => api.post<ProfileResponse>('/api/client/signin/', body, { handle: SIGNIN_HANDLED })
 
 export function useSignin() {
   const qc = useQueryClient()

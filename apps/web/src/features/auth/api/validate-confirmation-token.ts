@@ -3,10 +3,10 @@ import { api } from '../../../lib/api-client.ts'
 
 /** 200 {status, email}; 400, 403 and 404 mean the link is unusable: the page shows the expired-link screen. */
 export const validateConfirmationToken = (id: string, token: string, signal?: AbortSignal) =>
-  api.get<{ status: 'ok'; email: string }>(
-    `/api/client/${encodeURIComponent(id)}/validate-confirmation-token/${encodeURIComponent(token)}/`,
-    { silent: true, signal },
-  )
+  api.get<{ status: 'ok'; email: string }>(`/api/client/${encodeURIComponent(id)}/validate-confirmation-token/${encodeURIComponent(token)}/`, {
+    silent: true,
+    signal,
+  })
 
 export const validateConfirmationTokenQueryOptions = (id: string, token: string) =>
   queryOptions({
@@ -16,5 +16,4 @@ export const validateConfirmationTokenQueryOptions = (id: string, token: string)
     gcTime: 0,
   })
 
-export const useValidateConfirmationToken = (id: string, token: string) =>
-  useQuery(validateConfirmationTokenQueryOptions(id, token))
+export const useValidateConfirmationToken = (id: string, token: string) => useQuery(validateConfirmationTokenQueryOptions(id, token))

@@ -65,10 +65,40 @@ export function AnalyticsRegistration() {
     <AuthLayout title={t('Create a Nuitrack Analytics account')}>
       <form onSubmit={submit} noValidate aria-label={t('Registration')}>
         <Stack>
-          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={LIMITS.emailMax + 1} value={form.values.username} onChange={(e) => form.set('username', e.currentTarget.value)} error={form.errors.username} required />
-          <PasswordInput label={t('Password')} autoComplete="new-password" maxLength={LIMITS.passwordMax + 1} value={form.values.password} onChange={(e) => form.set('password', e.currentTarget.value)} error={form.errors.password} required />
-          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={LIMITS.passwordMax + 1} value={form.values.repeat_password} onChange={(e) => form.set('repeat_password', e.currentTarget.value)} error={form.errors.repeat_password} required />
-          <Checkbox checked={policy} onChange={(e) => setPolicy(e.currentTarget.checked)} label={t('I agree to the privacy policy')} error={policy ? undefined : t('Please accept the privacy policy')} />
+          <TextInput
+            label={t('E-mail')}
+            type="email"
+            autoComplete="email"
+            maxLength={LIMITS.emailMax + 1}
+            value={form.values.username}
+            onChange={(e) => form.set('username', e.currentTarget.value)}
+            error={form.errors.username}
+            required
+          />
+          <PasswordInput
+            label={t('Password')}
+            autoComplete="new-password"
+            maxLength={LIMITS.passwordMax + 1}
+            value={form.values.password}
+            onChange={(e) => form.set('password', e.currentTarget.value)}
+            error={form.errors.password}
+            required
+          />
+          <PasswordInput
+            label={t('Repeat password')}
+            autoComplete="new-password"
+            maxLength={LIMITS.passwordMax + 1}
+            value={form.values.repeat_password}
+            onChange={(e) => form.set('repeat_password', e.currentTarget.value)}
+            error={form.errors.repeat_password}
+            required
+          />
+          <Checkbox
+            checked={policy}
+            onChange={(e) => setPolicy(e.currentTarget.checked)}
+            label={t('I agree to the privacy policy')}
+            error={policy ? undefined : t('Please accept the privacy policy')}
+          />
           <Captcha onToken={onToken} resetKey={resetKey} />
           {captchaError && !token && (
             <Text size="sm" c="red.8" role="alert">
@@ -108,13 +138,25 @@ function FillInfo({ credentials, onDone }: { credentials: { username: string; pa
     }
   }
   const field = (key: keyof typeof values, label: string) => (
-    <TextInput label={label} maxLength={256} value={values[key]} onChange={(e) => (setValues((v) => ({ ...v, [key]: e.currentTarget.value })), setError(null))} />
+    <TextInput
+      label={label}
+      maxLength={256}
+      value={values[key]}
+      onChange={(e) => (setValues((v) => ({ ...v, [key]: e.currentTarget.value })), setError(null))}
+    />
   )
   return (
-    <AuthLayout title={t('Tell us about you')} subtitle={t('We sent a confirmation link to your e-mail. Meanwhile, you may tell us who you are; this step is optional.')}>
+    <AuthLayout
+      title={t('Tell us about you')}
+      subtitle={t('We sent a confirmation link to your e-mail. Meanwhile, you may tell us who you are; this step is optional.')}
+    >
       <form onSubmit={submit} noValidate aria-label={t('About you')}>
         <Stack>
-          {error && <Alert color="red" role="alert">{error}</Alert>}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
           {field('name', t('Name'))}
           {field('company', t('Company'))}
           {field('site', t('Website'))}

@@ -8,7 +8,10 @@ export function AuthLayout({ title, subtitle, children, wide = false }: { title:
     <Box mih="100vh" bg="gray.0" py={48} px="md">
       <Center component="header" mb="lg">
         <Anchor component={Link} to="/app/" underline="never" c="indigo.8" fw={800} fz={26} aria-label="3DiVi Portal home">
-          3DiVi <Text span inherit c="dark.6">Portal</Text>
+          3DiVi{' '}
+          <Text span inherit c="dark.6">
+            Portal
+          </Text>
         </Anchor>
       </Center>
       <Center component="main">

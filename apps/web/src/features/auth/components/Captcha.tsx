@@ -47,7 +47,7 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string | null)
           description={state === 'done' ? 'Verified' : undefined}
           checked={state === 'done'}
           disabled={state === 'working'}
-          onChange={() => state === 'idle' || state === 'unavailable' ? void start() : undefined}
+          onChange={() => (state === 'idle' || state === 'unavailable' ? void start() : undefined)}
         />
         {state === 'working' && <Loader size="xs" aria-label="Checking" />}
       </Group>

@@ -30,10 +30,7 @@ export function ConfirmEmailScreen({ email, platform, onBack }: { email: string;
             {t('Back to login')}
           </Button>
         )}
-        <Button
-          loading={resend.isPending}
-          onClick={() => resend.mutate({ client_email: email, ...(platform ? { segment: platform } : {}) })}
-        >
+        <Button loading={resend.isPending} onClick={() => resend.mutate({ client_email: email, ...(platform ? { segment: platform } : {}) })}>
           {t('Resend')}
         </Button>
       </Group>

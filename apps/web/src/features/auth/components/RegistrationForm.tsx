@@ -76,15 +76,7 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
               { value: 'corporate', label: t('Corporate') },
             ]}
           />
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            autoComplete="email"
-            maxLength={151}
-            required
-            {...form.text('username')}
-            error={form.errors.username}
-          />
+          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={151} required {...form.text('username')} error={form.errors.username} />
           <PasswordInput
             label={t('Password')}
             autoComplete="new-password"

@@ -56,7 +56,19 @@ export function ExpiredLink({ platform, email = '' }: { platform: Platform | nul
   )
 }
 
-function NewPasswordForm({ id, token, email, platform, onExpired }: { id: string; token: string; email: string; platform: Platform | null; onExpired: () => void }) {
+function NewPasswordForm({
+  id,
+  token,
+  email,
+  platform,
+  onExpired,
+}: {
+  id: string
+  token: string
+  email: string
+  platform: Platform | null
+  onExpired: () => void
+}) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const location = useLocation()

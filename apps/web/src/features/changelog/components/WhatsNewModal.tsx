@@ -7,9 +7,7 @@ export const FIRST_RELEASES = 2
 
 function formatDate(iso: string) {
   const d = new Date(iso)
-  return Number.isNaN(d.getTime())
-    ? iso
-    : d.toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' })
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' })
 }
 
 /** Release notes, newest first: the 2 latest, then the rest on request. */

@@ -15,7 +15,10 @@ export function ErrorModal() {
   const message = state ? (i18n.exists(state.message) ? t(state.message) : state.message) : ''
 
   return (
-    <Modal opened={state !== null} onClose={close} title={state?.title ?? t('error_title')}
+    <Modal
+      opened={state !== null}
+      onClose={close}
+      title={state?.title ?? t('error_title')}
       centered
       trapFocus
       returnFocus

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { ERRORS, type GroupView } from '@portal/domain'
 import { groupView, json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
 
-const source = groupView({ id: 9, title: 'Nuitrack subscription', product: 'nuitrack_subscribe', config: { product: 'nuitrack_subscribe' }, limit: 5, total: 6 })
+const source = groupView({
+  id: 9,
+  title: 'Nuitrack subscription',
+  product: 'nuitrack_subscribe',
+  config: { product: 'nuitrack_subscribe' },
+  limit: 5,
+  total: 6,
+})
 const key = groupView({
   id: 20,
   title: 'Lab key',
@@ -43,7 +50,12 @@ describe('group keys', () => {
     const row = await screen.findByTestId('group-key-row')
     expect(within(row).getByRole('link', { name: 'Lab key' })).toHaveAttribute('href', '/app/group-keys/20/group-key-info/')
     expect(row).toHaveTextContent('GKEY-2020')
-    expect(within(row).getAllByRole('cell').slice(-2).map((c) => c.textContent)).toEqual(['1', '3'])
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .slice(-2)
+        .map((c) => c.textContent),
+    ).toEqual(['1', '3'])
     const user = userEvent.setup()
     await user.click(screen.getByRole('tab', { name: 'Licenses (1)' }))
     expect(await screen.findByRole('link', { name: 'From the key' })).toHaveAttribute('href', '/app/nuitrack/dashboard/30/info/')

@@ -1,7 +1,20 @@
 import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
 import { Link, useNavigate } from 'react-router'
-import { GROUP_SIZE_MAX, LICENSE_TITLE_MAX, OS_TYPES, canSplit, checkSplit, checkTitle, defaultGroupSize, groupKind, messageFor, productRecord, productTitle, type GroupView } from '@portal/domain'
+import {
+  GROUP_SIZE_MAX,
+  LICENSE_TITLE_MAX,
+  OS_TYPES,
+  canSplit,
+  checkSplit,
+  checkTitle,
+  defaultGroupSize,
+  groupKind,
+  messageFor,
+  productRecord,
+  productTitle,
+  type GroupView,
+} from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useSplitGroup } from '../../../api/group-mutations.ts'
 import { useLicenses } from '../../../api/licenses.ts'
@@ -147,7 +160,11 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
   const split = useSplitGroup()
   const navigate = useNavigate()
   const options = useMemo(
-    () => sources.map((g) => ({ value: String(g.id), label: `${productTitle(g.product)}${g.os_type !== null ? `, ${OS_TYPES[g.os_type as 0 | 1 | 2]}` : ''} (${g.limit} available)` })),
+    () =>
+      sources.map((g) => ({
+        value: String(g.id),
+        label: `${productTitle(g.product)}${g.os_type !== null ? `, ${OS_TYPES[g.os_type as 0 | 1 | 2]}` : ''} (${g.limit} available)`,
+      })),
     [sources],
   )
   const [sourceId, setSourceId] = useState<string | null>(null)
@@ -168,7 +185,13 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     // the sources offered are all splittable, so the problem is the size; the domain text is general,
     // here the form knows the source's limit
     const sizeProblem = source ? checkSplit(source, n) : null
-    if (sizeProblem) next.size = sizeProblem === 'license_in_group_limit_error' ? `There are only ${source!.limit} licenses available to add` : sizeProblem === 'not_splittable' || sizeProblem === 'source_empty' ? 'There are no licenses available to add' : messageFor(sizeProblem)
+    if (sizeProblem)
+      next.size =
+        sizeProblem === 'license_in_group_limit_error'
+          ? `There are only ${source!.limit} licenses available to add`
+          : sizeProblem === 'not_splittable' || sizeProblem === 'source_empty'
+            ? 'There are no licenses available to add'
+            : messageFor(sizeProblem)
     setErrors(next)
     if (Object.keys(next).length) return
     setBusy(true)
@@ -187,8 +210,22 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     <Modal opened={opened} onClose={onClose} title="Create a group key" centered>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Select label="Licenses to use" data={options} value={sourceId ?? options[0]?.value ?? null} onChange={(v) => (setSourceId(v), setSize(''))} error={errors.source} allowDeselect={false} />
-          <TextInput label="Name" value={name} maxLength={LICENSE_TITLE_MAX + 1} onChange={(e) => (setName(e.currentTarget.value), setErrors((x) => ({ ...x, name: undefined })))} error={errors.name} data-autofocus />
+          <Select
+            label="Licenses to use"
+            data={options}
+            value={sourceId ?? options[0]?.value ?? null}
+            onChange={(v) => (setSourceId(v), setSize(''))}
+            error={errors.source}
+            allowDeselect={false}
+          />
+          <TextInput
+            label="Name"
+            value={name}
+            maxLength={LICENSE_TITLE_MAX + 1}
+            onChange={(e) => (setName(e.currentTarget.value), setErrors((x) => ({ ...x, name: undefined })))}
+            error={errors.name}
+            data-autofocus
+          />
           <NumberInput
             label="Number of licenses"
             description={source ? `2 to ${source.limit}` : undefined}

@@ -1,7 +1,18 @@
 import { useEffect, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Link, Navigate, useLocation, useParams } from 'react-router'
-import { GENERIC_MESSAGES, LICENSE_TITLE_MAX, OS_TYPES, PLATFORM_TITLES, checkTitle, messageFor, productTitle, type GroupView, type LicenseView, type Platform } from '@portal/domain'
+import {
+  GENERIC_MESSAGES,
+  LICENSE_TITLE_MAX,
+  OS_TYPES,
+  PLATFORM_TITLES,
+  checkTitle,
+  messageFor,
+  productTitle,
+  type GroupView,
+  type LicenseView,
+  type Platform,
+} from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useNewLicenseFromGroup } from '../../../api/group-mutations.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
@@ -145,7 +156,11 @@ function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; hol
       <Title order={1} size="h2">
         {group.title}
       </Title>
-      {holded && <Alert color="orange" title="On hold">Licenses of this group are on hold while an upgrade completes (about 15 minutes).</Alert>}
+      {holded && (
+        <Alert color="orange" title="On hold">
+          Licenses of this group are on hold while an upgrade completes (about 15 minutes).
+        </Alert>
+      )}
       <Card withBorder padding="lg">
         <Stack>
           <Facts group={group} />
@@ -170,7 +185,11 @@ function SharedPreInfo({ group, platform, holded, onGenerated }: { group: GroupV
       <Title order={1} size="h2">
         {group.title}
       </Title>
-      {holded && <Alert color="orange" title="On hold">This license is on hold while an upgrade completes (about 15 minutes).</Alert>}
+      {holded && (
+        <Alert color="orange" title="On hold">
+          This license is on hold while an upgrade completes (about 15 minutes).
+        </Alert>
+      )}
       <Card withBorder padding="lg">
         <Stack>
           <Facts group={group} />

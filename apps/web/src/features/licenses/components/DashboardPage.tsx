@@ -61,7 +61,9 @@ function HelpTiles({ platform }: { platform: Platform }) {
   const tiles = [
     { title: 'Support', text: 'Ask our engineers; they answer within one working day.', href: supportUrl(SUPPORT_SERVICE[platform]), cta: 'Open a ticket' },
     { title: 'Documentation', text: `Guides and API reference for ${PLATFORM_TITLES[platform]}.`, href: DOCS[platform], cta: 'Read the docs' },
-    ...(platform === 'nuitrack' ? [{ title: 'Forum', text: 'Questions and answers of the Nuitrack community.', href: EXTERNAL.forum, cta: 'Visit the forum' }] : []),
+    ...(platform === 'nuitrack'
+      ? [{ title: 'Forum', text: 'Questions and answers of the Nuitrack community.', href: EXTERNAL.forum, cta: 'Visit the forum' }]
+      : []),
   ]
   return (
     <SimpleGrid cols={{ base: 1, sm: tiles.length }} component="section" aria-label="Help">

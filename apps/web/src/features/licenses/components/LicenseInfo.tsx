@@ -105,7 +105,11 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
       )}
       {license.is_trial && !paused && (
         <Alert color={days !== null && days <= 0 ? 'red' : 'blue'} title="Trial">
-          {days === null ? 'This trial has no end date.' : days > 0 ? `${days} day${days === 1 ? '' : 's'} left in the trial.` : `The trial ended ${-days} day${days === -1 ? '' : 's'} ago.`}
+          {days === null
+            ? 'This trial has no end date.'
+            : days > 0
+              ? `${days} day${days === 1 ? '' : 's'} left in the trial.`
+              : `The trial ended ${-days} day${days === -1 ? '' : 's'} ago.`}
         </Alert>
       )}
       <Card withBorder padding="lg" component="section" aria-labelledby="details-title">
@@ -137,12 +141,22 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               (license.group ?? '—')
             )}
           </Field>
-          {license.config.os_type !== null && license.config.os_type !== undefined && <Field label="Operating system">{OS_TYPES[license.config.os_type as 0 | 1 | 2]}</Field>}
+          {license.config.os_type !== null && license.config.os_type !== undefined && (
+            <Field label="Operating system">{OS_TYPES[license.config.os_type as 0 | 1 | 2]}</Field>
+          )}
           <Field label="Created">{formatDate(license.created_date)}</Field>
           <Field label="Activated">{formatDate(license.activation_date)}</Field>
           <Field label="Expires">{`${expiryLabel(license)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` (in ${license.dates.days} days)` : ''}`}</Field>
           {license.lifetime && <Field label="Term">{license.lifetime === 'year' ? 'Annual' : 'Monthly'}</Field>}
-          {license.subscription_status && <Field label="Subscription">{paused ? 'Paused' : license.subscription_status === 'none' ? 'Trial' : license.subscription_status[0]!.toUpperCase() + license.subscription_status.slice(1)}</Field>}
+          {license.subscription_status && (
+            <Field label="Subscription">
+              {paused
+                ? 'Paused'
+                : license.subscription_status === 'none'
+                  ? 'Trial'
+                  : license.subscription_status[0]!.toUpperCase() + license.subscription_status.slice(1)}
+            </Field>
+          )}
           {license.next_payment && <Field label="Next payment">{formatDate(license.next_payment)}</Field>}
           {license.serial_sensor && <Field label="Serial / sensor">{license.serial_sensor}</Field>}
           {license.config.max_version && <Field label="Up to SDK version">{license.config.max_version}</Field>}
@@ -161,13 +175,20 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               Pause the {what}
             </Button>
           )}
-          {cloud && license.subscription_status === 'cancelled' && <Text c="red.9">The subscription has ended. To renew it, {support('contact support')}.</Text>}
+          {cloud && license.subscription_status === 'cancelled' && (
+            <Text c="red.9">The subscription has ended. To renew it, {support('contact support')}.</Text>
+          )}
           {revocable ? (
             <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
               Revoke the license
             </Button>
           ) : (
-            !cloud && activated && <Text size="sm" c="dimmed">An activated license stays bound; release a device in the Devices section above to move it.</Text>
+            !cloud &&
+            activated && (
+              <Text size="sm" c="dimmed">
+                An activated license stays bound; release a device in the Devices section above to move it.
+              </Text>
+            )
           )}
         </Group>
       </Card>
@@ -189,7 +210,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         }
       />
       <Modal opened={confirmRevoke} onClose={() => setConfirmRevoke(false)} title="Revoke this license?" centered>
-        <Text mb="lg">The key {license.token} stops existing and its place returns to the group {license.group}, where you can generate a new key.</Text>
+        <Text mb="lg">
+          The key {license.token} stops existing and its place returns to the group {license.group}, where you can generate a new key.
+        </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setConfirmRevoke(false)}>
             Cancel

@@ -10,7 +10,17 @@ import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, productMatches, ro
 const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
 
 /** The empty table says where a first license comes from, true to what the screen shows. */
-function NoLicenses({ platform, trialOffered, firstStepsShown, onShowFirstSteps }: { platform: Platform; trialOffered: boolean; firstStepsShown: boolean; onShowFirstSteps: () => void }) {
+function NoLicenses({
+  platform,
+  trialOffered,
+  firstStepsShown,
+  onShowFirstSteps,
+}: {
+  platform: Platform
+  trialOffered: boolean
+  firstStepsShown: boolean
+  onShowFirstSteps: () => void
+}) {
   const support = (
     <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit>
       contact support
@@ -20,7 +30,9 @@ function NoLicenses({ platform, trialOffered, firstStepsShown, onShowFirstSteps 
   return (
     <Alert color="gray" title="You have no licenses yet">
       {!trialOffered ? (
-        <>Licenses you get appear here. {PLATFORM_TITLES[platform]} licenses are issued by our sales team: {support} to get one.</>
+        <>
+          Licenses you get appear here. {PLATFORM_TITLES[platform]} licenses are issued by our sales team: {support} to get one.
+        </>
       ) : firstStepsShown ? (
         <>Licenses you get appear here. Start with a trial in the first steps above, or {support} to buy.</>
       ) : (
@@ -61,7 +73,8 @@ export function LicenseTable({
   const filtered = status === 'all' ? byProduct : byProduct.filter((r) => r.status === status)
   const visible = filtered.slice(0, shown)
   const reset = () => setShown(FIRST_PAGE)
-  const hrefOf = (r: Row) => (r.kind === 'license' ? `${pathname}${r.license.id}/info/` : `${pathname}${r.group.id}/pre-info/${r.status === 'holded' ? '?holded' : ''}`)
+  const hrefOf = (r: Row) =>
+    r.kind === 'license' ? `${pathname}${r.license.id}/info/` : `${pathname}${r.group.id}/pre-info/${r.status === 'holded' ? '?holded' : ''}`
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="licenses-title">
@@ -84,90 +97,95 @@ export function LicenseTable({
             </Tabs.Tab>
           ))}
         </Tabs.List>
-      {STATUS_VALUES(platform).map((value) => (
-        <Tabs.Panel key={value} value={value}>
-          {status === value && (
-            <>
-      {productFilters && (
-        <SegmentedControl
-          mb="md"
-          aria-label="Product"
-          value={product}
-          onChange={(v) => {
-            setProduct(v)
-            setStatus('all')
-            reset()
-          }}
-          data={productFilters}
-        />
-      )}
-      {rows.length === 0 ? (
-        <NoLicenses platform={platform} trialOffered={trialOffered} firstStepsShown={firstStepsShown} onShowFirstSteps={onShowFirstSteps} />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={720} type="native" data-testid="license-table-scroll">
-            <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Title</Table.Th>
-                  <Table.Th>Product</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {visible.map((r) => {
-                  const title = r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`
-                  return (
-                    <Table.Tr key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} style={{ cursor: 'pointer' }} onClick={() => navigate(hrefOf(r))} data-testid="license-row">
-                      <Table.Td className={classes.title}>
-                        {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
-                        <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
-                          {title}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
-                      <Table.Td className={classes.nowrap}>
-                        <StatusBadge status={r.status} />
-                      </Table.Td>
-                      <Table.Td className={classes.nowrap}>
-                        <Text size="sm" ff="monospace">
-                          {r.kind === 'license' ? r.license.token : '—'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license) : '—'}</Table.Td>
-                    </Table.Tr>
-                  )
-                })}
-                {visible.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={5}>
-                      <Text ta="center" c="dimmed" py="md">
-                        No licenses match the filter.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+        {STATUS_VALUES(platform).map((value) => (
+          <Tabs.Panel key={value} value={value}>
+            {status === value && (
+              <>
+                {productFilters && (
+                  <SegmentedControl
+                    mb="md"
+                    aria-label="Product"
+                    value={product}
+                    onChange={(v) => {
+                      setProduct(v)
+                      setStatus('all')
+                      reset()
+                    }}
+                    data={productFilters}
+                  />
                 )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Group justify="space-between" mt="md">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              Showing {visible.length} of {filtered.length}
-            </Text>
-            {filtered.length > shown && (
-              <Button variant="light" onClick={() => setShown((n) => n + PAGE_STEP)}>
-                Show {Math.min(PAGE_STEP, filtered.length - shown)} more
-              </Button>
+                {rows.length === 0 ? (
+                  <NoLicenses platform={platform} trialOffered={trialOffered} firstStepsShown={firstStepsShown} onShowFirstSteps={onShowFirstSteps} />
+                ) : (
+                  <>
+                    <Table.ScrollContainer minWidth={720} type="native" data-testid="license-table-scroll">
+                      <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
+                        <Table.Thead>
+                          <Table.Tr>
+                            <Table.Th>Title</Table.Th>
+                            <Table.Th>Product</Table.Th>
+                            <Table.Th>Status</Table.Th>
+                            <Table.Th>Key</Table.Th>
+                            <Table.Th>Expires</Table.Th>
+                          </Table.Tr>
+                        </Table.Thead>
+                        <Table.Tbody>
+                          {visible.map((r) => {
+                            const title = r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`
+                            return (
+                              <Table.Tr
+                                key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`}
+                                style={{ cursor: 'pointer' }}
+                                onClick={() => navigate(hrefOf(r))}
+                                data-testid="license-row"
+                              >
+                                <Table.Td className={classes.title}>
+                                  {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
+                                  <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
+                                    {title}
+                                  </Anchor>
+                                </Table.Td>
+                                <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
+                                <Table.Td className={classes.nowrap}>
+                                  <StatusBadge status={r.status} />
+                                </Table.Td>
+                                <Table.Td className={classes.nowrap}>
+                                  <Text size="sm" ff="monospace">
+                                    {r.kind === 'license' ? r.license.token : '—'}
+                                  </Text>
+                                </Table.Td>
+                                <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license) : '—'}</Table.Td>
+                              </Table.Tr>
+                            )
+                          })}
+                          {visible.length === 0 && (
+                            <Table.Tr>
+                              <Table.Td colSpan={5}>
+                                <Text ta="center" c="dimmed" py="md">
+                                  No licenses match the filter.
+                                </Text>
+                              </Table.Td>
+                            </Table.Tr>
+                          )}
+                        </Table.Tbody>
+                      </Table>
+                    </Table.ScrollContainer>
+                    <Group justify="space-between" mt="md">
+                      <Text size="sm" c="dimmed" aria-live="polite">
+                        Showing {visible.length} of {filtered.length}
+                      </Text>
+                      {filtered.length > shown && (
+                        <Button variant="light" onClick={() => setShown((n) => n + PAGE_STEP)}>
+                          Show {Math.min(PAGE_STEP, filtered.length - shown)} more
+                        </Button>
+                      )}
+                    </Group>
+                  </>
+                )}
+              </>
             )}
-          </Group>
-        </>
-      )}
-            </>
-          )}
-        </Tabs.Panel>
-      ))}
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </Card>
   )

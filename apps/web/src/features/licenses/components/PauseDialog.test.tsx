@@ -99,7 +99,15 @@ describe('pausing a cloud subscription (issue 9, item 22)', () => {
 
   it('a cancelled subscription offers support, not a basket (item 24)', async () => {
     setLogged()
-    serve(trial(false, { is_trial: false, config: { product: 'fmc_subscribe' }, subscription_status: 'cancelled', license_status: 'suspended', state: 'suspended' }))
+    serve(
+      trial(false, {
+        is_trial: false,
+        config: { product: 'fmc_subscribe' },
+        subscription_status: 'cancelled',
+        license_status: 'suspended',
+        state: 'suspended',
+      }),
+    )
     renderApp('/app/face-machine/dashboard/5/info/')
     const note = await screen.findByText(/The subscription has ended/)
     expect(note).not.toHaveTextContent(/basket/i)

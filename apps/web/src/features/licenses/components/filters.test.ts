@@ -5,7 +5,8 @@ import { groupView, licenseView } from '../../../test/utils.tsx'
 
 const lic = (id: number, product: string, status: LicenseView['state'], type: LicenseView['type'] = 'nuitrack') =>
   licenseView({ id, type, license_status: status === 'paused' ? 'new' : status, state: status, is_trial: false, config: { product } })
-const grp = (id: number, limit: number, holded = 0) => groupView({ id, type: 'nuitrack', is_default: true, limit, holded_limit: holded, product: 'nuitrack_subscribe' })
+const grp = (id: number, limit: number, holded = 0) =>
+  groupView({ id, type: 'nuitrack', is_default: true, limit, holded_limit: holded, product: 'nuitrack_subscribe' })
 
 describe('dashboard rows', () => {
   it('puts group slots first and keeps only the platform', () => {

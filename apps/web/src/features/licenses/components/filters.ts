@@ -1,9 +1,19 @@
-import { PRODUCTS, PRODUCT_CATALOGUE, groupKind, isCustomProduct, platformHasPausable, productKind, productRecord, type GroupView, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
+import {
+  PRODUCTS,
+  PRODUCT_CATALOGUE,
+  groupKind,
+  isCustomProduct,
+  platformHasPausable,
+  productKind,
+  productRecord,
+  type GroupView,
+  type LicenseState,
+  type LicenseView,
+  type Platform,
+} from '@portal/domain'
 
 /** One row of the dashboard table: a real license, or the not-yet-generated slots of a group. */
-export type Row =
-  | { kind: 'license'; license: LicenseView; status: LicenseState }
-  | { kind: 'slot'; group: GroupView; status: LicenseState }
+export type Row = { kind: 'license'; license: LicenseView; status: LicenseState } | { kind: 'slot'; group: GroupView; status: LicenseState }
 
 /** Section 2's tabs (holded for nuitrack only); a platform whose subscriptions can be paused adds a Paused tab. */
 export const STATUS_TABS = (platform: Platform): LicenseState[] =>

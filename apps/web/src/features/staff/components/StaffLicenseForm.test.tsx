@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { ERRORS, FACE_COMPONENT_NAMES, VALIDITY_UNITS } from '@portal/domain'
 import { json, licenseView, mockApi, profile, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
 
-function serve(create: Answer = (c) => json(200, { licenses: Array.from({ length: (c.body as { count: number }).count }, (_, i) => licenseView({ id: 100 + i, type: 'face' })) })) {
+function serve(
+  create: Answer = (c) =>
+    json(200, { licenses: Array.from({ length: (c.body as { count: number }).count }, (_, i) => licenseView({ id: 100 + i, type: 'face' })) }),
+) {
   return mockApi({
     ...signedInRoutes({ profile: profile({ is_staff: true }) }),
     'GET /api/versions/face/': () => json(200, { facesdk_versions: [{ version: '3.20', is_default: true }] }),
@@ -96,7 +99,9 @@ describe('staff custom licenses', () => {
     await user.type(within(f).getByRole('textbox', { name: 'Validity' }), '2')
     await user.click(within(f).getByRole('button', { name: 'Create' }))
     expect(await screen.findByTestId('staff-result')).toHaveTextContent('Added 1 license(s).')
-    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ config: { product: 'face_offline_custom', license_expire_delta: 2 * VALIDITY_UNITS.month } })
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      config: { product: 'face_offline_custom', license_expire_delta: 2 * VALIDITY_UNITS.month },
+    })
   })
 
   it('the tabs and the menu link lead to the two forms', async () => {

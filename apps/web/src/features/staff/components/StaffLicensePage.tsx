@@ -1,5 +1,25 @@
 import { useState } from 'react'
-import { Anchor, Button, Card, Center, Checkbox, Group, Loader, MultiSelect, NumberInput, Paper, Radio, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core'
+import {
+  Anchor,
+  Button,
+  Card,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  MultiSelect,
+  NumberInput,
+  Paper,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core'
 import { Link, useNavigate } from 'react-router'
 import {
   EXCLUSIVE_LOCKS,
@@ -99,7 +119,10 @@ function StaffOnly() {
           <Title order={1} size="h2">
             This page is for staff
           </Title>
-          <Text>Custom licenses are made by the 3DiVi team. If you need a license that the dashboards do not offer, write to our support and we will prepare one for you.</Text>
+          <Text>
+            Custom licenses are made by the 3DiVi team. If you need a license that the dashboards do not offer, write to our support and we will prepare one for
+            you.
+          </Text>
           <Group gap="lg">
             <Anchor component={Link} to={paths.dashboard('face')}>
               Go to your licenses
@@ -183,7 +206,11 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
         license_expire_delta: validity === '' ? null : Number(validity) * VALIDITY_UNITS[unit],
         device_bound: locks.includes('hardware'),
         max_version: maxVersion,
-        license_content: Object.fromEntries(Object.entries(content).filter(([, v]) => v !== '').map(([k, v]) => [k, Number(v)])),
+        license_content: Object.fromEntries(
+          Object.entries(content)
+            .filter(([, v]) => v !== '')
+            .map(([k, v]) => [k, Number(v)]),
+        ),
         online: online === 'online',
         desktop_gpu_support: gpu,
         ...(xml.trim() ? { xml_config: xml } : {}),
@@ -231,9 +258,35 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
       <form onSubmit={submit} noValidate aria-label="Create custom licenses">
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label="Title" data-field="title" value={title} maxLength={LICENSE_TITLE_MAX} onChange={(e) => edit('title', setTitle)(e.currentTarget.value)} error={errors.title} required />
-            <TextInput label="User e-mail" data-field="email" type="email" value={email} maxLength={150} onChange={(e) => edit('email', setEmail)(e.currentTarget.value)} error={errors.email} required />
-            <TextInput label="Count" data-field="count" inputMode="numeric" value={count} maxLength={30} onChange={(e) => edit('count', setCount)(digits(e.currentTarget.value))} error={errors.count} required />
+            <TextInput
+              label="Title"
+              data-field="title"
+              value={title}
+              maxLength={LICENSE_TITLE_MAX}
+              onChange={(e) => edit('title', setTitle)(e.currentTarget.value)}
+              error={errors.title}
+              required
+            />
+            <TextInput
+              label="User e-mail"
+              data-field="email"
+              type="email"
+              value={email}
+              maxLength={150}
+              onChange={(e) => edit('email', setEmail)(e.currentTarget.value)}
+              error={errors.email}
+              required
+            />
+            <TextInput
+              label="Count"
+              data-field="count"
+              inputMode="numeric"
+              value={count}
+              maxLength={30}
+              onChange={(e) => edit('count', setCount)(digits(e.currentTarget.value))}
+              error={errors.count}
+              required
+            />
           </SimpleGrid>
           <Radio.Group label="License type" value={online} onChange={(v) => setOnline(v as 'online' | 'offline')}>
             <Group mt={4}>
@@ -248,13 +301,47 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
             <Stack gap="xs">
               {[...EXCLUSIVE_LOCKS, 'platforms' as const].map((lock) => (
                 <Group key={lock} gap="sm" align="center">
-                  <Checkbox label={LOCK_LABELS[lock]} data-field={lock === locks[0] ? 'locks' : undefined} checked={locks.includes(lock)} disabled={!enabled.has(lock)} onChange={(e) => toggleLock(lock, e.currentTarget.checked)} />
-                  {lock === 'ios_app_id' && locks.includes(lock) && <TextInput aria-label="iOS app id" data-field="iosId" size="xs" value={iosId} onChange={(e) => edit('iosId', setIosId)(e.currentTarget.value)} maxLength={256} error={errors.iosId} />}
-                  {lock === 'android_app_id' && locks.includes(lock) && <TextInput aria-label="Android app id" data-field="androidId" size="xs" value={androidId} onChange={(e) => edit('androidId', setAndroidId)(e.currentTarget.value)} maxLength={256} error={errors.androidId} />}
+                  <Checkbox
+                    label={LOCK_LABELS[lock]}
+                    data-field={lock === locks[0] ? 'locks' : undefined}
+                    checked={locks.includes(lock)}
+                    disabled={!enabled.has(lock)}
+                    onChange={(e) => toggleLock(lock, e.currentTarget.checked)}
+                  />
+                  {lock === 'ios_app_id' && locks.includes(lock) && (
+                    <TextInput
+                      aria-label="iOS app id"
+                      data-field="iosId"
+                      size="xs"
+                      value={iosId}
+                      onChange={(e) => edit('iosId', setIosId)(e.currentTarget.value)}
+                      maxLength={256}
+                      error={errors.iosId}
+                    />
+                  )}
+                  {lock === 'android_app_id' && locks.includes(lock) && (
+                    <TextInput
+                      aria-label="Android app id"
+                      data-field="androidId"
+                      size="xs"
+                      value={androidId}
+                      onChange={(e) => edit('androidId', setAndroidId)(e.currentTarget.value)}
+                      maxLength={256}
+                      error={errors.androidId}
+                    />
+                  )}
                 </Group>
               ))}
               {locks.includes('platforms') && (
-                <MultiSelect label="Platforms and architectures" data-field="platforms" data={[...PLATFORM_ARCHITECTURES]} value={platforms} onChange={edit('platforms', setPlatforms)} error={errors.platforms} searchable />
+                <MultiSelect
+                  label="Platforms and architectures"
+                  data-field="platforms"
+                  data={[...PLATFORM_ARCHITECTURES]}
+                  value={platforms}
+                  onChange={edit('platforms', setPlatforms)}
+                  error={errors.platforms}
+                  searchable
+                />
               )}
               {errors.locks && (
                 <Text id="locks-error" size="sm" c="red.8">
@@ -286,7 +373,13 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               allowNegative={false}
               required={variant === 'subscription'}
             />
-            <Select label="Unit" data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: UNIT_LABELS[u] }))} value={unit} onChange={(v) => v && setUnit(v as ValidityUnit)} allowDeselect={false} />
+            <Select
+              label="Unit"
+              data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: UNIT_LABELS[u] }))}
+              value={unit}
+              onChange={(v) => v && setUnit(v as ValidityUnit)}
+              allowDeselect={false}
+            />
           </SimpleGrid>
           <div>
             <Title order={2} size="h5" mb="xs">
@@ -308,7 +401,15 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
             </SimpleGrid>
           </div>
           <Checkbox label={faceComponentName('desktop_gpu_support')} checked={gpu} onChange={(e) => setGpu(e.currentTarget.checked)} />
-          <Textarea label="XML config" data-field="xml" autosize minRows={3} value={xml} onChange={(e) => edit('xml', setXml)(e.currentTarget.value)} error={errors.xml} />
+          <Textarea
+            label="XML config"
+            data-field="xml"
+            autosize
+            minRows={3}
+            value={xml}
+            onChange={(e) => edit('xml', setXml)(e.currentTarget.value)}
+            error={errors.xml}
+          />
           <Group justify="space-between" align="flex-start" wrap="nowrap">
             <Text role={result?.ok === false ? 'alert' : 'status'} c={result?.ok ? 'green.8' : 'red.8'} data-testid="staff-result">
               {result?.text}
