@@ -1,5 +1,18 @@
 import i18next from 'i18next'
-import { COOKIES, ERRORS, GENERIC_MESSAGES, UNAUTHORIZED_TEXT, allMessages, type ErrorName } from '@portal/domain'
+import {
+  COOKIES,
+  ERRORS,
+  GENERIC_MESSAGES,
+  UNAUTHORIZED_TEXT,
+  allMessages,
+  contractUrl,
+  type Contract,
+  type ContractBody,
+  type ContractParams,
+  type ContractQuery,
+  type ContractResponse,
+  type ErrorName,
+} from '@portal/domain'
 import { readCookie } from './cookies.ts'
 import { errorStore } from './error-store.ts'
 import { notifySession } from './session.ts'
@@ -158,6 +171,21 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
 export const api = {
   get: <T>(url: string, opts?: RequestOptions) => request<T>('GET', url, undefined, opts),
   post: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', url, body, opts),
+}
+
+/** what a call takes: path parameters (numbers welcome), query and body, each only where the contract has one */
+export type CallInput<C extends Contract> = (C['params'] extends object
+  ? { params: { [K in keyof ContractParams<C>]: string | number } }
+  : { params?: never }) &
+  (C['query'] extends object ? { query: ContractQuery<C> } : { query?: never }) &
+  (C['body'] extends object ? { body: ContractBody<C> } : { body?: never })
+
+/** A call by its contract: the URL, the method and the request and answer types all come from it. */
+export function call<C extends Contract>(c: C, input: CallInput<C>, opts: RequestOptions = {}): Promise<ContractResponse<C>> {
+  const url = contractUrl(c, input.params as Record<string, string | number> | undefined)
+  const query = input.query as Record<string, ParamValue> | undefined
+  const withQuery: RequestOptions = query ? { ...opts, params: { ...query, ...opts.params } } : opts
+  return request<ContractResponse<C>>(c.method, url, c.method === 'POST' ? (input.body ?? {}) : undefined, withQuery)
 }
 
 const translate = (key: string) => (i18next.exists(key) ? i18next.t(key) : key)

@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, RouteShorthandOptions } from 'fastify'
+import { errorResponses, type Contract, type ContractRequest, type ContractResponse } from '@portal/domain'
+
+type Handler<C extends Contract> = (req: FastifyRequest<ContractRequest<C>>, reply: FastifyReply) => Promise<ContractResponse<C> | FastifyReply>
+
+/** route options a contract does not carry: how the server answers, not what it answers */
+type Extra = Pick<RouteShorthandOptions, 'serializerCompiler' | 'preHandler' | 'onRequest' | 'bodyLimit'> & {
+  config?: Omit<NonNullable<RouteOptions['config']>, 'auth' | 'fieldErrors'>
+}
+
+/**
+ * Registers a call from its contract: method, path, access, field errors and every schema come
+ * from the contract, so the OpenAPI document lists what the contract declares and nothing else.
+ */
+export function route<C extends Contract>(app: FastifyInstance, c: C, handler: Handler<C>, extra: Extra = {}): void {
+  app.route({
+    ...extra,
+    method: c.method,
+    url: c.path,
+    config: { ...extra.config, auth: c.auth, ...(c.fieldErrors ? { fieldErrors: c.fieldErrors } : {}) },
+    schema: {
+      tags: [...c.tags],
+      summary: c.summary,
+      ...(c.hide ? { hide: true } : {}),
+      ...(c.params ? { params: c.params } : {}),
+      ...(c.query ? { querystring: c.query } : {}),
+      ...(c.body ? { body: c.body } : {}),
+      response: { ...c.response, ...errorResponses(c) },
+    },
+    handler: handler as unknown as RouteOptions['handler'],
+  })
+}

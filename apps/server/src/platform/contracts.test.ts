@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { ERRORS, contractErrors, contracts, type Contract } from '@portal/domain'
+import { buildApp } from '../app.ts'
+import { testConfig, workerDb } from '../test/harness.ts'
+
+/**
+ * Routes under /api not yet registered from a contract. The list only shrinks: a new call gets
+ * its contract first.
+ */
+const NOT_YET_CONTRACTS: string[] = [
+  'GET /api/health/',
+  'GET /api/service/redirect/',
+  'POST /api/client/signup/',
+  'POST /api/client/send-confirmation-url/',
+  'POST /api/client/confirm/',
+  'POST /api/client/signin/',
+  'GET /api/client/logout/',
+  'POST /api/client/send-password-reset-url/',
+  'GET /api/client/:id/validate-confirmation-token/:token/',
+  'POST /api/client/reset-password/',
+  'POST /api/client/change-password/',
+  'GET /api/client/',
+  'POST /api/client/',
+  'GET /api/changelog/',
+  'GET /api/captcha/challenge/',
+  'POST /api/nuitrack-analytics/signup/',
+  'POST /api/nuitrack-analytics/fill-info/',
+  'POST /api/license/:id/activate/offline/',
+  'POST /api/group/:id/activate/offline/',
+  'POST /api/license/:id/devices/:deviceId/release/',
+  'GET /api/license/public-key/',
+  'POST /api/sdk/activate/',
+  'POST /api/sdk/validate/',
+  'POST /api/sdk/deactivate/',
+  'POST /api/admin/cli/',
+]
+
+let app: FastifyInstance
+beforeAll(async () => {
+  // with the admin token, so the CLI's call is served too
+  app = await buildApp({ config: testConfig(), db: await workerDb(), runJobs: false, adminToken: 'contracts-test-token' })
+  await app.ready()
+})
+afterAll(async () => {
+  await app?.close()
+})
+
+const all = Object.entries(contracts as Record<string, Contract>)
+const key = (method: string, url: string) => `${method} ${url}`
+/** the API's own routes: swagger-ui's pages and the document itself are not calls */
+const served = () =>
+  app.routeAccess
+    .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json')
+    .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS')
+    .map((r) => key(r.method, r.url))
+
+describe('one contract per call', () => {
+  it('every route served under /api is a contract, and every contract is served', () => {
+    const declared = all.map(([, c]) => key(c.method, `/api${c.path}`))
+    expect(new Set(declared).size, 'two contracts name the same call').toBe(declared.length)
+    const routes = served()
+    expect(routes.filter((r) => !declared.includes(r) && !NOT_YET_CONTRACTS.includes(r))).toEqual([])
+    expect(declared.filter((d) => !routes.includes(d))).toEqual([])
+    // the allow-list names only routes that exist and have no contract yet
+    for (const r of NOT_YET_CONTRACTS) {
+      expect(routes, r).toContain(r)
+      expect(declared, r).not.toContain(r)
+    }
+  })
+
+  it('the route takes its access and field errors from the contract', () => {
+    const byKey = new Map(app.routeAccess.map((r) => [key(r.method, r.url), r]))
+    for (const [name, c] of all) {
+      const r = byKey.get(key(c.method, `/api${c.path}`))
+      expect(r?.auth, name).toBe(c.auth)
+      expect(r?.fieldErrors, name).toEqual(c.fieldErrors)
+    }
+  })
+
+  it('the OpenAPI document lists every contract with its answers', async () => {
+    const doc = (await app.inject('/api/openapi.json')).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }
+    for (const [name, c] of all) {
+      if (c.hide) continue
+      const op = doc.paths[`/api${c.path.replace(/:(\w+)/g, '{$1}')}`]?.[c.method.toLowerCase()]
+      expect(op, name).toBeDefined()
+      const statuses = new Set([...Object.keys(c.response), ...contractErrors(c).map((e) => String(ERRORS[e].status))])
+      expect(Object.keys(op!.responses).sort(), name).toEqual([...statuses].sort())
+    }
+  })
+
+  it("each contract's errors are catalogue names", () => {
+    for (const [name, c] of all) {
+      for (const e of [...c.errors, ...Object.values(c.fieldErrors ?? {})]) expect(Object.keys(ERRORS), `${name}: ${e}`).toContain(e)
+    }
+  })
+})
