@@ -30,6 +30,8 @@ export interface Contract {
   errors: readonly ErrorName[]
   /** the error a schema failure on a body field answers with, instead of validation_failed */
   fieldErrors?: Readonly<Record<string, ErrorName>>
+  /** the body of its errors when the call answers more than `errorSchema` (the device API's code) */
+  errorBody?: Schema
   /** left out of the OpenAPI document */
   hide?: boolean
 }
@@ -54,9 +56,9 @@ export function contractErrors(c: Contract): ErrorName[] {
 }
 
 /** The statuses of a contract's errors, each answered with the error body. */
-export function errorResponses(c: Contract): Record<number, typeof errorSchema> {
+export function errorResponses(c: Contract): Record<number, Schema> {
   const statuses = new Set(contractErrors(c).map((name) => ERRORS[name].status as number))
-  return Object.fromEntries([...statuses].sort().map((s) => [s, errorSchema]))
+  return Object.fromEntries([...statuses].sort().map((s) => [s, c.errorBody ?? errorSchema]))
 }
 
 type Infer<S> = S extends Schema ? z.output<S> : undefined

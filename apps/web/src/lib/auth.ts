@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import type { ProfileResponse } from '@portal/domain'
-import { api } from './api-client.ts'
+import { contracts } from '@portal/domain'
+import { call } from './api-client.ts'
 import { useLogged } from './session.ts'
 
 /** GET /api/client/: the signed-in client's profile. Shared by every feature, so it lives here. */
-export const getProfile = (signal?: AbortSignal) => api.get<ProfileResponse>('/api/client/', { signal })
+export const getProfile = (signal?: AbortSignal) => call(contracts.profile, {}, { signal })
 
 export const profileQueryOptions = () =>
   queryOptions({

@@ -1,12 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ClientInfo, ProfileResponse, UpdateClientBody } from '@portal/domain'
-import { api } from '../../../lib/api-client.ts'
+import { contracts, type ContractBody, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 
 export const updateClient = (body: UpdateClientBody) =>
-  api.post<{ client_info: ClientInfo; email_confirmation_sent: boolean }>('/client/', body, {
-    handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited'],
-  })
+  call(
+    contracts.profileUpdate,
+    { body },
+    {
+      handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited'],
+    },
+  )
 
 /** Saves and puts the answer into the profile the whole app reads. */
 export function useUpdateClient() {
@@ -19,7 +23,11 @@ export function useUpdateClient() {
   })
 }
 
-export const changePassword = (body: { old_password: string; new_password: string }) =>
-  api.post<{ status: 'ok' }>('/client/change-password/', body, {
-    handle: ['wrong_password', 'new_password_same_as_old', 'password_contains_email', 'password_invalid', 'validation_failed'],
-  })
+export const changePassword = (body: ContractBody<typeof contracts.changePassword>) =>
+  call(
+    contracts.changePassword,
+    { body },
+    {
+      handle: ['wrong_password', 'new_password_same_as_old', 'password_contains_email', 'password_invalid', 'validation_failed'],
+    },
+  )

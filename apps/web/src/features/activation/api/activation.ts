@@ -1,12 +1,12 @@
-import type { LicenseView } from '@portal/domain'
-import { api } from '../../../lib/api-client.ts'
+import { contracts } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 
 export type OfflineInput = { data: string } | { hardware_key_serial: string }
 
 export const activateOffline = (licenseId: number, input: OfflineInput) =>
-  api.post<LicenseView>(`/license/${licenseId}/activate/offline/`, input, { handle: ['invalid_license_file', 'validation_failed'] })
+  call(contracts.licenseActivateOffline, { params: { id: licenseId }, body: input }, { handle: ['invalid_license_file', 'validation_failed'] })
 
 export const activateGroupOffline = (groupId: number, input: OfflineInput) =>
-  api.post<LicenseView>(`/group/${groupId}/activate/offline/`, input, { handle: ['invalid_license_file', 'validation_failed'] })
+  call(contracts.groupActivateOffline, { params: { id: groupId }, body: input }, { handle: ['invalid_license_file', 'validation_failed'] })
 
-export const releaseDevice = (licenseId: number, deviceId: number) => api.post<LicenseView>(`/license/${licenseId}/devices/${deviceId}/release/`, {})
+export const releaseDevice = (licenseId: number, deviceId: number) => call(contracts.deviceRelease, { params: { id: licenseId, deviceId } })

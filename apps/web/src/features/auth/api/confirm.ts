@@ -1,15 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api-client.ts'
+import { contracts, type ContractResponse } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 
-export interface ConfirmAnswer {
-  status: 'ok'
-  kind: 'registration' | 'email_change'
-  email: string
-}
+export type ConfirmAnswer = ContractResponse<typeof contracts.confirm>
 
 /** POST /api/client/confirm/: run once per link, so it is cached as a query (no double submit). */
 export const confirmRegistration = (clientId: number, token: string) =>
-  api.post<ConfirmAnswer>('/api/client/confirm/', { client_id: clientId, confirmation_token: token }, { silent: true })
+  call(contracts.confirm, { body: { client_id: clientId, confirmation_token: token } }, { silent: true })
 
 export const confirmQueryOptions = (clientId: number, token: string) =>
   queryOptions({

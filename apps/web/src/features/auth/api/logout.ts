@@ -1,4 +1,5 @@
-import { api } from '../../../lib/api-client.ts'
+import { contracts } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 
 /** GET /api/client/logout/: ends the server session (the server clears the cookies). */
-export const logout = () => api.get<{ status: 'ok' }>('/api/client/logout/', { silent: true })
+export const logout = () => call(contracts.logout, {}, { silent: true })

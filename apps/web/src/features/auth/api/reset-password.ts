@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ErrorName, ProfileResponse } from '@portal/domain'
-import { api } from '../../../lib/api-client.ts'
+import { contracts, type ContractBody, type ErrorName } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 import { notifySession } from '../../../lib/session.ts'
 
@@ -13,13 +13,9 @@ export const RESET_HANDLED = [
   ...RESET_TOKEN_ERRORS,
 ] as const satisfies readonly ErrorName[]
 
-export interface ResetPasswordBody {
-  client_id: number
-  confirmation_token: string
-  new_password: string
-}
+export type ResetPasswordBody = ContractBody<typeof contracts.resetPassword>
 
-export const resetPassword = (body: ResetPasswordBody) => api.post<ProfileResponse>('/api/client/reset-password/', body, { handle: RESET_HANDLED })
+export const resetPassword = (body: ResetPasswordBody) => call(contracts.resetPassword, { body }, { handle: RESET_HANDLED })
 
 export function useResetPassword() {
   const qc = useQueryClient()

@@ -1,12 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
-import type { Platform } from '@portal/domain'
-import { api } from '../../../lib/api-client.ts'
+import { contracts, type ContractBody } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 
-export interface SendConfirmationBody {
-  client_email: string
-  segment?: Platform
-}
+export type SendConfirmationBody = ContractBody<typeof contracts.sendConfirmationUrl>
 
-export const sendConfirmationUrl = (body: SendConfirmationBody) => api.post<{ status: 'ok' }>('/api/client/send-confirmation-url/', body)
+export const sendConfirmationUrl = (body: SendConfirmationBody) => call(contracts.sendConfirmationUrl, { body })
 
 export const useSendConfirmationUrl = () => useMutation({ mutationFn: sendConfirmationUrl })

@@ -1,12 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api-client.ts'
+import { contracts } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 
 /** 200 {status, email}; 400, 403 and 404 mean the link is unusable: the page shows the expired-link screen. */
 export const validateConfirmationToken = (id: string, token: string, signal?: AbortSignal) =>
-  api.get<{ status: 'ok'; email: string }>(`/api/client/${encodeURIComponent(id)}/validate-confirmation-token/${encodeURIComponent(token)}/`, {
-    silent: true,
-    signal,
-  })
+  call(contracts.validateConfirmationToken, { params: { id, token } }, { silent: true, signal })
 
 export const validateConfirmationTokenQueryOptions = (id: string, token: string) =>
   queryOptions({
