@@ -24,8 +24,11 @@ export interface Contract {
   params?: Schema
   query?: Schema
   body?: Schema
-  /** the success answers by status (200, or 201 for a creation) */
-  response: Readonly<Partial<Record<200 | 201, Schema>>>
+  /**
+   * the answers by status that are not catalogue errors: the success (200, or 201 for a creation)
+   * and any answer of its own shape (health's 503); none for a redirect
+   */
+  response: Readonly<Record<number, Schema>>
   /** the catalogue errors the call can answer beyond the ones every call can (csrf, rate limit, 500) */
   errors: readonly ErrorName[]
   /** the error a schema failure on a body field answers with, instead of validation_failed */

@@ -25,7 +25,7 @@ export function route<C extends Contract>(app: FastifyInstance, c: C, handler: H
       ...(c.params ? { params: c.params } : {}),
       ...(c.query ? { querystring: c.query } : {}),
       ...(c.body ? { body: c.body } : {}),
-      response: { ...c.response, ...errorResponses(c) },
+      response: { ...errorResponses(c), ...c.response },
     },
     handler: handler as unknown as RouteOptions['handler'],
   })

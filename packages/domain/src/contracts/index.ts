@@ -1,6 +1,7 @@
 import { activationContracts } from './activation.ts'
 import { authContracts, clientContracts } from './auth.ts'
 import { licenseContracts } from './licenses.ts'
+import { platformContracts } from './platform.ts'
 
 /** Every API call, by name: the server serves exactly these and the web calls them. */
 export const contracts = {
@@ -8,4 +9,5 @@ export const contracts = {
   ...activationContracts,
   ...authContracts,
   ...clientContracts,
+  ...platformContracts,
 } as const

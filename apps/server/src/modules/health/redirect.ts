@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import { contracts as c } from '@portal/domain'
+import { route } from '../../platform/contract-route.ts'
 
 /** Where the support and cloud-service links of the portal lead. */
 export const SERVICE_URLS = {
@@ -9,20 +10,9 @@ export const SERVICE_URLS = {
 } as const
 
 export const serviceRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/service/redirect/', {
-    config: { auth: 'public' },
-    schema: {
-      tags: ['service'],
-      summary: 'Redirect to the helpdesk or a cloud service, with the license id where relevant',
-      querystring: z.object({
-        service: z.enum(['freshdesk', 'face-machine', 'nuitrack-analytics']),
-        license_id: z.coerce.number().int().positive().optional(),
-      }),
-    },
-    handler: async (req, reply) => {
-      const url = new URL(SERVICE_URLS[req.query.service])
-      if (req.query.license_id) url.searchParams.set('license_id', String(req.query.license_id))
-      return reply.redirect(url.toString(), 302)
-    },
+  route(app, c.serviceRedirect, async (req, reply) => {
+    const url = new URL(SERVICE_URLS[req.query.service])
+    if (req.query.license_id) url.searchParams.set('license_id', String(req.query.license_id))
+    return reply.redirect(url.toString(), 302)
   })
 }

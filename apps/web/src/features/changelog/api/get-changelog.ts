@@ -1,13 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api-client.ts'
+import { contracts, type ContractResponse } from '@portal/domain'
+import { call } from '../../../lib/api-client.ts'
 
-export interface ChangelogEntry {
-  version: string
-  date: string
-  changes: string[]
-}
+export type ChangelogEntry = ContractResponse<typeof contracts.changelog>['entries'][number]
 
-export const getChangelog = (signal?: AbortSignal) => api.get<{ entries: ChangelogEntry[] }>('/api/changelog/', { signal })
+export const getChangelog = (signal?: AbortSignal) => call(contracts.changelog, {}, { signal })
 
 export const changelogQueryOptions = () =>
   queryOptions({

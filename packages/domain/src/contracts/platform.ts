@@ -1,0 +1,91 @@
+import { z } from 'zod'
+import { contract, okSchema } from '../contract.ts'
+import { analyticsFillInfoBody, analyticsSignupBody } from '../analytics.ts'
+import { text } from '../validation.ts'
+
+const changelogEntry = z.object({ version: z.string(), date: z.string(), changes: z.array(z.string()) })
+const analyticsTags = ['nuitrack-analytics']
+
+/** The calls of the changelog, the analytics sign-up, health, the service redirect and the local CLI. */
+export const platformContracts = {
+  changelog: contract({
+    method: 'GET',
+    path: '/changelog/',
+    auth: 'public',
+    tags: ['changelog'],
+    summary: 'Release notes, newest first',
+    response: { 200: z.object({ entries: z.array(changelogEntry) }) },
+    errors: [],
+  }),
+
+  captchaChallenge: contract({
+    method: 'GET',
+    path: '/captcha/challenge/',
+    auth: 'public',
+    tags: analyticsTags,
+    summary: 'A proof-of-work captcha challenge (ALTCHA format)',
+    response: { 200: z.object({ algorithm: z.literal('SHA-256'), challenge: z.string(), salt: z.string(), signature: z.string(), maxnumber: z.number() }) },
+    errors: [],
+  }),
+  analyticsSignup: contract({
+    method: 'POST',
+    path: '/nuitrack-analytics/signup/',
+    auth: 'public',
+    tags: analyticsTags,
+    summary: 'Register for Nuitrack Analytics: answers the next step, fill_info, or exist when the account is there already',
+    body: analyticsSignupBody,
+    response: { 200: z.object({ step: z.enum(['fill_info', 'exist']), next: z.string() }) },
+    errors: ['captcha_invalid', 'captcha_missing', 'password_invalid'],
+    fieldErrors: { username: 'email_invalid', password: 'password_invalid' },
+  }),
+  analyticsFillInfo: contract({
+    method: 'POST',
+    path: '/nuitrack-analytics/fill-info/',
+    auth: 'public',
+    tags: analyticsTags,
+    summary: 'The optional fill-info step: name, company and site of a just-registered account (its credentials prove it)',
+    body: analyticsFillInfoBody,
+    response: { 200: okSchema.extend({ next: z.string() }) },
+    errors: ['invalid_credentials'],
+  }),
+
+  health: contract({
+    method: 'GET',
+    path: '/health/',
+    auth: 'public',
+    tags: ['health'],
+    summary: 'Liveness and which database serves; 503 while the database cannot be reached',
+    response: {
+      200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+      503: z.object({ status: z.literal('unavailable'), database: z.literal('down') }),
+    },
+    errors: [],
+  }),
+  serviceRedirect: contract({
+    method: 'GET',
+    path: '/service/redirect/',
+    auth: 'public',
+    tags: ['service'],
+    summary: 'Redirect to the helpdesk or a cloud service, with the license id where relevant',
+    query: z.object({
+      service: z.enum(['freshdesk', 'face-machine', 'nuitrack-analytics']),
+      license_id: z.coerce.number().int().positive().optional(),
+    }),
+    // a 302 to the service, no body
+    response: {},
+    errors: [],
+  }),
+
+  adminCli: contract({
+    method: 'POST',
+    path: '/admin/cli/',
+    // the loopback address and the token guard it
+    auth: 'public',
+    tags: ['admin'],
+    summary: 'The local CLI hands its command to the running portal (PGlite mode)',
+    hide: true,
+    body: z.object({ argv: z.array(text().max(500)).max(20) }),
+    response: { 200: z.object({ code: z.number(), output: z.string() }) },
+    errors: ['forbidden_staff'],
+  }),
+} as const
