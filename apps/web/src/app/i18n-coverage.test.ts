@@ -27,17 +27,32 @@ const hasWords = (text: string) => /[A-Za-z]{2,}/.test(text) && !UNTRANSLATED.ha
 export function untranslatedTexts(source: string, fileName = 'file.tsx'): string[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX)
   const found: string[] = []
-  const report = (node: ts.Node, text: string) => found.push(`${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${text.trim()}`)
+  const report = (node: ts.Node, text: string) => {
+    found.push(`${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${text.trim()}`)
+  }
+  /** The texts an expression can evaluate to: literals in result positions, never inside a call such as t(). */
+  const results = (e: ts.Expression): void => {
+    if (ts.isParenthesizedExpression(e)) return results(e.expression)
+    if (ts.isConditionalExpression(e)) return (results(e.whenTrue), results(e.whenFalse))
+    if (
+      ts.isBinaryExpression(e) &&
+      [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)
+    )
+      return results(e.right)
+    if (ts.isStringLiteralLike(e) && hasWords(e.text)) return report(e, e.text)
+    if (ts.isTemplateExpression(e)) {
+      const parts = [e.head.text, ...e.templateSpans.map((s) => s.literal.text)].join(' ')
+      if (hasWords(parts)) report(e, parts)
+    }
+  }
   const visit = (node: ts.Node) => {
     if (ts.isJsxText(node) && hasWords(node.text)) report(node, node.text)
+    if (ts.isJsxExpression(node) && node.expression && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) results(node.expression)
     if (ts.isJsxAttribute(node) && VISIBLE_ATTRIBUTES.has(node.name.getText(file)) && node.initializer) {
       const init = node.initializer
-      const literal = ts.isStringLiteral(init)
-        ? init
-        : ts.isJsxExpression(init) && init.expression && ts.isStringLiteralLike(init.expression)
-          ? init.expression
-          : null
-      if (literal && hasWords(literal.text)) report(node, literal.text)
+      if (ts.isStringLiteral(init)) {
+        if (hasWords(init.text)) report(node, init.text)
+      } else if (ts.isJsxExpression(init) && init.expression) results(init.expression)
     }
     ts.forEachChild(node, visit)
   }
@@ -52,6 +67,15 @@ describe('UI texts through i18next', () => {
   it('finds a bare JSX text and a bare label, and passes t() calls and brand names', () => {
     const src = `const A = () => <Stack label="Your name" title={t('Ok')}><Text>Hello there</Text><Text>{t('Fine')}</Text><b>3DiVi</b>{' · '}</Stack>`
     expect(untranslatedTexts(src)).toEqual(['1: Your name', '1: Hello there'])
+  })
+
+  it('finds texts an expression renders: a branch, a fallback, a template; a compared value is no text', () => {
+    const src = [
+      `const A = () => <Modal title={open ? 'Close it' : t('Open')}>`,
+      `{kind === 'online_key' && <b>{name ?? 'No name'}</b>}`,
+      `<Text>{\`\${n} days left\`}</Text><Text>{t(\`\${n} ok\`)}</Text></Modal>`,
+    ].join('\n')
+    expect(untranslatedTexts(src)).toEqual(['1: Close it', '2: No name', '3: days left'])
   })
 
   it('no component renders a text that i18next cannot translate', () => {

@@ -97,8 +97,8 @@ const TRIAL_NAME: Record<Platform, string> = { nuitrack: 'Nuitrack', face: 'Face
 const trialFor = (platform: Platform) => {
   const trial = trialOfPlatform(platform)
   if (!trial) return null
-  const label = trial.days ? `Start the ${trial.days}-day ${TRIAL_NAME[platform]} trial` : `Start the free ${TRIAL_NAME[platform]} trial`
-  return { product: trial.product, tag: trial.tag, label }
+  const label = trial.days ? 'Start the {{days}}-day {{name}} trial' : 'Start the free {{name}} trial'
+  return { product: trial.product, tag: trial.tag, label, labelValues: { days: trial.days, name: TRIAL_NAME[platform] } }
 }
 
 const STEPS: Record<Platform, string[]> = {

@@ -8,7 +8,9 @@ import { notifySuccess } from '../../../lib/notify.ts'
 export interface Trial {
   product: string
   tag: string | null
+  /** The button's text as an i18next key, with its values. */
   label: string
+  labelValues?: Record<string, unknown>
 }
 
 /** The onboarding first steps; the dashboard shows them while the client has no licenses and has not closed them. */
@@ -46,7 +48,7 @@ export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[];
       <Group mt="md">
         {trial ? (
           <Button onClick={start} loading={starting}>
-            {t(trial.label)}
+            {t(trial.label, trial.labelValues)}
           </Button>
         ) : (
           <Text size="sm" c="dimmed">

@@ -156,7 +156,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           <Field label={t('Activated')}>{formatDate(license.activation_date)}</Field>
           <Field
             label={t('Expires')}
-          >{`${expiryLabel(license)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` ${t('(in {{n}} days)', { n: license.dates.days })}` : ''}`}</Field>
+          >{`${expiryLabel(license, t)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` ${t('(in {{n}} days)', { n: license.dates.days })}` : ''}`}</Field>
           {license.lifetime && <Field label={t('Term')}>{license.lifetime === 'year' ? t('Annual') : t('Monthly')}</Field>}
           {license.subscription_status && (
             <Field label={t('Subscription')}>

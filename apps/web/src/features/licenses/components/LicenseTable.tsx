@@ -163,7 +163,7 @@ export function LicenseTable({
                                     {r.kind === 'license' ? r.license.token : '—'}
                                   </Text>
                                 </Table.Td>
-                                <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license) : '—'}</Table.Td>
+                                <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
                               </Table.Tr>
                             )
                           })}
