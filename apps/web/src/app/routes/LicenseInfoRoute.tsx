@@ -23,8 +23,8 @@ export function LicenseInfoRoute() {
   const failed = !numeric || license.isError
 
   useEffect(() => {
-    if (failed) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'License not found', kind: 'error' })
-  }, [failed])
+    if (failed) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('License not found'), kind: 'error' })
+  }, [failed, t])
 
   if (failed) return <Navigate to={paths.dashboard(platform)} replace />
   if (license.isPending) {

@@ -21,8 +21,8 @@ export function GroupKeyInfoPage() {
   const group = groups.data?.groups.find((g) => g.id === Number(id) && !g.is_default)
   const missing = !/^\d+$/.test(id) || groups.isError || (groups.isSuccess && !group)
   useEffect(() => {
-    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'Group key not found', kind: 'error' })
-  }, [missing])
+    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('Group key not found'), kind: 'error' })
+  }, [missing, t])
   if (missing) return <Navigate to={paths.groupKeys} replace />
   if (!group) {
     return (

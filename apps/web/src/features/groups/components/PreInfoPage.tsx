@@ -36,8 +36,8 @@ export function PreInfoPage() {
   const missing = !generated && (!numeric || groups.isError || (groups.isSuccess && (!group || (group.limit < 1 && !(holded && group.holded_limit > 0)))))
 
   useEffect(() => {
-    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'This group has no license available to generate', kind: 'error' })
-  }, [missing])
+    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('This group has no license available to generate'), kind: 'error' })
+  }, [missing, t])
 
   if (generated) return <Navigate to={paths.licenseInfo(generated.type, generated.id)} replace state={{ fromGroup: true }} />
   if (missing) return <Navigate to={paths.dashboard(platform)} replace />

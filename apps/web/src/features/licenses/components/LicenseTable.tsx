@@ -120,7 +120,7 @@ export function LicenseTable({
                       setStatus('all')
                       reset()
                     }}
-                    data={productFilters}
+                    data={productFilters.map((f) => ({ ...f, label: t(f.label) }))}
                   />
                 )}
                 {rows.length === 0 ? (
