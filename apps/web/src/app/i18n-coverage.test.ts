@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { resources } from './i18n.ts'
 
 /**
  * Every visible UI text goes through i18next: a JSX text node or a visible string attribute
@@ -10,6 +11,10 @@ import { describe, expect, it } from 'vitest'
  */
 const SRC = join(import.meta.dirname, '..')
 const ROOTS = ['app', 'features', 'components'].map((d) => join(SRC, d))
+/** Calls whose text arguments reach the screen. */
+const SHOWING_CALLS = new Set(['notifySuccess', 'notifications.show', 'errorStore.show', 'setError'])
+/** `g.setError(…)` is a setError too. */
+const shows = (callee: string) => SHOWING_CALLS.has(callee) || SHOWING_CALLS.has(callee.split('.').pop()!)
 const VISIBLE_ATTRIBUTES = new Set(['label', 'title', 'placeholder', 'description', 'aria-label', 'alt'])
 /** The brand: the logo reads "3DiVi Portal" in every language. */
 const UNTRANSLATED = new Set(['3DiVi', 'Portal'])
@@ -21,7 +26,9 @@ const tsxFiles = (dir: string): string[] =>
     return e.name.endsWith('.tsx') && !e.name.includes('.test.') ? [path] : []
   })
 
-const hasWords = (text: string) => /[A-Za-z]{2,}/.test(text) && !UNTRANSLATED.has(text.trim())
+/** A message key or error code of the catalogue is translated where it is shown (the error dialog, the form hook). */
+const catalogue = resources.en.translation as Record<string, string>
+const hasWords = (text: string) => /[A-Za-z]{2,}/.test(text) && !UNTRANSLATED.has(text.trim()) && !(/^[a-z0-9_.:]+$/.test(text) && text in catalogue)
 
 /** The untranslated texts of one file, each as `line: text`. */
 export function untranslatedTexts(source: string, fileName = 'file.tsx'): string[] {
@@ -54,6 +61,14 @@ export function untranslatedTexts(source: string, fileName = 'file.tsx'): string
         if (hasWords(init.text)) report(node, init.text)
       } else if (ts.isJsxExpression(init) && init.expression) results(init.expression)
     }
+    // a notice or a field error is shown too: its text argument, or the message and title it is given
+    if (ts.isCallExpression(node) && shows(node.expression.getText(file))) {
+      for (const arg of node.arguments) {
+        if (ts.isObjectLiteralExpression(arg)) {
+          for (const p of arg.properties) if (ts.isPropertyAssignment(p) && ['message', 'title'].includes(p.name.getText(file))) results(p.initializer)
+        } else results(arg)
+      }
+    }
     ts.forEachChild(node, visit)
   }
   visit(file)
@@ -76,6 +91,15 @@ describe('UI texts through i18next', () => {
       `<Text>{\`\${n} days left\`}</Text><Text>{t(\`\${n} ok\`)}</Text></Modal>`,
     ].join('\n')
     expect(untranslatedTexts(src)).toEqual(['1: Close it', '2: No name', '3: days left'])
+  })
+
+  it('finds the texts given to a notice, the error dialog or a field error', () => {
+    const src = [
+      `notifySuccess('Saved', t('Fine'))`,
+      `errorStore.show({ title: GENERIC.error_title, message: 'Not found', kind: 'error' })`,
+      `notifications.show({ color: 'green', message: t('Ok') }); setError(big ? 'Too long' : null)`,
+    ].join('\n')
+    expect(untranslatedTexts(src)).toEqual(['1: Saved', '2: Not found', '3: Too long'])
   })
 
   it('no component renders a text that i18next cannot translate', () => {
