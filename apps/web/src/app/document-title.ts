@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useMatches, type Params } from 'react-router'
 
 export const PORTAL_TITLE = '3DiVi Portal'
@@ -31,7 +32,9 @@ export const documentTitle = (screen: string | null) => (screen ? `${screen} · 
  * announce on navigation), from the route table.
  */
 export function useDocumentTitleFromRoutes() {
-  const title = documentTitle(screenTitle(useMatches()))
+  const { t } = useTranslation()
+  const screen = screenTitle(useMatches())
+  const title = documentTitle(screen && t(screen))
   useEffect(() => {
     document.title = title
   }, [title])

@@ -13,6 +13,7 @@ import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { I18nextProvider } from 'react-i18next'
 import { makeQueryClient } from '../lib/query-client.ts'
+import i18next from 'i18next'
 import { initI18n } from './i18n.ts'
 
 /** Light variants (buttons, badges) with text two shades darker: 4.5:1 on their tinted background. */
@@ -31,7 +32,10 @@ const variantColorResolver: VariantColorsResolver = (input) => {
  */
 const passwordToggleProps = {
   tabIndex: 0,
-  'aria-label': 'Show password',
+  // read at each render (the theme is built once, before i18next is up), so it speaks the current language
+  get 'aria-label'() {
+    return i18next.isInitialized ? i18next.t('Show password') : 'Show password'
+  },
   'aria-hidden': false,
   onKeyDown: (event: React.KeyboardEvent<HTMLButtonElement>) => {
     if (event.key !== 'Enter') return

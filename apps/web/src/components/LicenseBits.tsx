@@ -1,4 +1,6 @@
 import { Badge } from '@mantine/core'
+import type { TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
 import { STATE_LABELS, expiryText, type LicenseState, type LicenseView } from '@portal/domain'
 
 const COLORS: Record<LicenseState, string> = { new: 'blue', active: 'green', suspended: 'red', holded: 'orange', paused: 'yellow' }
@@ -8,6 +10,7 @@ const COLORS: Record<LicenseState, string> = { new: 'blue', active: 'green', sus
  * squeezed table cell ("NE…"): a state is one or two words, so it keeps its full width instead.
  */
 export function StatusBadge({ status }: { status: LicenseState }) {
+  const { t } = useTranslation()
   return (
     <Badge
       color={COLORS[status]}
@@ -16,7 +19,7 @@ export function StatusBadge({ status }: { status: LicenseState }) {
       data-testid="status-badge"
       styles={{ root: { minWidth: 'max-content', flexShrink: 0 }, label: { overflow: 'visible' } }}
     >
-      {STATE_LABELS[status]}
+      {t(STATE_LABELS[status])}
     </Badge>
   )
 }
@@ -28,9 +31,9 @@ export function formatDate(d: string | null | undefined): string {
 }
 
 /** What "Expires" says: the date, "Renews monthly/yearly" for a subscription without one, else "Never". */
-export function expiryLabel(license: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>): string {
+export function expiryLabel(license: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>, t: TFunction): string {
   const e = expiryText(license)
   if (e.kind === 'date') return formatDate(e.date)
-  if (e.kind === 'renews') return e.term === 'year' ? 'Renews yearly' : 'Renews monthly'
-  return 'Never'
+  if (e.kind === 'renews') return e.term === 'year' ? t('Renews yearly') : t('Renews monthly')
+  return t('Never')
 }

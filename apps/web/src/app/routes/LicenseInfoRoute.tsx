@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Center, Loader } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useParams } from 'react-router'
 import { GENERIC_MESSAGES, isOnlineLicense, type Platform } from '@portal/domain'
 import { useLicense } from '../../api/licenses.ts'
@@ -14,6 +15,7 @@ import { DevicesPanel } from '../../features/activation/components/DevicesPanel.
  * goes back to the dashboard; a license of another platform goes to its own platform's page.
  */
 export function LicenseInfoRoute() {
+  const { t } = useTranslation()
   const { platform, id = '' } = useParams() as { platform: Platform; id: string }
   const numeric = /^\d+$/.test(id)
   const license = useLicense(numeric ? id : '0')
@@ -21,14 +23,14 @@ export function LicenseInfoRoute() {
   const failed = !numeric || license.isError
 
   useEffect(() => {
-    if (failed) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'License not found', kind: 'error' })
-  }, [failed])
+    if (failed) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('License not found'), kind: 'error' })
+  }, [failed, t])
 
   if (failed) return <Navigate to={paths.dashboard(platform)} replace />
   if (license.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading the license" />
+        <Loader aria-label={t('Loading the license')} />
       </Center>
     )
   }

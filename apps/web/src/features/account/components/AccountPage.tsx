@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import { Grid, Stack } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { AccountTypeCard } from './AccountTypeCard.tsx'
@@ -10,12 +11,13 @@ import { ProfileCard } from './ProfileCard.tsx'
 
 /** The account screen: its cards, each in its own file, around one profile. */
 export function AccountPage() {
+  const { t } = useTranslation()
   const profile = useProfile().data!
   const info = profile.client_info
   const companyRef = useRef<HTMLDivElement>(null)
   return (
     <>
-      <PageTitle>Account</PageTitle>
+      <PageTitle>{t('Account')}</PageTitle>
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="lg">

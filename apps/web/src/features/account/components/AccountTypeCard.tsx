@@ -1,10 +1,12 @@
 import { useState } from 'react'
 import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core'
+import { Trans, useTranslation } from 'react-i18next'
 import type { ClientInfo } from '@portal/domain'
 import { useUpdateClient } from '../api/account.ts'
 import { saveFailed } from './save-failed.ts'
 
 export function AccountTypeCard({ info, onFillBilling }: { info: ClientInfo; onFillBilling: () => void }) {
+  const { t } = useTranslation()
   const update = useUpdateClient()
   const corporate = info.options.corporate_member
   const [confirming, setConfirming] = useState(false)
@@ -23,36 +25,44 @@ export function AccountTypeCard({ info, onFillBilling }: { info: ClientInfo; onF
     <Card withBorder padding="lg" component="section" aria-labelledby="type-title">
       <Stack>
         <Title order={2} size="h4" id="type-title">
-          Account type
+          {t('Account type')}
         </Title>
         <Text>
-          This is a <b>{corporate ? 'corporate' : 'personal'}</b> account.
-          {corporate ? ' Company details and your position appear on invoices.' : ' Switch to corporate to add company details to invoices.'}
+          <Trans defaults="This is a <b>{{type}}</b> account." values={{ type: t(corporate ? 'corporate' : 'personal') }} components={{ b: <b /> }} />{' '}
+          {corporate ? t('Company details and your position appear on invoices.') : t('Switch to corporate to add company details to invoices.')}
         </Text>
         <Button variant="light" onClick={() => setConfirming(true)}>
-          Switch to {corporate ? 'personal' : 'corporate'}
+          {corporate ? t('Switch to personal') : t('Switch to corporate')}
         </Button>
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Switch to a ${corporate ? 'personal' : 'corporate'} account?`} centered>
-        <Text mb="lg">{corporate ? 'Company details stay saved but no longer appear on invoices.' : 'You can then add company details for invoices.'}</Text>
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={corporate ? t('Switch to a personal account?') : t('Switch to a corporate account?')}
+        centered
+      >
+        <Text mb="lg">
+          {corporate ? t('Company details stay saved but no longer appear on invoices.') : t('You can then add company details for invoices.')}
+        </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button onClick={doSwitch} loading={update.isPending}>
-            Switch
+            {t('Switch')}
           </Button>
         </Group>
       </Modal>
-      <Modal opened={switched !== null} onClose={() => setSwitched(null)} title="Account type changed" centered>
+      <Modal opened={switched !== null} onClose={() => setSwitched(null)} title={t('Account type changed')} centered>
         <Text mb="lg">
-          Your account is now {switched}.{switched === 'corporate' && ' Would you like to fill in the billing information now?'}
+          {t('account.switched', { type: switched })}
+          {switched === 'corporate' && ` ${t('Would you like to fill in the billing information now?')}`}
         </Text>
         <Group justify="flex-end">
           {switched === 'corporate' ? (
             <>
               <Button variant="default" onClick={() => setSwitched(null)}>
-                Later
+                {t('Later')}
               </Button>
               <Button
                 onClick={() => {
@@ -60,11 +70,11 @@ export function AccountTypeCard({ info, onFillBilling }: { info: ClientInfo; onF
                   setTimeout(onFillBilling, 50)
                 }}
               >
-                Fill in billing info
+                {t('Fill in billing info')}
               </Button>
             </>
           ) : (
-            <Button onClick={() => setSwitched(null)}>OK</Button>
+            <Button onClick={() => setSwitched(null)}>{t('OK')}</Button>
           )}
         </Group>
       </Modal>

@@ -1,5 +1,6 @@
 import { Button, Card, Group, SimpleGrid, Stack, TextInput, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
+import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { LIMITS, companySchema, profileFields, type ClientInfo } from '@portal/domain'
 import { useZodForm } from '../../../lib/form.ts'
@@ -19,6 +20,7 @@ const profileSchema = z.object({
 })
 
 export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef: React.RefObject<HTMLDivElement | null> }) {
+  const { t } = useTranslation()
   const corporate = info.options.corporate_member
   const update = useUpdateClient()
   const form = useZodForm(profileSchema, {
@@ -34,7 +36,7 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
   })
   const field = (key: keyof typeof form.values, label: string, max: number, extra: Record<string, unknown> = {}) => (
     <TextInput
-      label={label}
+      label={t(label)}
       maxLength={max}
       value={String(form.values[key] ?? '')}
       onChange={(e) => form.set(key, e.currentTarget.value)}
@@ -58,7 +60,7 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
             }
           : {}),
       })
-      notifications.show({ color: 'green', message: 'Profile saved' })
+      notifications.show({ color: 'green', message: t('Profile saved') })
     } catch (err) {
       saveFailed(err)
     }
@@ -68,7 +70,7 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
       <form onSubmit={submit} noValidate>
         <Stack>
           <Title order={2} size="h4" id="profile-title">
-            Profile
+            {t('Profile')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {field('name', 'Name', LIMITS.name, { autoComplete: 'given-name' })}
@@ -79,7 +81,7 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
           {corporate && (
             <div ref={companyRef}>
               <Title order={3} size="h5" mb="xs" id="company-title">
-                Company
+                {t('Company')}
               </Title>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 {field('company_name', 'Company name', LIMITS.companyName, { autoComplete: 'organization' })}
@@ -92,7 +94,7 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
           )}
           <Group justify="flex-end">
             <Button type="submit" loading={update.isPending}>
-              Save profile
+              {t('Save profile')}
             </Button>
           </Group>
         </Stack>

@@ -1,14 +1,16 @@
 import { Center, Loader } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { useProfile } from '../../../lib/auth.ts'
 import { AccountPage } from '../components/AccountPage.tsx'
 
 /** /app/account/: profile, company, options, password, e-mail and account type. */
 export function AccountRoute() {
+  const { t } = useTranslation()
   const profile = useProfile()
   if (!profile.data) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading your account" />
+        <Loader aria-label={t('Loading your account')} />
       </Center>
     )
   }

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { Anchor, Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
-import { USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
+import type { TFunction } from 'i18next'
+import { Trans, useTranslation } from 'react-i18next'
+import { DEVICE_RELEASES_PER_30_DAYS, USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { EXTERNAL } from '../../../config/paths.ts'
 import { useActivateOffline } from '../../../api/license-mutations.ts'
@@ -23,14 +25,16 @@ export function activationMode(license: LicenseView): Mode {
 }
 
 /** What the SDK must send with the key to satisfy the license's lock. */
-function sdkLockHint(license: LicenseView): string {
+function sdkLockHint(license: LicenseView, t: TFunction): string {
   const lock = licenseLock(license.config)
-  if (lock.type === 'ios_app_id' || lock.type === 'android_app_id') return ` It must also send the app id ${lock.app_id}: the license works only in that app.`
+  if (lock.type === 'ios_app_id' || lock.type === 'android_app_id')
+    return ` ${t('It must also send the app id {{appId}}: the license works only in that app.', { appId: lock.app_id })}`
   return ''
 }
 
 /** `onActivated` runs after the activated license is in the cache (the route needs nothing more). */
 export function FaceActivation({ license, autoDownload, onActivated }: { license: LicenseView; autoDownload: boolean; onActivated?: () => unknown }) {
+  const { t } = useTranslation()
   const mode = activationMode(license)
   const onHold = license.status === 2
   const downloaded = useRef(false)
@@ -44,24 +48,28 @@ export function FaceActivation({ license, autoDownload, onActivated }: { license
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="activation-title">
       <Title order={2} size="h4" mb="md" id="activation-title">
-        Activation
+        {t('Activation')}
       </Title>
       {mode === 'request_file' && <RequestFileActivation license={license} disabled={onHold} onActivated={onActivated} />}
       {mode === 'usb_token' && <UsbActivation license={license} disabled={onHold} onActivated={onActivated} />}
       {mode === 'download' &&
         (license.data ? (
           <Stack gap="sm">
-            <Text size="sm">The license file is ready. Put it next to your Face SDK application.</Text>
+            <Text size="sm">{t('The license file is ready. Put it next to your Face SDK application.')}</Text>
             <Group>
               <Button onClick={() => downloadLicenseFile(license.data!)} disabled={onHold}>
-                Download the license file
+                {t('Download the license file')}
               </Button>
             </Group>
           </Stack>
         ) : (
           <Text size="sm">
-            Activate online: pass the activation key <b>{license.token}</b> to the SDK, which binds the device and keeps its license file fresh.
-            {sdkLockHint(license)}
+            <Trans
+              defaults="Activate online: pass the activation key <b>{{token}}</b> to the SDK, which binds the device and keeps its license file fresh."
+              values={{ token: license.token }}
+              components={{ b: <b /> }}
+            />
+            {sdkLockHint(license, t)}
           </Text>
         ))}
     </Card>
@@ -69,15 +77,21 @@ export function FaceActivation({ license, autoDownload, onActivated }: { license
 }
 
 function Warning({ opened, onClose, onConfirm, busy, what }: { opened: boolean; onClose: () => void; onConfirm: () => void; busy: boolean; what: string }) {
+  const { t } = useTranslation()
   return (
-    <Modal opened={opened} onClose={onClose} title="Bind the license?" centered>
-      <Text mb="lg">The license will be bound to {what}. You can release a device yourself at most 3 times in any 30 days.</Text>
+    <Modal opened={opened} onClose={onClose} title={t('Bind the license?')} centered>
+      <Text mb="lg">
+        {t('The license will be bound to {{what}}. You can release a device yourself at most {{releases}} times in any 30 days.', {
+          what,
+          releases: DEVICE_RELEASES_PER_30_DAYS,
+        })}
+      </Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Cancel
+          {t('Cancel')}
         </Button>
         <Button onClick={onConfirm} loading={busy}>
-          Activate and download
+          {t('Activate and download')}
         </Button>
       </Group>
     </Modal>
@@ -85,6 +99,7 @@ function Warning({ opened, onClose, onConfirm, busy, what }: { opened: boolean; 
 }
 
 function RequestFileActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated?: () => unknown }) {
+  const { t } = useTranslation()
   const activate = useActivateOffline()
   const [chosen, setChosen] = useState<ChosenRequest | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -105,20 +120,26 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
       setBusy(false)
     }
   }
-  const device = chosen ? `the device ${chosen.request.serial}${chosen.request.sensor_name ? ` (${chosen.request.sensor_name})` : ''}` : ''
+  const device = chosen
+    ? chosen.request.sensor_name
+      ? t('the device {{serial}} ({{sensor}})', { serial: chosen.request.serial, sensor: chosen.request.sensor_name })
+      : t('the device {{serial}}', { serial: chosen.request.serial })
+    : ''
   return (
     <Stack gap="sm">
       <Text size="sm">
-        This license works offline on one device. Make an activation request file on the device, upload it here, and you get the license file for that device.{' '}
+        {t(
+          'This license works offline on one device. Make an activation request file on the device, upload it here, and you get the license file for that device.',
+        )}{' '}
         <Anchor href={EXTERNAL.offlineLicenseDocs} target="_blank" rel="noopener noreferrer">
-          How to make a request file
+          {t('How to make a request file')}
         </Anchor>
       </Text>
       <RequestFilePicker chosen={chosen} error={error} disabled={disabled} onChosen={setChosen} onError={setError} />
       <Group>
         {/* the file is checked when chosen: the warning only ever follows a valid request file */}
         <Button onClick={() => (chosen ? setWarn(true) : setError(NO_REQUEST_FILE))} disabled={disabled}>
-          Activate
+          {t('Activate')}
         </Button>
       </Group>
       <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={device} />
@@ -127,6 +148,7 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
 }
 
 function UsbActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated?: () => unknown }) {
+  const { t } = useTranslation()
   const activate = useActivateOffline()
   const [serial, setSerial] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -134,8 +156,8 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
   const [busy, setBusy] = useState(false)
   const check = () => {
     const v = serial.trim()
-    if (!v) return setError('Enter the serial of the USB token')
-    if (v.length > USB_SERIAL_MAX) return setError(`The serial is at most ${USB_SERIAL_MAX} characters`)
+    if (!v) return setError(t('Enter the serial of the USB token'))
+    if (v.length > USB_SERIAL_MAX) return setError(t('The serial is at most {{max}} characters', { max: USB_SERIAL_MAX }))
     setWarn(true)
   }
   const submit = async () => {
@@ -155,13 +177,13 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
   return (
     <Stack gap="sm">
       <Text size="sm">
-        This license is locked to a USB token. Enter the token's serial number to get the license file.{' '}
+        {t("This license is locked to a USB token. Enter the token's serial number to get the license file.")}{' '}
         <Anchor href={EXTERNAL.usbTokenDocs} target="_blank" rel="noopener noreferrer">
-          Locking to a USB token
+          {t('Locking to a USB token')}
         </Anchor>
       </Text>
       <TextInput
-        label="USB token serial"
+        label={t('USB token serial')}
         value={serial}
         maxLength={USB_SERIAL_MAX}
         onChange={(e) => (setSerial(e.currentTarget.value), setError(null))}
@@ -170,10 +192,10 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
       />
       <Group>
         <Button onClick={check} disabled={disabled}>
-          Activate
+          {t('Activate')}
         </Button>
       </Group>
-      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={`the USB token ${serial.trim()}`} />
+      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={t('the USB token {{serial}}', { serial: serial.trim() })} />
     </Stack>
   )
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type DragEvent } from 'react'
 import { Button, Stack, Text } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { ERRORS, REQUEST_FILE_MAX_BYTES, parseRequestFile, type ActivationRequest } from '@portal/domain'
 import classes from './request-file.module.css'
 
@@ -58,6 +59,7 @@ export function RequestFilePicker({
   onChosen: (c: ChosenRequest | null) => void
   onError: (message: string | null) => void
 }) {
+  const { t } = useTranslation()
   const id = useId()
   const [dragging, setDragging] = useState(false)
   const take = async (files: readonly File[]) => {
@@ -95,10 +97,10 @@ export function RequestFilePicker({
     >
       <Stack gap={6} align="center">
         <Text fw={600} id={`${id}-title`}>
-          Activation request file
+          {t('Activation request file')}
         </Text>
         <Text size="sm" c="dimmed" id={`${id}-hint`} ta="center">
-          Drag the request file made on the device here, or choose it. It is a short text file that starts with “3DIVI-LICENSE-REQUEST”.
+          {t('Drag the request file made on the device here, or choose it. It is a short text file that starts with “3DIVI-LICENSE-REQUEST”.')}
         </Text>
         <input
           id={`${id}-input`}
@@ -116,17 +118,17 @@ export function RequestFilePicker({
           }}
         />
         <Button component="label" htmlFor={`${id}-input`} variant="light" className={classes.label} data-disabled={disabled || undefined}>
-          {chosen ? 'Choose another request file' : 'Choose a request file'}
+          {chosen ? t('Choose another request file') : t('Choose a request file')}
         </Button>
         {chosen && (
           <Text size="sm" id={`${id}-chosen`} data-testid="request-file-chosen" ta="center">
-            {chosen.name}: device {chosen.request.serial}
+            {t('{{name}}: device {{serial}}', { name: chosen.name, serial: chosen.request.serial })}
             {chosen.request.sensor_name ? ` (${chosen.request.sensor_name})` : ''}
           </Text>
         )}
         {error && (
           <Text size="sm" c="red.8" id={`${id}-error`} role="alert" ta="center">
-            {error}
+            {t(error)}
           </Text>
         )}
       </Stack>

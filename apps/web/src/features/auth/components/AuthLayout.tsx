@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Anchor, Box, Center, Paper, Stack, Text, Title } from '@mantine/core'
 
 /** The centered card every sign-in family page sits in. */
 export function AuthLayout({ title, subtitle, children, wide = false }: { title: string; subtitle?: string; children: ReactNode; wide?: boolean }) {
+  const { t } = useTranslation()
   return (
     <Box mih="100vh" bg="gray.0" py={48} px="md">
       <Center component="header" mb="lg">
-        <Anchor component={Link} to="/app/" underline="never" c="indigo.8" fw={800} fz={26} aria-label="3DiVi Portal home">
+        <Anchor component={Link} to="/app/" underline="never" c="indigo.8" fw={800} fz={26} aria-label={t('3DiVi Portal home')}>
           3DiVi{' '}
           <Text span inherit c="dark.6">
             Portal

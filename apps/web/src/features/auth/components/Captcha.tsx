@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Checkbox, Group, Loader, Text } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import type { CaptchaChallenge } from '@portal/domain'
 import { getCaptchaChallenge } from '../api/analytics-signup.ts'
 
@@ -23,6 +24,7 @@ async function solve(c: CaptchaChallenge): Promise<string | null> {
  * the token up. `resetKey` changing (after the server refused a token) starts over.
  */
 export function Captcha({ onToken, resetKey }: { onToken: (token: string | null) => void; resetKey: number }) {
+  const { t } = useTranslation()
   const [state, setState] = useState<'idle' | 'working' | 'done' | 'unavailable'>('idle')
   useEffect(() => {
     setState('idle')
@@ -43,17 +45,17 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string | null)
     <div>
       <Group gap="sm">
         <Checkbox
-          label="I'm not a robot"
-          description={state === 'done' ? 'Verified' : undefined}
+          label={t("I'm not a robot")}
+          description={state === 'done' ? t('Verified') : undefined}
           checked={state === 'done'}
           disabled={state === 'working'}
           onChange={() => (state === 'idle' || state === 'unavailable' ? void start() : undefined)}
         />
-        {state === 'working' && <Loader size="xs" aria-label="Checking" />}
+        {state === 'working' && <Loader size="xs" aria-label={t('Checking')} />}
       </Group>
       {state === 'unavailable' && (
         <Text size="sm" c="red.8" role="alert">
-          The captcha is unavailable right now. Please try again in a moment.
+          {t('The captcha is unavailable right now. Please try again in a moment.')}
         </Text>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Anchor, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useParams } from 'react-router'
 import { GENERIC_MESSAGES, productTitle } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
@@ -12,6 +13,7 @@ import { errorStore } from '../../../lib/error-store.ts'
 import { paths } from '../../../config/paths.ts'
 
 export function GroupKeyInfoPage() {
+  const { t } = useTranslation()
   const { id = '' } = useParams()
   const groups = useGroups()
   const licenses = useLicenses()
@@ -19,13 +21,13 @@ export function GroupKeyInfoPage() {
   const group = groups.data?.groups.find((g) => g.id === Number(id) && !g.is_default)
   const missing = !/^\d+$/.test(id) || groups.isError || (groups.isSuccess && !group)
   useEffect(() => {
-    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'Group key not found', kind: 'error' })
-  }, [missing])
+    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('Group key not found'), kind: 'error' })
+  }, [missing, t])
   if (missing) return <Navigate to={paths.groupKeys} replace />
   if (!group) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading the group key" />
+        <Loader aria-label={t('Loading the group key')} />
       </Center>
     )
   }
@@ -33,7 +35,7 @@ export function GroupKeyInfoPage() {
   return (
     <Stack gap="lg">
       <Anchor component={Link} to={paths.groupKeys} size="sm">
-        ← Group keys
+        {t('← Group keys')}
       </Anchor>
       <Group gap="sm">
         <Title order={1} size="h2">
@@ -51,22 +53,26 @@ export function GroupKeyInfoPage() {
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              Group key
+              {t('Group key')}
             </Text>
             <Text ff="monospace">{group.token}</Text>
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              Product
+              {t('Product')}
             </Text>
             <Text>{productTitle(group.product)}</Text>
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              Licenses
+              {t('Licenses')}
             </Text>
             <Text>
-              {group.used_licenses} generated, {group.limit} available, {group.total} in all
+              {t('{{generated}} generated, {{available}} available, {{total}} in all', {
+                generated: group.used_licenses,
+                available: group.limit,
+                total: group.total,
+              })}
             </Text>
           </div>
         </SimpleGrid>
@@ -74,16 +80,16 @@ export function GroupKeyInfoPage() {
       <GroupCount group={group} />
       <Card withBorder padding="lg" component="section" aria-labelledby="members-title">
         <Title order={2} size="h4" mb="sm" id="members-title">
-          Licenses of this key
+          {t('Licenses of this key')}
         </Title>
         {members.length === 0 ? (
-          <Text c="dimmed">No license has been generated from this key yet.</Text>
+          <Text c="dimmed">{t('No license has been generated from this key yet.')}</Text>
         ) : (
           <Table>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>License</Table.Th>
-                <Table.Th>Status</Table.Th>
+                <Table.Th>{t('License')}</Table.Th>
+                <Table.Th>{t('Status')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

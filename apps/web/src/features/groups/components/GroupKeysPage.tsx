@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import {
   GROUP_SIZE_MAX,
@@ -10,7 +11,6 @@ import {
   checkTitle,
   defaultGroupSize,
   groupKind,
-  messageFor,
   productRecord,
   productTitle,
   type GroupView,
@@ -27,6 +27,7 @@ const isEnterprise = (g: GroupView) => productRecord(g.product)?.group_keys === 
 
 /** Group keys of Nuitrack: the keys, the enterprise keys, and the licenses made from them. */
 export function GroupKeysPage() {
+  const { t } = useTranslation()
   const groups = useGroups()
   const licenses = useLicenses()
   const [creating, setCreating] = useState(false)
@@ -38,7 +39,7 @@ export function GroupKeysPage() {
   if (groups.isPending || licenses.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading group keys" />
+        <Loader aria-label={t('Loading group keys')} />
       </Center>
     )
   }
@@ -47,37 +48,39 @@ export function GroupKeysPage() {
       <PageTitle
         right={
           <Button onClick={() => setCreating(true)} disabled={sources.length === 0}>
-            Create a group key
+            {t('Create a group key')}
           </Button>
         }
       >
-        Group keys
+        {t('Group keys')}
       </PageTitle>
       {sources.length === 0 && (
         <Alert color="gray" mb="md">
-          A group key is made from licenses not yet generated in your Nuitrack subscription or Nuitrack Unlimited groups. You have none available right now.
+          {t(
+            'A group key is made from licenses not yet generated in your Nuitrack subscription or Nuitrack Unlimited groups. You have none available right now.',
+          )}
         </Alert>
       )}
       <Card withBorder padding="lg">
         <Tabs defaultValue="group-keys">
           <Tabs.List mb="md">
-            <Tabs.Tab value="licenses">Licenses ({fromKeys.length})</Tabs.Tab>
-            <Tabs.Tab value="group-keys">Group keys ({keys.filter((g) => !isEnterprise(g)).length})</Tabs.Tab>
-            <Tabs.Tab value="enterprise">Enterprise keys ({keys.filter(isEnterprise).length})</Tabs.Tab>
+            <Tabs.Tab value="licenses">{t('Licenses ({{n}})', { n: fromKeys.length })}</Tabs.Tab>
+            <Tabs.Tab value="group-keys">{t('Group keys ({{n}})', { n: keys.filter((g) => !isEnterprise(g)).length })}</Tabs.Tab>
+            <Tabs.Tab value="enterprise">{t('Enterprise keys ({{n}})', { n: keys.filter(isEnterprise).length })}</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="licenses">
             {fromKeys.length === 0 ? (
               <Text c="dimmed" py="md">
-                No licenses have been generated from group keys yet.
+                {t('No licenses have been generated from group keys yet.')}
               </Text>
             ) : (
               <Table.ScrollContainer minWidth={520}>
                 <Table>
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th>License</Table.Th>
-                      <Table.Th>Group key</Table.Th>
-                      <Table.Th>Status</Table.Th>
+                      <Table.Th>{t('License')}</Table.Th>
+                      <Table.Th>{t('Group key')}</Table.Th>
+                      <Table.Th>{t('Status')}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -113,10 +116,11 @@ export function GroupKeysPage() {
 }
 
 function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
+  const { t } = useTranslation()
   if (groups.length === 0) {
     return (
       <Text c="dimmed" py="md">
-        {empty}
+        {t(empty)}
       </Text>
     )
   }
@@ -125,11 +129,11 @@ function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
       <Table>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Product</Table.Th>
-            <Table.Th>Key</Table.Th>
-            <Table.Th ta="right">Generated</Table.Th>
-            <Table.Th ta="right">Available</Table.Th>
+            <Table.Th>{t('Name')}</Table.Th>
+            <Table.Th>{t('Product')}</Table.Th>
+            <Table.Th>{t('Key')}</Table.Th>
+            <Table.Th ta="right">{t('Generated')}</Table.Th>
+            <Table.Th ta="right">{t('Available')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -157,15 +161,16 @@ function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
 }
 
 function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose: () => void; sources: GroupView[] }) {
+  const { t } = useTranslation()
   const split = useSplitGroup()
   const navigate = useNavigate()
   const options = useMemo(
     () =>
       sources.map((g) => ({
         value: String(g.id),
-        label: `${productTitle(g.product)}${g.os_type !== null ? `, ${OS_TYPES[g.os_type as 0 | 1 | 2]}` : ''} (${g.limit} available)`,
+        label: `${productTitle(g.product)}${g.os_type !== null ? `, ${OS_TYPES[g.os_type as 0 | 1 | 2]}` : ''} (${t('{{n}} available', { n: g.limit })})`,
       })),
-    [sources],
+    [sources, t],
   )
   const [sourceId, setSourceId] = useState<string | null>(null)
   const source = sources.find((g) => String(g.id) === (sourceId ?? options[0]?.value))
@@ -178,9 +183,9 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
     const next: typeof errors = {}
-    if (!source) next.source = 'Choose the licenses to make the key from'
+    if (!source) next.source = t('Choose the licenses to make the key from')
     const titleProblem = checkTitle(name)
-    if (titleProblem) next.name = messageFor(titleProblem)
+    if (titleProblem) next.name = t(titleProblem)
     const n = Number(effectiveSize)
     // the sources offered are all splittable, so the problem is the size; the domain text is general,
     // here the form knows the source's limit
@@ -188,10 +193,10 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     if (sizeProblem)
       next.size =
         sizeProblem === 'license_in_group_limit_error'
-          ? `There are only ${source!.limit} licenses available to add`
+          ? t('There are only {{limit}} licenses available to add', { limit: source!.limit })
           : sizeProblem === 'not_splittable' || sizeProblem === 'source_empty'
-            ? 'There are no licenses available to add'
-            : messageFor(sizeProblem)
+            ? t('There are no licenses available to add')
+            : t(sizeProblem)
     setErrors(next)
     if (Object.keys(next).length) return
     setBusy(true)
@@ -207,11 +212,11 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     }
   }
   return (
-    <Modal opened={opened} onClose={onClose} title="Create a group key" centered>
+    <Modal opened={opened} onClose={onClose} title={t('Create a group key')} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Select
-            label="Licenses to use"
+            label={t('Licenses to use')}
             data={options}
             value={sourceId ?? options[0]?.value ?? null}
             onChange={(v) => (setSourceId(v), setSize(''))}
@@ -219,7 +224,7 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
             allowDeselect={false}
           />
           <TextInput
-            label="Name"
+            label={t('Name')}
             value={name}
             maxLength={LICENSE_TITLE_MAX + 1}
             onChange={(e) => (setName(e.currentTarget.value), setErrors((x) => ({ ...x, name: undefined })))}
@@ -227,8 +232,8 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
             data-autofocus
           />
           <NumberInput
-            label="Number of licenses"
-            description={source ? `2 to ${source.limit}` : undefined}
+            label={t('Number of licenses')}
+            description={source ? t('2 to {{limit}}', { limit: source.limit }) : undefined}
             value={effectiveSize}
             onChange={(v) => (setSize(v), setErrors((x) => ({ ...x, size: undefined })))}
             min={1}
@@ -240,10 +245,10 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" loading={busy}>
-              Create
+              {t('Create')}
             </Button>
           </Group>
         </Stack>

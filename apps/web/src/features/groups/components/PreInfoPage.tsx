@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Trans, useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useParams } from 'react-router'
 import {
   GENERIC_MESSAGES,
@@ -7,7 +8,6 @@ import {
   OS_TYPES,
   PLATFORM_TITLES,
   checkTitle,
-  messageFor,
   productTitle,
   type GroupView,
   type LicenseView,
@@ -24,6 +24,7 @@ import { paths } from '../../../config/paths.ts'
  * screen; the other platforms share one.
  */
 export function PreInfoPage() {
+  const { t } = useTranslation()
   const { platform, id = '' } = useParams() as { platform: Platform; id: string }
   const holded = new URLSearchParams(useLocation().search).has('holded')
   const groups = useGroups()
@@ -35,15 +36,15 @@ export function PreInfoPage() {
   const missing = !generated && (!numeric || groups.isError || (groups.isSuccess && (!group || (group.limit < 1 && !(holded && group.holded_limit > 0)))))
 
   useEffect(() => {
-    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: 'This group has no license available to generate', kind: 'error' })
-  }, [missing])
+    if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('This group has no license available to generate'), kind: 'error' })
+  }, [missing, t])
 
   if (generated) return <Navigate to={paths.licenseInfo(generated.type, generated.id)} replace state={{ fromGroup: true }} />
   if (missing) return <Navigate to={paths.dashboard(platform)} replace />
   if (!group) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading the group" />
+        <Loader aria-label={t('Loading the group')} />
       </Center>
     )
   }
@@ -58,6 +59,7 @@ export function PreInfoPage() {
 type OnGenerated = (license: LicenseView) => void
 
 function useGenerate(group: GroupView, onGenerated: OnGenerated) {
+  const { t } = useTranslation()
   const newLicense = useNewLicenseFromGroup()
   const [title, setTitle] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -66,14 +68,14 @@ function useGenerate(group: GroupView, onGenerated: OnGenerated) {
     e.preventDefault()
     if (title.trim()) {
       const problem = checkTitle(title)
-      if (problem) return setError(messageFor(problem))
+      if (problem) return setError(t(problem))
     }
     setBusy(true)
     try {
       // the hook puts the answer into the cache, so the info page opens on it
       const license = await newLicense.mutateAsync({ id: group.id, title: title.trim() || undefined })
       onGenerated(license)
-      notifySuccess(group.type === 'nuitrack' ? 'Activation key generated' : 'License generated', `${license.title} is ready.`)
+      notifySuccess(group.type === 'nuitrack' ? t('Activation key generated') : t('License generated'), t('{{title}} is ready.', { title: license.title }))
     } catch {
       setBusy(false)
     }
@@ -82,12 +84,13 @@ function useGenerate(group: GroupView, onGenerated: OnGenerated) {
 }
 
 function GenerateForm({ group, holded, onGenerated }: { group: GroupView; holded: boolean; onGenerated: OnGenerated }) {
+  const { t } = useTranslation()
   const g = useGenerate(group, onGenerated)
   return (
     <form onSubmit={g.generate} noValidate>
       <Stack>
         <TextInput
-          label="Title of the new license (optional)"
+          label={t('Title of the new license (optional)')}
           placeholder={`${productTitle(group.product)} #…`}
           value={g.title}
           maxLength={LICENSE_TITLE_MAX + 1}
@@ -96,7 +99,7 @@ function GenerateForm({ group, holded, onGenerated }: { group: GroupView; holded
         />
         <Group>
           <Button type="submit" loading={g.busy} disabled={holded || group.limit < 1}>
-            Generate the key
+            {t('Generate the key')}
           </Button>
         </Group>
       </Stack>
@@ -105,26 +108,25 @@ function GenerateForm({ group, holded, onGenerated }: { group: GroupView; holded
 }
 
 function Facts({ group }: { group: GroupView }) {
+  const { t } = useTranslation()
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }}>
       <div>
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-          Product
+          {t('Product')}
         </Text>
         <Text>{productTitle(group.product)}</Text>
       </div>
       <div>
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-          Available
+          {t('Available')}
         </Text>
-        <Text data-testid="group-available">
-          {group.limit} of {group.total}
-        </Text>
+        <Text data-testid="group-available">{t('{{available}} of {{total}}', { available: group.limit, total: group.total })}</Text>
       </div>
       {group.os_type !== null && (
         <div>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            Operating system
+            {t('Operating system')}
           </Text>
           <Text>{OS_TYPES[group.os_type as 0 | 1 | 2]}</Text>
         </div>
@@ -132,9 +134,9 @@ function Facts({ group }: { group: GroupView }) {
       {group.months !== null && (
         <div>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            Term
+            {t('Term')}
           </Text>
-          <Text>{group.months} months</Text>
+          <Text>{t('{{months}} months', { months: group.months })}</Text>
         </div>
       )}
     </SimpleGrid>
@@ -150,6 +152,7 @@ function Back({ platform }: { platform: Platform }) {
 }
 
 function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; holded: boolean; onGenerated: OnGenerated }) {
+  const { t } = useTranslation()
   return (
     <Stack gap="lg">
       <Back platform="nuitrack" />
@@ -157,19 +160,18 @@ function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; hol
         {group.title}
       </Title>
       {holded && (
-        <Alert color="orange" title="On hold">
-          Licenses of this group are on hold while an upgrade completes (about 15 minutes).
+        <Alert color="orange" title={t('On hold')}>
+          {t('Licenses of this group are on hold while an upgrade completes (about 15 minutes).')}
         </Alert>
       )}
       <Card withBorder padding="lg">
         <Stack>
           <Facts group={group} />
           <Text size="sm">
-            Generate an activation key for one Nuitrack device. To hand several keys to a team, make a{' '}
-            <Anchor component={Link} to={paths.groupKeys}>
-              group key
-            </Anchor>{' '}
-            instead.
+            <Trans
+              defaults="Generate an activation key for one Nuitrack device. To hand several keys to a team, make a <link>group key</link> instead."
+              components={{ link: <Anchor component={Link} to={paths.groupKeys} /> }}
+            />
           </Text>
           <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>
@@ -179,6 +181,7 @@ function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; hol
 }
 
 function SharedPreInfo({ group, platform, holded, onGenerated }: { group: GroupView; platform: Platform; holded: boolean; onGenerated: OnGenerated }) {
+  const { t } = useTranslation()
   return (
     <Stack gap="lg">
       <Back platform={platform} />
@@ -186,8 +189,8 @@ function SharedPreInfo({ group, platform, holded, onGenerated }: { group: GroupV
         {group.title}
       </Title>
       {holded && (
-        <Alert color="orange" title="On hold">
-          This license is on hold while an upgrade completes (about 15 minutes).
+        <Alert color="orange" title={t('On hold')}>
+          {t('This license is on hold while an upgrade completes (about 15 minutes).')}
         </Alert>
       )}
       <Card withBorder padding="lg">
@@ -195,8 +198,8 @@ function SharedPreInfo({ group, platform, holded, onGenerated }: { group: GroupV
           <Facts group={group} />
           <Text size="sm">
             {platform === 'face'
-              ? 'Generate the license to get its key and license file; a device-bound license asks for the device request file next.'
-              : 'Generate the license to get its key and start using the service.'}
+              ? t('Generate the license to get its key and license file; a device-bound license asks for the device request file next.')
+              : t('Generate the license to get its key and start using the service.')}
           </Text>
           <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import { Anchor, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { PLATFORM_TITLES, SUPPORT_SERVICE, trialOfPlatform, type Platform } from '@portal/domain'
 import { useLicenses } from '../../../api/licenses.ts'
@@ -13,6 +14,7 @@ import { FirstSteps } from './FirstSteps.tsx'
 import { LicenseTable } from './LicenseTable.tsx'
 
 export function DashboardPage() {
+  const { t } = useTranslation()
   const platform = useParams().platform as Platform
   const licenses = useLicenses()
   const groups = useGroups()
@@ -29,7 +31,7 @@ export function DashboardPage() {
         {showFirstSteps && <FirstSteps steps={STEPS[platform]} trial={trialFor(platform) ?? undefined} onHide={() => firstSteps.setHidden(true)} />}
         {loading ? (
           <Center py="xl">
-            <Loader aria-label="Loading licenses" />
+            <Loader aria-label={t('Loading licenses')} />
           </Center>
         ) : (
           <>
@@ -58,24 +60,30 @@ const DOCS: Record<Platform, string> = {
 
 /** Help tiles per platform (section 2); buying arrives with the basket, so no buy tile yet. */
 function HelpTiles({ platform }: { platform: Platform }) {
+  const { t } = useTranslation()
   const tiles = [
-    { title: 'Support', text: 'Ask our engineers; they answer within one working day.', href: supportUrl(SUPPORT_SERVICE[platform]), cta: 'Open a ticket' },
-    { title: 'Documentation', text: `Guides and API reference for ${PLATFORM_TITLES[platform]}.`, href: DOCS[platform], cta: 'Read the docs' },
+    { title: 'Support', text: t('Ask our engineers; they answer within one working day.'), href: supportUrl(SUPPORT_SERVICE[platform]), cta: 'Open a ticket' },
+    {
+      title: 'Documentation',
+      text: t('Guides and API reference for {{platform}}.', { platform: PLATFORM_TITLES[platform] }),
+      href: DOCS[platform],
+      cta: 'Read the docs',
+    },
     ...(platform === 'nuitrack'
-      ? [{ title: 'Forum', text: 'Questions and answers of the Nuitrack community.', href: EXTERNAL.forum, cta: 'Visit the forum' }]
+      ? [{ title: 'Forum', text: t('Questions and answers of the Nuitrack community.'), href: EXTERNAL.forum, cta: 'Visit the forum' }]
       : []),
   ]
   return (
-    <SimpleGrid cols={{ base: 1, sm: tiles.length }} component="section" aria-label="Help">
-      {tiles.map((t) => (
-        <Card key={t.title} withBorder padding="md">
-          <Text fw={600}>{t.title}</Text>
+    <SimpleGrid cols={{ base: 1, sm: tiles.length }} component="section" aria-label={t('Help')}>
+      {tiles.map((tile) => (
+        <Card key={tile.title} withBorder padding="md">
+          <Text fw={600}>{t(tile.title)}</Text>
           <Text size="sm" c="dimmed" mb="sm">
-            {t.text}
+            {tile.text}
           </Text>
-          <Anchor href={t.href} target="_blank" rel="noopener noreferrer" size="sm">
-            {t.cta}
-            <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+          <Anchor href={tile.href} target="_blank" rel="noopener noreferrer" size="sm">
+            {t(tile.cta)}
+            <VisuallyHidden> {t('(opens in a new tab)')}</VisuallyHidden>
           </Anchor>
         </Card>
       ))}
@@ -89,8 +97,8 @@ const TRIAL_NAME: Record<Platform, string> = { nuitrack: 'Nuitrack', face: 'Face
 const trialFor = (platform: Platform) => {
   const trial = trialOfPlatform(platform)
   if (!trial) return null
-  const label = trial.days ? `Start the ${trial.days}-day ${TRIAL_NAME[platform]} trial` : `Start the free ${TRIAL_NAME[platform]} trial`
-  return { product: trial.product, tag: trial.tag, label }
+  const label = trial.days ? 'Start the {{days}}-day {{name}} trial' : 'Start the free {{name}} trial'
+  return { product: trial.product, tag: trial.tag, label, labelValues: { days: trial.days, name: TRIAL_NAME[platform] } }
 }
 
 const STEPS: Record<Platform, string[]> = {

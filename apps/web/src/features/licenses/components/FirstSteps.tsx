@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Button, Card, Group, Stepper, Text, Title } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { useStartTrial } from '../../../api/license-mutations.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 
@@ -7,11 +8,14 @@ import { notifySuccess } from '../../../lib/notify.ts'
 export interface Trial {
   product: string
   tag: string | null
+  /** The button's text as an i18next key, with its values. */
   label: string
+  labelValues?: Record<string, unknown>
 }
 
 /** The onboarding first steps; the dashboard shows them while the client has no licenses and has not closed them. */
 export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[]; trial: Trial | undefined; onHide: () => void }) {
+  const { t } = useTranslation()
   const startTrial = useStartTrial()
   const [starting, setStarting] = useState(false)
   const start = async () => {
@@ -19,7 +23,7 @@ export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[];
     setStarting(true)
     try {
       await startTrial.mutateAsync({ product: trial.product, tag: trial.tag })
-      notifySuccess('Trial started', 'Your trial license is in the table below.')
+      notifySuccess(t('Trial started'), t('Your trial license is in the table below.'))
     } catch {
       // the error modal has told the user
     } finally {
@@ -30,25 +34,25 @@ export function FirstSteps({ steps, trial, onHide }: { steps: readonly string[];
     <Card withBorder padding="lg" component="section" aria-labelledby="first-steps">
       <Group justify="space-between" mb="md">
         <Title order={2} size="h4" id="first-steps">
-          First steps
+          {t('First steps')}
         </Title>
         <Button variant="subtle" size="xs" onClick={onHide}>
-          Hide
+          {t('Hide')}
         </Button>
       </Group>
       <Stepper active={0} size="sm" allowNextStepsSelect={false}>
         {steps.map((label) => (
-          <Stepper.Step key={label} label={label} />
+          <Stepper.Step key={label} label={t(label)} />
         ))}
       </Stepper>
       <Group mt="md">
         {trial ? (
           <Button onClick={start} loading={starting}>
-            {trial.label}
+            {t(trial.label, trial.labelValues)}
           </Button>
         ) : (
           <Text size="sm" c="dimmed">
-            Face SDK licenses are issued by our sales team for now: contact support to get one.
+            {t('Face SDK licenses are issued by our sales team for now: contact support to get one.')}
           </Text>
         )}
       </Group>

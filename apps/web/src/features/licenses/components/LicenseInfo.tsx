@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Trans, useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import {
   OS_TYPES,
@@ -24,6 +25,7 @@ import { PauseDialog } from './PauseDialog.tsx'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
+  const { t } = useTranslation()
   const rename = useRenameLicense()
   const pause = usePauseLicense()
   const resumeMutation = useResumeLicense()
@@ -50,18 +52,15 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const cloud = canPause(license.config.product)
   const days = trialDaysLeft(license.expire_date, new Date())
   const paused = license.state === 'paused'
-  const what = license.is_trial ? 'trial' : 'subscription'
   const resume = (
     <Button onClick={() => act(() => resumeMutation.mutateAsync(license.id))} loading={busy} disabled={onHold}>
-      Resume the {what}
+      {license.is_trial ? t('Resume the trial') : t('Resume the subscription')}
     </Button>
   )
-  const support = (text: string) => (
-    <Anchor href={supportUrl(SUPPORT_SERVICE[platform], license.id)} target="_blank" rel="noopener noreferrer" inherit>
-      {text}
-      <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
-    </Anchor>
-  )
+  const supportLink = {
+    support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform], license.id)} target="_blank" rel="noopener noreferrer" inherit />,
+    hidden: <VisuallyHidden />,
+  }
 
   return (
     <Stack gap="lg">
@@ -88,51 +87,60 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         />
       </Group>
       {onHold && (
-        <Alert color="orange" title="On hold">
-          The license is being upgraded and is on hold for about 15 minutes (up to 30). Every action is disabled until then.
+        <Alert color="orange" title={t('On hold')}>
+          {t('The license is being upgraded and is on hold for about 15 minutes (up to 30). Every action is disabled until then.')}
         </Alert>
       )}
       {paused && (
         // yellow's own title shade is too pale on its tint (contrast): the title takes the text colour
-        <Alert color="yellow" title="Paused" data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
+        <Alert color="yellow" title={t('Paused')} data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
-              This {what} is paused: {PLATFORM_TITLES[platform]} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.
+              {t(
+                license.is_trial
+                  ? 'This trial is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.'
+                  : 'This subscription is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.',
+                { service: PLATFORM_TITLES[platform] },
+              )}
             </Text>
             {resume}
           </Stack>
         </Alert>
       )}
       {license.is_trial && !paused && (
-        <Alert color={days !== null && days <= 0 ? 'red' : 'blue'} title="Trial">
+        <Alert color={days !== null && days <= 0 ? 'red' : 'blue'} title={t('Trial')}>
           {days === null
-            ? 'This trial has no end date.'
+            ? t('This trial has no end date.')
             : days > 0
-              ? `${days} day${days === 1 ? '' : 's'} left in the trial.`
-              : `The trial ended ${-days} day${days === -1 ? '' : 's'} ago.`}
+              ? days === 1
+                ? t('1 day left in the trial.')
+                : t('{{n}} days left in the trial.', { n: days })
+              : days === -1
+                ? t('The trial ended 1 day ago.')
+                : t('The trial ended {{n}} days ago.', { n: -days })}
         </Alert>
       )}
       <Card withBorder padding="lg" component="section" aria-labelledby="details-title">
         <Title order={2} size="h4" mb="md" id="details-title">
-          Details
+          {t('Details')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-          <Field label="Product">{productTitle(license.config.product)}</Field>
-          <Field label="Activation key">
+          <Field label={t('Product')}>{productTitle(license.config.product)}</Field>
+          <Field label={t('Activation key')}>
             <Group gap={4} wrap="nowrap">
               <Text ff="monospace" data-testid="license-key">
                 {license.token}
               </Text>
               <CopyButton value={license.token}>
                 {({ copied, copy }) => (
-                  <Button variant="subtle" size="compact-xs" onClick={copy} aria-label="Copy the activation key">
-                    {copied ? 'Copied' : 'Copy'}
+                  <Button variant="subtle" size="compact-xs" onClick={copy} aria-label={t('Copy the activation key')}>
+                    {copied ? t('Copied') : t('Copy')}
                   </Button>
                 )}
               </CopyButton>
             </Group>
           </Field>
-          <Field label="Group">
+          <Field label={t('Group')}>
             {license.group_id && group && groupKind(group) === 'key' ? (
               <Anchor component={Link} to={paths.groupKeyInfo(license.group_id)}>
                 {license.group}
@@ -142,51 +150,58 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             )}
           </Field>
           {license.config.os_type !== null && license.config.os_type !== undefined && (
-            <Field label="Operating system">{OS_TYPES[license.config.os_type as 0 | 1 | 2]}</Field>
+            <Field label={t('Operating system')}>{OS_TYPES[license.config.os_type as 0 | 1 | 2]}</Field>
           )}
-          <Field label="Created">{formatDate(license.created_date)}</Field>
-          <Field label="Activated">{formatDate(license.activation_date)}</Field>
-          <Field label="Expires">{`${expiryLabel(license)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` (in ${license.dates.days} days)` : ''}`}</Field>
-          {license.lifetime && <Field label="Term">{license.lifetime === 'year' ? 'Annual' : 'Monthly'}</Field>}
+          <Field label={t('Created')}>{formatDate(license.created_date)}</Field>
+          <Field label={t('Activated')}>{formatDate(license.activation_date)}</Field>
+          <Field
+            label={t('Expires')}
+          >{`${expiryLabel(license, t)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` ${t('(in {{n}} days)', { n: license.dates.days })}` : ''}`}</Field>
+          {license.lifetime && <Field label={t('Term')}>{license.lifetime === 'year' ? t('Annual') : t('Monthly')}</Field>}
           {license.subscription_status && (
-            <Field label="Subscription">
+            <Field label={t('Subscription')}>
               {paused
-                ? 'Paused'
+                ? t('Paused')
                 : license.subscription_status === 'none'
-                  ? 'Trial'
+                  ? t('Trial')
                   : license.subscription_status[0]!.toUpperCase() + license.subscription_status.slice(1)}
             </Field>
           )}
-          {license.next_payment && <Field label="Next payment">{formatDate(license.next_payment)}</Field>}
-          {license.serial_sensor && <Field label="Serial / sensor">{license.serial_sensor}</Field>}
-          {license.config.max_version && <Field label="Up to SDK version">{license.config.max_version}</Field>}
+          {license.next_payment && <Field label={t('Next payment')}>{formatDate(license.next_payment)}</Field>}
+          {license.serial_sensor && <Field label={t('Serial / sensor')}>{license.serial_sensor}</Field>}
+          {license.config.max_version && <Field label={t('Up to SDK version')}>{license.config.max_version}</Field>}
         </SimpleGrid>
       </Card>
       {group && groupKind(group) === 'key' && <GroupCount group={group} disabled={onHold} />}
       {children}
       <Card withBorder padding="lg" component="section" aria-labelledby="manage-title">
         <Title order={2} size="h4" mb="md" id="manage-title">
-          Manage
+          {t('Manage')}
         </Title>
         <Group>
           {/* a paused subscription resumes from its banner above */}
           {cloud && license.subscription_status !== 'cancelled' && !paused && (
             <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
-              Pause the {what}
+              {license.is_trial ? t('Pause the trial') : t('Pause the subscription')}
             </Button>
           )}
           {cloud && license.subscription_status === 'cancelled' && (
-            <Text c="red.9">The subscription has ended. To renew it, {support('contact support')}.</Text>
+            <Text c="red.9">
+              <Trans
+                defaults="The subscription has ended. To renew it, <support>contact support<hidden> (opens in a new tab)</hidden></support>."
+                components={supportLink}
+              />
+            </Text>
           )}
           {revocable ? (
             <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
-              Revoke the license
+              {t('Revoke the license')}
             </Button>
           ) : (
             !cloud &&
             activated && (
               <Text size="sm" c="dimmed">
-                An activated license stays bound; release a device in the Devices section above to move it.
+                {t('An activated license stays bound; release a device in the Devices section above to move it.')}
               </Text>
             )
           )}
@@ -209,13 +224,16 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           })
         }
       />
-      <Modal opened={confirmRevoke} onClose={() => setConfirmRevoke(false)} title="Revoke this license?" centered>
+      <Modal opened={confirmRevoke} onClose={() => setConfirmRevoke(false)} title={t('Revoke this license?')} centered>
         <Text mb="lg">
-          The key {license.token} stops existing and its place returns to the group {license.group}, where you can generate a new key.
+          {t('The key {{token}} stops existing and its place returns to the group {{group}}, where you can generate a new key.', {
+            token: license.token,
+            group: license.group,
+          })}
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setConfirmRevoke(false)}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button
             color="red"
@@ -224,12 +242,15 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               act(async () => {
                 await release.mutateAsync(license.id)
                 setConfirmRevoke(false)
-                notifySuccess('License revoked', `${license.title} no longer works; its place is back in ${license.group ?? 'its group'}.`)
+                notifySuccess(
+                  t('License revoked'),
+                  t('{{title}} no longer works; its place is back in {{group}}.', { title: license.title, group: license.group ?? t('its group') }),
+                )
                 navigate(paths.dashboard(platform))
               })
             }
           >
-            Revoke
+            {t('Revoke')}
           </Button>
         </Group>
       </Modal>

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Trans, useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, productTitle, type LicenseState, type Platform } from '@portal/domain'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
@@ -21,25 +22,32 @@ function NoLicenses({
   firstStepsShown: boolean
   onShowFirstSteps: () => void
 }) {
-  const support = (
-    <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit>
-      contact support
-      <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
-    </Anchor>
-  )
+  const { t } = useTranslation()
+  // the link's words sit inside each sentence, so a translation can move them
+  const components = {
+    support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit />,
+    hidden: <VisuallyHidden />,
+  }
+  const link = '<support>contact support<hidden> (opens in a new tab)</hidden></support>'
   return (
-    <Alert color="gray" title="You have no licenses yet">
+    <Alert color="gray" title={t('You have no licenses yet')}>
       {!trialOffered ? (
         <>
-          Licenses you get appear here. {PLATFORM_TITLES[platform]} licenses are issued by our sales team: {support} to get one.
+          <Trans
+            defaults={`Licenses you get appear here. {{platform}} licenses are issued by our sales team: ${link} to get one.`}
+            values={{ platform: PLATFORM_TITLES[platform] }}
+            components={components}
+          />
         </>
       ) : firstStepsShown ? (
-        <>Licenses you get appear here. Start with a trial in the first steps above, or {support} to buy.</>
+        <Trans defaults={`Licenses you get appear here. Start with a trial in the first steps above, or ${link} to buy.`} components={components} />
       ) : (
         <Stack gap="xs" align="flex-start">
-          <span>Licenses you get appear here. Start a free trial from the first steps, or {support} to buy.</span>
+          <span>
+            <Trans defaults={`Licenses you get appear here. Start a free trial from the first steps, or ${link} to buy.`} components={components} />
+          </span>
           <Button variant="light" size="xs" onClick={onShowFirstSteps}>
-            Show the first steps
+            {t('Show the first steps')}
           </Button>
         </Stack>
       )}
@@ -61,6 +69,7 @@ export function LicenseTable({
   firstStepsShown: boolean
   onShowFirstSteps: () => void
 }) {
+  const { t } = useTranslation()
   const navigate = useNavigate()
   const { pathname } = useLocation()
   const [status, setStatus] = useState<'all' | LicenseState>('all')
@@ -79,7 +88,7 @@ export function LicenseTable({
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="licenses-title">
       <Title order={2} size="h4" mb="sm" id="licenses-title">
-        Licenses
+        {t('Licenses')}
       </Title>
       <Tabs
         value={status}
@@ -90,10 +99,10 @@ export function LicenseTable({
         mb="sm"
       >
         <Tabs.List>
-          <Tabs.Tab value="all">All ({byProduct.length})</Tabs.Tab>
+          <Tabs.Tab value="all">{t('All ({{n}})', { n: byProduct.length })}</Tabs.Tab>
           {STATUS_TABS(platform).map((s) => (
             <Tabs.Tab key={s} value={s} disabled={counts[s] === 0}>
-              {STATE_LABELS[s]} ({counts[s]})
+              {t(STATE_LABELS[s])} ({counts[s]})
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -104,14 +113,14 @@ export function LicenseTable({
                 {productFilters && (
                   <SegmentedControl
                     mb="md"
-                    aria-label="Product"
+                    aria-label={t('Product')}
                     value={product}
                     onChange={(v) => {
                       setProduct(v)
                       setStatus('all')
                       reset()
                     }}
-                    data={productFilters}
+                    data={productFilters.map((f) => ({ ...f, label: t(f.label) }))}
                   />
                 )}
                 {rows.length === 0 ? (
@@ -122,16 +131,16 @@ export function LicenseTable({
                       <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
                         <Table.Thead>
                           <Table.Tr>
-                            <Table.Th>Title</Table.Th>
-                            <Table.Th>Product</Table.Th>
-                            <Table.Th>Status</Table.Th>
-                            <Table.Th>Key</Table.Th>
-                            <Table.Th>Expires</Table.Th>
+                            <Table.Th>{t('Title')}</Table.Th>
+                            <Table.Th>{t('Product')}</Table.Th>
+                            <Table.Th>{t('Status')}</Table.Th>
+                            <Table.Th>{t('Key')}</Table.Th>
+                            <Table.Th>{t('Expires')}</Table.Th>
                           </Table.Tr>
                         </Table.Thead>
                         <Table.Tbody>
                           {visible.map((r) => {
-                            const title = r.kind === 'license' ? r.license.title : `${r.group.title}: ${r.group.limit} to generate`
+                            const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
                             return (
                               <Table.Tr
                                 key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`}
@@ -154,7 +163,7 @@ export function LicenseTable({
                                     {r.kind === 'license' ? r.license.token : '—'}
                                   </Text>
                                 </Table.Td>
-                                <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license) : '—'}</Table.Td>
+                                <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
                               </Table.Tr>
                             )
                           })}
@@ -162,7 +171,7 @@ export function LicenseTable({
                             <Table.Tr>
                               <Table.Td colSpan={5}>
                                 <Text ta="center" c="dimmed" py="md">
-                                  No licenses match the filter.
+                                  {t('No licenses match the filter.')}
                                 </Text>
                               </Table.Td>
                             </Table.Tr>
@@ -172,11 +181,11 @@ export function LicenseTable({
                     </Table.ScrollContainer>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">
-                        Showing {visible.length} of {filtered.length}
+                        {t('Showing {{visible}} of {{total}}', { visible: visible.length, total: filtered.length })}
                       </Text>
                       {filtered.length > shown && (
                         <Button variant="light" onClick={() => setShown((n) => n + PAGE_STEP)}>
-                          Show {Math.min(PAGE_STEP, filtered.length - shown)} more
+                          {t('Show {{n}} more', { n: Math.min(PAGE_STEP, filtered.length - shown) })}
                         </Button>
                       )}
                     </Group>

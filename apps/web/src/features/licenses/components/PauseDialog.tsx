@@ -1,4 +1,5 @@
 import { Button, Group, List, Modal, Text } from '@mantine/core'
+import { Trans, useTranslation } from 'react-i18next'
 
 /**
  * Pausing stops a cloud service and starts the 30-day erasure clock, so it asks first and says so.
@@ -22,27 +23,30 @@ export function PauseDialog({
   onCancel: () => void
   onConfirm: () => void
 }) {
-  const what = trial ? 'trial' : 'subscription'
+  const { t } = useTranslation()
   return (
-    <Modal opened={opened} onClose={onCancel} title={`Pause this ${what}?`} centered>
-      <Text mb="xs">While it is paused:</Text>
+    <Modal opened={opened} onClose={onCancel} title={trial ? t('Pause this trial?') : t('Pause this subscription?')} centered>
+      <Text mb="xs">{t('While it is paused:')}</Text>
       <List mb="lg" spacing={4}>
-        <List.Item>{service} runs no transactions for it.</List.Item>
+        <List.Item>{t('{{service}} runs no transactions for it.', { service })}</List.Item>
         <List.Item>
-          <strong>Its data is erased 30 days after pausing</strong> unless you resume it before then; erased data cannot be restored.
+          <Trans
+            defaults="<b>Its data is erased 30 days after pausing</b> unless you resume it before then; erased data cannot be restored."
+            components={{ b: <strong /> }}
+          />
         </List.Item>
         {endsOn && (
           <List.Item>
-            The {what} still ends on {endsOn}.
+            {trial ? t('The trial still ends on {{date}}.', { date: endsOn }) : t('The subscription still ends on {{date}}.', { date: endsOn })}
           </List.Item>
         )}
       </List>
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel} data-autofocus>
-          Keep it running
+          {t('Keep it running')}
         </Button>
         <Button onClick={onConfirm} loading={busy}>
-          Pause the {what}
+          {trial ? t('Pause the trial') : t('Pause the subscription')}
         </Button>
       </Group>
     </Modal>

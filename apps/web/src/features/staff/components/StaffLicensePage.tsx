@@ -20,6 +20,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import {
   EXCLUSIVE_LOCKS,
@@ -29,7 +30,6 @@ import {
   checkStaffValidity,
   enabledLockOptions,
   faceComponentName,
-  messageFor,
   staffFormProduct,
   staffLicenseBody,
   type LockOption,
@@ -93,17 +93,15 @@ function fieldOf(path: readonly PropertyKey[]): Field | null {
   return FIELD_OF_PATH[joined] ?? null
 }
 
-/** A validation key in words ("field_empty_error" → "This field is required"). */
-const words = (key: string) => messageFor(key)
-
 /** Staff: create custom Face SDK licenses for a client by e-mail (perpetual or subscription). */
 export function StaffLicensePage({ variant }: { variant: Variant }) {
+  const { t } = useTranslation()
   const profile = useProfile()
   const staff = profile.data?.client_info.is_staff
   if (staff === undefined) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Loader aria-label={t('Loading')} />
       </Center>
     )
   }
@@ -112,23 +110,25 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
 
 /** What a customer who opens a staff address sees: plainly, that the page is not for them. */
 function StaffOnly() {
+  const { t } = useTranslation()
   return (
     <Center py="xl">
       <Paper withBorder radius="lg" p="xl" maw={520} w="100%">
         <Stack gap="sm">
           <Title order={1} size="h2">
-            This page is for staff
+            {t('This page is for staff')}
           </Title>
           <Text>
-            Custom licenses are made by the 3DiVi team. If you need a license that the dashboards do not offer, write to our support and we will prepare one for
-            you.
+            {t(
+              'Custom licenses are made by the 3DiVi team. If you need a license that the dashboards do not offer, write to our support and we will prepare one for you.',
+            )}
           </Text>
           <Group gap="lg">
             <Anchor component={Link} to={paths.dashboard('face')}>
-              Go to your licenses
+              {t('Go to your licenses')}
             </Anchor>
             <Anchor href={supportUrl('freshdesk')} target="_blank" rel="noopener noreferrer">
-              Contact support
+              {t('Contact support')}
             </Anchor>
           </Group>
         </Stack>
@@ -138,14 +138,15 @@ function StaffOnly() {
 }
 
 function StaffForms({ variant }: { variant: Variant }) {
+  const { t } = useTranslation()
   const navigate = useNavigate()
   return (
     <>
-      <PageTitle>Custom licenses</PageTitle>
+      <PageTitle>{t('Custom licenses')}</PageTitle>
       <Tabs value={variant} onChange={(v) => navigate(v === 'subscription' ? paths.staffSubscription : paths.staffPerpetual)}>
         <Tabs.List>
-          <Tabs.Tab value="perpetual">Perpetual custom license</Tabs.Tab>
-          <Tabs.Tab value="subscription">Custom subscription license</Tabs.Tab>
+          <Tabs.Tab value="perpetual">{t('Perpetual custom license')}</Tabs.Tab>
+          <Tabs.Tab value="subscription">{t('Custom subscription license')}</Tabs.Tab>
         </Tabs.List>
         {(['perpetual', 'subscription'] as const).map((v) => (
           <Tabs.Panel key={v} value={v} pt="md">
@@ -158,6 +159,7 @@ function StaffForms({ variant }: { variant: Variant }) {
 }
 
 function StaffLicenseForm({ variant }: { variant: Variant }) {
+  const { t } = useTranslation()
   // the page mounts the form for staff only, so the staff-only reads can run
   const versions = useFaceVersions(true)
   const components = useFaceComponents(true)
@@ -224,11 +226,11 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = fieldOf(issue.path)
-        if (field) found[field] ??= words(issue.message)
-        else unplaced.push(words(issue.message))
+        if (field) found[field] ??= t(issue.message)
+        else unplaced.push(t(issue.message))
       }
     }
-    if (checkStaffValidity(body.config)) found.validity ??= words('validity_required_error')
+    if (checkStaffValidity(body.config)) found.validity ??= t('validity_required_error')
     setErrors(found)
     if (Object.keys(found).length || unplaced.length) {
       if (unplaced.length) setResult({ ok: false, text: unplaced[0]! })
@@ -239,11 +241,11 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
     setBusy(true)
     try {
       const res = await createCustomLicenses(body as StaffLicenseBody)
-      const text = `Added ${res.licenses.length} license(s).`
+      const text = t('Added {{n}} license(s).', { n: res.licenses.length })
       setResult({ ok: true, text })
-      notifySuccess('Licenses created', `${text} ${email} sees them on the Face SDK dashboard.`)
+      notifySuccess(t('Licenses created'), `${text} ${t('{{email}} sees them on the Face SDK dashboard.', { email })}`)
     } catch (err) {
-      const text = err instanceof ApiError ? err.message : 'Something went wrong, please try again later.'
+      const text = err instanceof ApiError ? err.message : t('Something went wrong, please try again later.')
       const field = err instanceof ApiError && err.field ? FIELD_OF_SERVER_FIELD[err.field] : undefined
       if (field) setErrors({ [field]: text })
       else setResult({ ok: false, text })
@@ -255,11 +257,11 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
   const componentList = (components.data?.components ?? []).filter((c) => c !== 'desktop_gpu_support')
   return (
     <Card withBorder padding="lg">
-      <form onSubmit={submit} noValidate aria-label="Create custom licenses">
+      <form onSubmit={submit} noValidate aria-label={t('Create custom licenses')}>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <TextInput
-              label="Title"
+              label={t('Title')}
               data-field="title"
               value={title}
               maxLength={LICENSE_TITLE_MAX}
@@ -268,7 +270,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               required
             />
             <TextInput
-              label="User e-mail"
+              label={t('User e-mail')}
               data-field="email"
               type="email"
               value={email}
@@ -278,7 +280,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               required
             />
             <TextInput
-              label="Count"
+              label={t('Count')}
               data-field="count"
               inputMode="numeric"
               value={count}
@@ -288,21 +290,21 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               required
             />
           </SimpleGrid>
-          <Radio.Group label="License type" value={online} onChange={(v) => setOnline(v as 'online' | 'offline')}>
+          <Radio.Group label={t('License type')} value={online} onChange={(v) => setOnline(v as 'online' | 'offline')}>
             <Group mt={4}>
-              <Radio value="online" label="Online" />
-              <Radio value="offline" label="Offline" />
+              <Radio value="online" label={t('Online')} />
+              <Radio value="offline" label={t('Offline')} />
             </Group>
           </Radio.Group>
           <div role="group" aria-labelledby="locks-label" aria-describedby={errors.locks ? 'locks-error' : undefined}>
             <Text id="locks-label" size="sm" fw={500} mb={4}>
-              Locking criteria
+              {t('Locking criteria')}
             </Text>
             <Stack gap="xs">
               {[...EXCLUSIVE_LOCKS, 'platforms' as const].map((lock) => (
                 <Group key={lock} gap="sm" align="center">
                   <Checkbox
-                    label={LOCK_LABELS[lock]}
+                    label={t(LOCK_LABELS[lock])}
                     data-field={lock === locks[0] ? 'locks' : undefined}
                     checked={locks.includes(lock)}
                     disabled={!enabled.has(lock)}
@@ -310,7 +312,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
                   />
                   {lock === 'ios_app_id' && locks.includes(lock) && (
                     <TextInput
-                      aria-label="iOS app id"
+                      aria-label={t('iOS app id')}
                       data-field="iosId"
                       size="xs"
                       value={iosId}
@@ -321,7 +323,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
                   )}
                   {lock === 'android_app_id' && locks.includes(lock) && (
                     <TextInput
-                      aria-label="Android app id"
+                      aria-label={t('Android app id')}
                       data-field="androidId"
                       size="xs"
                       value={androidId}
@@ -334,7 +336,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               ))}
               {locks.includes('platforms') && (
                 <MultiSelect
-                  label="Platforms and architectures"
+                  label={t('Platforms and architectures')}
                   data-field="platforms"
                   data={[...PLATFORM_ARCHITECTURES]}
                   value={platforms}
@@ -352,9 +354,9 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
           </div>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Select
-              label="Max SDK version"
+              label={t('Max SDK version')}
               data-field="maxVersion"
-              placeholder="Any version"
+              placeholder={t('Any version')}
               data={(versions.data?.facesdk_versions ?? []).map((v) => ({ value: v.version, label: v.is_default ? `${v.version} (current)` : v.version }))}
               value={maxVersion}
               onChange={edit('maxVersion', setMaxVersion)}
@@ -362,9 +364,9 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               clearable
             />
             <NumberInput
-              label="Validity"
+              label={t('Validity')}
               data-field="validity"
-              description={variant === 'perpetual' ? 'Empty: never expires' : undefined}
+              description={variant === 'perpetual' ? t('Empty: never expires') : undefined}
               value={validity}
               onChange={edit('validity', setValidity)}
               error={errors.validity}
@@ -374,8 +376,8 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               required={variant === 'subscription'}
             />
             <Select
-              label="Unit"
-              data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: UNIT_LABELS[u] }))}
+              label={t('Unit')}
+              data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: t(UNIT_LABELS[u]) }))}
               value={unit}
               onChange={(v) => v && setUnit(v as ValidityUnit)}
               allowDeselect={false}
@@ -383,7 +385,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
           </SimpleGrid>
           <div>
             <Title order={2} size="h5" mb="xs">
-              License content
+              {t('License content')}
             </Title>
             <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
               {componentList.map((c) => (
@@ -402,7 +404,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
           </div>
           <Checkbox label={faceComponentName('desktop_gpu_support')} checked={gpu} onChange={(e) => setGpu(e.currentTarget.checked)} />
           <Textarea
-            label="XML config"
+            label={t('XML config')}
             data-field="xml"
             autosize
             minRows={3}
@@ -415,7 +417,7 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
               {result?.text}
             </Text>
             <Button type="submit" loading={busy}>
-              Create
+              {t('Create')}
             </Button>
           </Group>
         </Stack>
