@@ -169,8 +169,8 @@ function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; hol
           <Facts group={group} />
           <Text size="sm">
             <Trans
-              defaults="Generate an activation key for one Nuitrack device. To hand several keys to a team, make a <link>group key</link> instead."
-              components={{ link: <Anchor component={Link} to={paths.groupKeys} /> }}
+              defaults="Generate an activation key for one Nuitrack device. To hand several keys to a team, make a <keys>group key</keys> instead."
+              components={{ keys: <Anchor component={Link} to={paths.groupKeys} /> }}
             />
           </Text>
           <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
