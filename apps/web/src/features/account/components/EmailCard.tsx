@@ -43,8 +43,7 @@ export function EmailCard({ info }: { info: ClientInfo }) {
             type="email"
             autoComplete="email"
             maxLength={LIMITS.emailMax + 1}
-            value={form.values.email}
-            onChange={(e) => form.set('email', e.currentTarget.value)}
+            {...form.text('email')}
             error={form.errors.email}
           />
           <Group justify="flex-end">

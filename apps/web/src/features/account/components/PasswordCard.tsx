@@ -48,8 +48,7 @@ export function PasswordCard() {
                 label={t({ old_password: 'Current password', new_password: 'New password', repeat_password: 'Repeat new password' }[key])}
                 autoComplete={key === 'old_password' ? 'current-password' : 'new-password'}
                 maxLength={LIMITS.passwordMax + 1}
-                value={form.values[key]}
-                onChange={(e) => form.set(key, e.currentTarget.value)}
+                {...form.text(key)}
                 error={form.errors[key]}
               />
             ))}

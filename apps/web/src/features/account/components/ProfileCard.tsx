@@ -35,14 +35,7 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
     company_site: info.company.site,
   })
   const field = (key: keyof typeof form.values, label: string, max: number, extra: Record<string, unknown> = {}) => (
-    <TextInput
-      label={t(label)}
-      maxLength={max}
-      value={String(form.values[key] ?? '')}
-      onChange={(e) => form.set(key, e.currentTarget.value)}
-      error={form.errors[key]}
-      {...extra}
-    />
+    <TextInput label={t(label)} maxLength={max} {...form.text(key)} error={form.errors[key]} {...extra} />
   )
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()

@@ -70,8 +70,7 @@ export function AnalyticsRegistration() {
             type="email"
             autoComplete="email"
             maxLength={LIMITS.emailMax + 1}
-            value={form.values.username}
-            onChange={(e) => form.set('username', e.currentTarget.value)}
+            {...form.text('username')}
             error={form.errors.username}
             required
           />
@@ -79,8 +78,7 @@ export function AnalyticsRegistration() {
             label={t('Password')}
             autoComplete="new-password"
             maxLength={LIMITS.passwordMax + 1}
-            value={form.values.password}
-            onChange={(e) => form.set('password', e.currentTarget.value)}
+            {...form.text('password')}
             error={form.errors.password}
             required
           />
@@ -88,8 +86,7 @@ export function AnalyticsRegistration() {
             label={t('Repeat password')}
             autoComplete="new-password"
             maxLength={LIMITS.passwordMax + 1}
-            value={form.values.repeat_password}
-            onChange={(e) => form.set('repeat_password', e.currentTarget.value)}
+            {...form.text('repeat_password')}
             error={form.errors.repeat_password}
             required
           />
