@@ -1,18 +1,9 @@
-import { CATALOGUE_PRICES, centsToUsd, type ChangelogEntry, type PriceEntry } from '@portal/domain'
+import { CATALOGUE_PRICES, centsToUsd, type CataloguePrice, type ChangelogEntry, type PriceEntry } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
 import { CHANGELOG, FACE_SDK_VERSIONS } from './changelog.ts'
 
-interface PriceRow {
-  platform: string
-  product: string
-  license_type: string
-  plan_id: number | null
-  tier: number | null
-  cost_cents: number
-  old_price_cents: number | null
-  discount: string | null
-  deprecated: boolean
-}
+/** A price row as the database answers it: the catalogue's row, with the platform as text and the numeric discount as a string. */
+type PriceRow = Omit<CataloguePrice, 'platform' | 'discount'> & { platform: string; discount: string | null }
 
 const PRICE_COLUMNS = columns<PriceRow>()('platform', 'product', 'license_type', 'plan_id', 'tier', 'cost_cents', 'old_price_cents', 'discount', 'deprecated')
 
