@@ -45,3 +45,35 @@ describe('server layers', () => {
     columns<Row>()('a', 'b', 'c')
   })
 })
+
+const dirs = (dir: string) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+
+describe('feature folders', () => {
+  const webFeatures = join(root, 'apps/web/src/features')
+  // features that live on one side only: the web's error screens, the server's plumbing
+  const WEB_ONLY = ['errors']
+
+  it('names a web feature as the server module that serves it', () => {
+    const server = new Set(dirs(join(serverSrc, 'modules')))
+    expect(dirs(webFeatures).filter((f) => !WEB_ONLY.includes(f) && !server.has(f))).toEqual([])
+  })
+
+  it('lays every web feature out as api/, components/, routes/ and nothing else', () => {
+    for (const feature of dirs(webFeatures)) {
+      expect(
+        dirs(join(webFeatures, feature)).filter((d) => !['api', 'components', 'routes'].includes(d)),
+        feature,
+      ).toEqual([])
+    }
+  })
+
+  it("mounts screens from the features' routes/ folders only", () => {
+    const router = readFileSync(join(root, 'apps/web/src/app/router.tsx'), 'utf8')
+    const imports = [...router.matchAll(/from '\.\.\/features\/([^']+)'/g)].map((m) => m[1]!)
+    expect(imports.length).toBeGreaterThan(10)
+    expect(imports.filter((path) => !/^[\w-]+\/routes\//.test(path))).toEqual([])
+  })
+})

@@ -18,13 +18,16 @@ import { sessionPlugin } from './platform/session.ts'
 import { securityHeaders } from './platform/security-headers.ts'
 import { PORTAL_VERSION, STAFF_FORM_PATHS } from '@portal/domain'
 import { authRoutes } from './modules/auth/routes.ts'
-import { clientRoutes } from './modules/client/routes.ts'
+import { accountRoutes } from './modules/account/routes.ts'
 import { catalogueRoutes } from './modules/catalogue/routes.ts'
+import { changelogRoutes } from './modules/changelog/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { serviceRedirectRoutes } from './modules/health/redirect.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
+import { groupRoutes } from './modules/groups/routes.ts'
+import { staffRoutes } from './modules/staff/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
@@ -109,9 +112,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(healthRoutes, { ctx })
       await api.register(serviceRedirectRoutes)
       await api.register(authRoutes, { ctx })
-      await api.register(clientRoutes, { ctx })
+      await api.register(accountRoutes, { ctx })
       await api.register(catalogueRoutes, { ctx })
+      await api.register(changelogRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
+      await api.register(groupRoutes, { ctx })
+      await api.register(staffRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { CLIENT_EDITABLE_OPTIONS, OPTION_KEYS, centsToUsd, displayName, formatUsd, updateClientBody } from './client.ts'
+import { CLIENT_EDITABLE_OPTIONS, OPTION_KEYS, displayName, updateClientBody } from './client.ts'
+import { centsToUsd, formatUsd } from './money.ts'
 
 describe('displayName: the full name, else the e-mail', () => {
   it('joins name and last name, trimmed', () => {
@@ -51,10 +52,10 @@ describe('money: USD with 2 decimals (section 9)', () => {
     expect(formatUsd(-0)).toBe('$0.00')
   })
 
-  it('whole cents format exactly, through centsToUsd', () => {
+  it('whole cents format exactly, through centsToUsd, with thousands grouped as $1,234.56', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1_000_000_000_00 }), (cents) => {
-        const expected = `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+        const expected = `$${String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+$)/g, ',')}.${String(cents % 100).padStart(2, '0')}`
         expect(formatUsd(centsToUsd(cents))).toBe(expected)
       }),
     )

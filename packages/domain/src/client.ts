@@ -98,10 +98,3 @@ export function displayName(c: Pick<ClientInfo, 'name' | 'last_name' | 'email'>)
 }
 
 export const isCorporate = (c: Pick<ClientInfo, 'options'>) => c.options.corporate_member
-
-/** Money: integer cents in storage, dollars with 2 decimals on the wire. */
-export const centsToUsd = (cents: number) => Math.round(cents) / 100
-export function formatUsd(amount: number): string {
-  const v = Math.abs(amount) < 0.0001 ? 0 : amount
-  return `$${v.toFixed(2)}`
-}

@@ -50,6 +50,13 @@ export const ERRORS = {
   empty_activation: { code: 'internal_server_error', status: 400, message: 'empty data or usb token' },
   captcha_invalid: { code: '1fb53c53', status: 400, message: 'reCaptcha validation failed. Please try again' },
   captcha_missing: { code: '824d29c0', status: 400, message: 'The captcha has expired or is missing. Please solve it again' },
+  // money
+  external_payments_unavailable: { code: 'external_payments_unavailable', status: 503, message: 'The payment system is unavailable. Please try again later' },
+  refill_amount: { code: '4eabdd78', status: 400, message: 'The amount must be a whole number of US dollars from 20 to 999999' },
+  return_url_invalid: { code: 'f238cc24', status: 400, message: 'The return address must be a page of this portal' },
+  payment_closed: { code: '68a50aa1', status: 409, message: 'This checkout is already paid, cancelled or expired' },
+  webhook_signature: { code: 'cddb3120', status: 400, message: 'The webhook signature does not match' },
+  insufficient_funds: { code: '851abab0', status: 409, message: 'Insufficient funds on the balance' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const

@@ -30,6 +30,9 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   text_invalid_character_error: 'Contains a character that is not allowed (NUL or an incomplete Unicode character)',
   integer_error: 'Must be a whole number',
   number_range_error: 'The number is out of the allowed range',
+  // money (money.ts)
+  refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
+  return_url_error: 'The return address must be a page of this portal',
   // titles and group keys (licenses.ts rules)
   license_title_max_length_error: `The title must be at most ${LICENSE_TITLE_MAX} characters`,
   group_size_is_zero: 'Please enter the group size',

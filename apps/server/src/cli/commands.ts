@@ -1,7 +1,7 @@
 import type { Db } from '../db/db.ts'
 import { migrate } from '../db/db.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
-import { findClientByEmail, insertClient, setPassword, setStaff } from '../modules/client/queries.ts'
+import { findClientByEmail, insertClient, setPassword, setStaff } from '../modules/account/queries.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { markConfirmed } from '../modules/auth/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'

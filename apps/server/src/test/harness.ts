@@ -10,7 +10,7 @@ import { migrate, pgliteDb, postgresDb, type Db } from '../db/db.ts'
 import { loadConfig, type Config } from '../platform/config.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
-import { insertClient } from '../modules/client/queries.ts'
+import { insertClient } from '../modules/account/queries.ts'
 import { TEMPLATE_DB, withDatabase } from './global-setup.ts'
 
 export const DB_KIND = (process.env.DB_KIND ?? 'pglite') as 'pglite' | 'postgres'

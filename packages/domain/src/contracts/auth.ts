@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
+import { profileResponseSchema } from '../client.ts'
 import { changePasswordBody, confirmBody, resetPasswordBody, sendConfirmationBody, sendResetBody, signinBody, signupBody } from '../auth.ts'
-import { clientInfoSchema, profileResponseSchema, updateClientBody } from '../client.ts'
 
 const tags = ['auth']
 
@@ -98,28 +98,5 @@ export const authContracts = {
     response: { 200: okSchema },
     errors: ['wrong_password', 'password_contains_email', 'new_password_same_as_old'],
     fieldErrors: { new_password: 'password_invalid' },
-  }),
-} as const
-
-export const clientContracts = {
-  profile: contract({
-    method: 'GET',
-    path: '/client/',
-    auth: 'client',
-    tags: ['client'],
-    summary: 'The signed-in client, prices per platform and payment keys',
-    response: { 200: profileResponseSchema },
-    errors: [],
-  }),
-  profileUpdate: contract({
-    method: 'POST',
-    path: '/client/',
-    auth: 'client',
-    tags: ['client'],
-    summary: 'Update profile, company and options; a new e-mail waits for confirmation',
-    body: updateClientBody,
-    response: { 200: z.object({ client_info: clientInfoSchema, email_confirmation_sent: z.boolean() }) },
-    errors: ['email_in_use'],
-    fieldErrors: { email: 'email_invalid' },
   }),
 } as const

@@ -1,13 +1,20 @@
 import { activationContracts } from './activation.ts'
-import { authContracts, clientContracts } from './auth.ts'
+import { accountContracts } from './account.ts'
+import { authContracts } from './auth.ts'
+import { groupContracts } from './groups.ts'
+import { staffContracts } from './staff.ts'
 import { licenseContracts } from './licenses.ts'
+import { moneyContracts } from './money.ts'
 import { platformContracts } from './platform.ts'
 
 /** Every API call, by name: the server serves exactly these and the web calls them. */
 export const contracts = {
   ...licenseContracts,
+  ...groupContracts,
+  ...staffContracts,
   ...activationContracts,
   ...authContracts,
-  ...clientContracts,
+  ...accountContracts,
   ...platformContracts,
+  ...moneyContracts,
 } as const

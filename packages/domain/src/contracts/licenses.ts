@@ -1,15 +1,14 @@
 import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
 import { groupViewSchema, licenseViewSchema } from '../license-views.ts'
-import { newLicenseBody, resizeBody, splitBody, staffLicenseBody, titleBody, trialBody } from '../licenses.ts'
+import { titleBody, trialBody } from '../licenses.ts'
 import { text } from '../validation.ts'
 
 export const idParams = z.object({ id: text() })
 /** a title the rules refuse is the spec's bad-title answer, wherever the title is */
-const titleErrors = { title: 'bad_title' } as const
+export const titleErrors = { title: 'bad_title' } as const
 const tags = ['licenses']
-const groupTags = ['groups']
-const licensesSchema = z.object({ licenses: z.array(licenseViewSchema) })
+export const licensesSchema = z.object({ licenses: z.array(licenseViewSchema) })
 
 const pauseCall = (path: string, paused: boolean) =>
   contract({
@@ -72,64 +71,6 @@ export const licenseContracts = {
   faceMachineWorkspaceDeactivate: pauseCall('/facemachine/:id/deactivate-workspace/', true),
   faceMachineWorkspaceActivate: pauseCall('/facemachine/:id/activate-workspace/', false),
 
-  groupList: contract({
-    method: 'GET',
-    path: '/group/',
-    auth: 'client',
-    tags: groupTags,
-    summary: "The client's license groups",
-    response: { 200: z.object({ groups: z.array(groupViewSchema) }) },
-    errors: [],
-  }),
-  groupRename: contract({
-    method: 'POST',
-    path: '/group/:id/',
-    auth: 'client',
-    tags: groupTags,
-    summary: 'Rename a group',
-    params: idParams,
-    body: titleBody,
-    response: { 200: z.object({ group: groupViewSchema }) },
-    errors: ['not_found', 'bad_title'],
-    fieldErrors: titleErrors,
-  }),
-  groupSplit: contract({
-    method: 'POST',
-    path: '/group/:id/split/',
-    auth: 'client',
-    tags: groupTags,
-    summary:
-      'Make a group key of `limit` licenses (default: the lesser of 2 and what the source has) from a default nuitrack_subscribe or nuitrack_unlimited group',
-    params: idParams,
-    body: splitBody,
-    response: { 200: z.object({ dest_group: groupViewSchema, source_group: groupViewSchema }) },
-    errors: ['not_found', 'action_unavailable', 'group_limit', 'group_size', 'bad_title'],
-    fieldErrors: titleErrors,
-  }),
-  groupResize: contract({
-    method: 'POST',
-    path: '/group/:id/resize/',
-    auth: 'client',
-    tags: groupTags,
-    summary: "Set a group key's available licenses; the difference moves to or from its default group",
-    params: idParams,
-    body: resizeBody,
-    response: { 200: z.object({ group: groupViewSchema, default_group: groupViewSchema }) },
-    errors: ['not_found', 'action_unavailable', 'group_size', 'source_group_limit_reached'],
-  }),
-  groupNewLicense: contract({
-    method: 'POST',
-    path: '/group/:id/new-license/',
-    auth: 'client',
-    tags: groupTags,
-    summary: 'Generate a license from a group (limit -1)',
-    params: idParams,
-    body: newLicenseBody,
-    response: { 200: licenseViewSchema },
-    errors: ['not_found', 'not_enough_licenses', 'unactivated_limit', 'bad_title'],
-    fieldErrors: titleErrors,
-  }),
-
   faceSdkVersions: contract({
     method: 'GET',
     path: '/versions/face/',
@@ -158,17 +99,6 @@ export const licenseContracts = {
     body: trialBody,
     response: { 200: licensesSchema },
     errors: ['not_free', 'trial_taken', 'not_enough_licenses', 'unactivated_limit', 'not_found', 'bad_title'],
-    fieldErrors: titleErrors,
-  }),
-  staffLicenseCreate: contract({
-    method: 'POST',
-    path: '/resource/custom/create/',
-    auth: 'staff',
-    tags: ['staff'],
-    summary: 'Staff: create custom licenses for a client by e-mail',
-    body: staffLicenseBody,
-    response: { 200: licensesSchema },
-    errors: ['client_not_found_by_email', 'not_enough_licenses', 'not_found', 'bad_title'],
     fieldErrors: titleErrors,
   }),
 } as const

@@ -1,4 +1,4 @@
-import { CATALOGUE_PRICES, centsToUsd, type CataloguePrice, type ChangelogEntry, type PriceEntry } from '@portal/domain'
+import { CATALOGUE_PRICES, centsToUsd, type CataloguePrice, type PriceEntry } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
 import { CHANGELOG, FACE_SDK_VERSIONS } from './changelog.ts'
 
@@ -22,15 +22,8 @@ export async function listPrices(db: Queryable): Promise<(PriceEntry & { platfor
   }))
 }
 
-export async function listChangelog(db: Queryable): Promise<ChangelogEntry[]> {
-  const rows = await db.query<{ version: string; released: Date | string; changes: string[] }>(
-    'SELECT version, released, changes FROM changelog ORDER BY released DESC, version DESC',
-  )
-  return rows.map((r) => ({
-    version: r.version,
-    date: (r.released instanceof Date ? r.released.toISOString() : String(r.released)).slice(0, 10),
-    changes: r.changes,
-  }))
+export async function listFaceSdkVersions(db: Queryable) {
+  return db.query<{ version: string; is_default: boolean }>('SELECT version, is_default FROM face_sdk_versions ORDER BY released DESC')
 }
 
 /** Seeds the catalogue; idempotent, and never overwrites a price staff may have changed. */

@@ -415,10 +415,6 @@ export async function hadTrial(tx: Queryable, clientId: number, product: string,
   return rows.length > 0
 }
 
-export async function listFaceSdkVersions(db: Queryable) {
-  return db.query<{ version: string; is_default: boolean }>('SELECT version, is_default FROM face_sdk_versions ORDER BY released DESC')
-}
-
 /**
  * Adds `count` to the client's default group of (product, os_type, months), creating it when
  * missing; the upsert on the partial unique index makes parallel fulfilments add up.

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts'
 import { route } from '../../platform/contract-route.ts'
 import { getProfile, updateClient } from './service.ts'
 
-export const clientRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   route(app, c.profile, async (req) => getProfile(ctx, req.client.id))
   route(app, c.profileUpdate, async (req) => updateClient(ctx, req.ip, req.client.id, req.body))
 }

@@ -8,10 +8,10 @@ import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { EXTERNAL, supportUrl } from '../../../config/paths.ts'
-import { buildRows } from './filters.ts'
-import { DefaultGroups } from './DefaultGroups.tsx'
-import { FirstSteps } from './FirstSteps.tsx'
-import { LicenseTable } from './LicenseTable.tsx'
+import { buildRows } from '../components/filters.ts'
+import { DefaultGroups } from '../components/DefaultGroups.tsx'
+import { FirstSteps } from '../components/FirstSteps.tsx'
+import { LicenseTable } from '../components/LicenseTable.tsx'
 
 export function DashboardPage() {
   const { t } = useTranslation()

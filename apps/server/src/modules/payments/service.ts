@@ -1,0 +1,65 @@
+import { TRANSACTION_STATUS, transactionStatusOf, type TransactionStatus } from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
+import type { PaymentEvent } from '../../platform/payments/port.ts'
+import { applyLedgerEntry } from '../balance/queries.ts'
+import { closeTransaction, lockTransactionBySession, markTransactionPaid, nextInvoiceNumber, type TransactionRow } from '../transactions/queries.ts'
+import { recordPaymentEvent } from './queries.ts'
+
+/** The job that mails the receipt (with the invoice when the client's bills_mail is on) of a paid transaction. */
+export const RECEIPT_JOB = 'payments.receipt'
+
+/**
+ * What a paid transaction delivers, by its kind, inside the transaction that marks it paid. A top-up
+ * credits the balance; the basket and subscriptions add their kinds (issues 12 and 13).
+ */
+const FULFILMENT: Record<string, (tx: Queryable, t: TransactionRow) => Promise<void>> = {
+  top_up: async (tx, t) => {
+    // a credit cannot fail the balance's CHECK; a second entry for the transaction fails its unique index
+    await applyLedgerEntry(tx, t.client_id, t.id, t.amount_cents)
+  },
+}
+
+export interface AppliedEvent {
+  transactionId: number | null
+  /** the transaction's status after the event */
+  status: TransactionStatus | null
+  /** false when the event changed nothing: seen before, about a settled transaction, or unknown */
+  applied: boolean
+}
+
+/**
+ * Applies a provider's event to the transaction of its checkout, once: the event id is recorded in
+ * the same database transaction that credits, and the transaction row is locked first, so the same
+ * webhook delivered any number of times, in parallel or on two processes, credits once. A crash
+ * before the commit leaves nothing applied and nothing recorded: the next delivery applies it.
+ */
+export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'log'>, event: PaymentEvent): Promise<AppliedEvent> {
+  return ctx.db.transaction(async (tx) => {
+    const t = await lockTransactionBySession(tx, event.provider, event.sessionId)
+    if (!t) {
+      ctx.log.warn({ provider: event.provider, session: event.sessionId, event: event.eventId }, 'payment event for an unknown checkout ignored')
+      return { transactionId: null, status: null, applied: false }
+    }
+    const current = transactionStatusOf(t.status)
+    if (!(await recordPaymentEvent(tx, event, t.id)) || t.status !== TRANSACTION_STATUS.pending) {
+      return { transactionId: t.id, status: current, applied: false }
+    }
+    if (event.outcome !== 'paid') {
+      const status = event.outcome === 'declined' ? TRANSACTION_STATUS.declined : TRANSACTION_STATUS.expired
+      await closeTransaction(tx, t.id, status)
+      return { transactionId: t.id, status: transactionStatusOf(status), applied: true }
+    }
+    if (event.amountCents !== undefined && event.amountCents !== t.amount_cents) {
+      // never credit what was not paid: the transaction stays pending for an operator to look at
+      ctx.log.error({ transaction: t.id, expected: t.amount_cents, paid: event.amountCents }, 'paid amount differs from the transaction; not applied')
+      return { transactionId: t.id, status: current, applied: false }
+    }
+    const fulfil = FULFILMENT[t.kind]
+    if (!fulfil) throw new Error(`no fulfilment for transactions of kind ${t.kind}`)
+    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
+    await fulfil(tx, t)
+    await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
+    return { transactionId: t.id, status: 'ok', applied: true }
+  })
+}

@@ -1,0 +1,171 @@
+import type { Cents, ExternalPaymentSource, PaymentProviderName, PaymentSource } from '@portal/domain'
+import { columns, type Queryable } from '../../db/db.ts'
+
+/** A line of an invoice: what was bought, how many, for how much in total. */
+export interface TransactionLine {
+  description: string
+  quantity: number
+  amount_cents: Cents
+}
+
+export interface TransactionRow {
+  id: number
+  client_id: number
+  type: number
+  status: number
+  amount_cents: Cents
+  kind: string
+  description: string
+  lines: TransactionLine[]
+  payment_source: string
+  provider: string | null
+  provider_session_id: string | null
+  payment_method: string | null
+  invoice_number: number | null
+  staff_id: number | null
+  reason: string | null
+  expires_at: Date | null
+  paid_at: Date | null
+  created_at: Date
+}
+
+export const TRANSACTION_COLUMNS = columns<TransactionRow>()(
+  'id',
+  'client_id',
+  'type',
+  'status',
+  'amount_cents',
+  'kind',
+  'description',
+  'lines',
+  'payment_source',
+  'provider',
+  'provider_session_id',
+  'payment_method',
+  'invoice_number',
+  'staff_id',
+  'reason',
+  'expires_at',
+  'paid_at',
+  'created_at',
+)
+
+/** bigint columns come back as strings from node-postgres: numbers for the domain */
+function toRow(r: TransactionRow): TransactionRow {
+  return {
+    ...r,
+    id: Number(r.id),
+    client_id: Number(r.client_id),
+    amount_cents: Number(r.amount_cents),
+    invoice_number: r.invoice_number === null ? null : Number(r.invoice_number),
+    staff_id: r.staff_id === null ? null : Number(r.staff_id),
+    expires_at: r.expires_at === null ? null : new Date(r.expires_at),
+    paid_at: r.paid_at === null ? null : new Date(r.paid_at),
+    created_at: new Date(r.created_at),
+  }
+}
+
+export interface NewTransaction {
+  clientId: number
+  type: 0 | 1
+  status: 0 | 1
+  amountCents: Cents
+  kind: string
+  description: string
+  lines: TransactionLine[]
+  paymentSource: PaymentSource | ExternalPaymentSource | 'staff'
+  paymentMethod?: string | null
+  staffId?: number | null
+  reason?: string | null
+  expiresAt?: Date | null
+}
+
+/**
+ * The next invoice number. The counter's row stays locked until the caller's transaction ends, so
+ * numbers run without gaps: a rolled-back payment gives its number back.
+ */
+export async function nextInvoiceNumber(tx: Queryable): Promise<number> {
+  const [row] = await tx.query<{ last: string | number }>('UPDATE invoice_counter SET last = last + 1 RETURNING last')
+  return Number(row!.last)
+}
+
+/** A new transaction. An ok one (paid from the balance, a staff adjustment) comes with its invoice number. */
+export async function insertTransaction(tx: Queryable, t: NewTransaction & { invoiceNumber: number | null }): Promise<TransactionRow> {
+  const [row] = await tx.query<TransactionRow>(
+    `INSERT INTO transactions (client_id, type, status, amount_cents, kind, description, lines, payment_source, payment_method,
+                               staff_id, reason, expires_at, invoice_number, paid_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $13::bigint IS NULL THEN NULL ELSE now() END)
+     RETURNING ${TRANSACTION_COLUMNS()}`,
+    [
+      t.clientId,
+      t.type,
+      t.status,
+      t.amountCents,
+      t.kind,
+      t.description,
+      JSON.stringify(t.lines),
+      t.paymentSource,
+      t.paymentMethod ?? null,
+      t.staffId ?? null,
+      t.reason ?? null,
+      t.expiresAt ?? null,
+      t.invoiceNumber,
+    ],
+  )
+  return toRow(row!)
+}
+
+/** The provider's checkout that will pay a pending transaction. */
+export async function setProviderSession(tx: Queryable, id: number, provider: PaymentProviderName, sessionId: string) {
+  await tx.query('UPDATE transactions SET provider = $2, provider_session_id = $3, updated_at = now() WHERE id = $1', [id, provider, sessionId])
+}
+
+/** A pending transaction of a provider's checkout, locked for the caller's transaction. */
+export async function lockTransactionBySession(tx: Queryable, provider: PaymentProviderName, sessionId: string): Promise<TransactionRow | null> {
+  const [row] = await tx.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE provider = $1 AND provider_session_id = $2 FOR UPDATE`,
+    [provider, sessionId],
+  )
+  return row ? toRow(row) : null
+}
+
+export async function lockTransaction(tx: Queryable, id: number): Promise<TransactionRow | null> {
+  const [row] = await tx.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE id = $1 FOR UPDATE`, [id])
+  return row ? toRow(row) : null
+}
+
+/** pending → ok, with its invoice number and how it was paid */
+export async function markTransactionPaid(tx: Queryable, id: number, invoiceNumber: number, paymentMethod: string | null) {
+  await tx.query(
+    `UPDATE transactions SET status = 0, invoice_number = $2, payment_method = COALESCE($3, payment_method), paid_at = now(), updated_at = now()
+      WHERE id = $1 AND status = 1`,
+    [id, invoiceNumber, paymentMethod],
+  )
+}
+
+/** pending → declined (2) or expired (3); a settled transaction stays as it is */
+export async function closeTransaction(tx: Queryable, id: number, status: 2 | 3) {
+  await tx.query('UPDATE transactions SET status = $2, updated_at = now() WHERE id = $1 AND status = 1', [id, status])
+}
+
+export async function listTransactions(db: Queryable, clientId: number): Promise<TransactionRow[]> {
+  const rows = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 ORDER BY created_at DESC, id DESC`, [
+    clientId,
+  ])
+  return rows.map(toRow)
+}
+
+/** one of the client's transactions; another client's is not found */
+export async function findTransaction(db: Queryable, clientId: number, id: number): Promise<TransactionRow | null> {
+  const [row] = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 AND id = $2`, [clientId, id])
+  return row ? toRow(row) : null
+}
+
+/** pending transactions whose checkout ran out of time */
+export async function listExpiredPending(db: Queryable, now: Date, limit = 100): Promise<TransactionRow[]> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE status = 1 AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+    [now, limit],
+  )
+  return rows.map(toRow)
+}

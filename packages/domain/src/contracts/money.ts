@@ -1,0 +1,153 @@
+import { z } from 'zod'
+import { contract, okSchema } from '../contract.ts'
+import { EXTERNAL_PAYMENT_SOURCES, PAYMENT_PROVIDERS, TRANSACTION_STATUSES, appReturnPath, topUpAmount } from '../money.ts'
+import { text } from '../validation.ts'
+
+/** What a payment call answers: where the customer pays (the provider's checkout) and the transaction it will complete. */
+export const paymentSchema = z.object({
+  provider: z.enum(PAYMENT_PROVIDERS),
+  provider_data: z.object({
+    session_id: z.string(),
+    /** the provider's hosted checkout: the browser goes there */
+    url: z.string(),
+  }),
+})
+
+export const refillBody = z.object({
+  success_url: appReturnPath,
+  cancel_url: appReturnPath,
+  amount: topUpAmount,
+  payment_source: z.enum(EXTERNAL_PAYMENT_SOURCES).default('stripe'),
+})
+
+export const transactionSchema = z.object({
+  id: z.number(),
+  creation_date: z.string(),
+  dates: z.object({ createdDate: z.string() }),
+  status: z.enum(TRANSACTION_STATUSES),
+  /** 0 ok, 1 pending, 2 declined, 3 expired */
+  status_code: z.number(),
+  /** USD, 2 decimals */
+  amount: z.number(),
+  /** 0 credit, 1 debit */
+  type: z.number(),
+  description: z.string(),
+  /** how it was paid, once known: "Visa •••• 4242", "PayPal", "Balance" */
+  payment_method: z.string().nullable(),
+  invoice_number: z.number().nullable(),
+  /** for paid ones: GET it for the PDF */
+  invoice_url: z.string().nullable(),
+})
+export type TransactionView = z.infer<typeof transactionSchema>
+
+const sessionParams = z.object({ session_id: text().max(200) })
+const idParams = z.object({ id: text() })
+const redirectSchema = z.object({ redirect_url: z.string() })
+
+export const sandboxSessionSchema = z.object({
+  id: z.string(),
+  source: z.enum(EXTERNAL_PAYMENT_SOURCES),
+  merchant: z.string(),
+  customer_email: z.string(),
+  lines: z.array(z.object({ description: z.string(), quantity: z.number(), amount: z.number() })),
+  amount: z.number(),
+  currency: z.string(),
+  status: z.enum(['open', 'paid', 'declined', 'cancelled', 'expired']),
+})
+
+/** Top-up, payment documents and invoices, the payment providers' webhooks and the sandbox provider's checkout. */
+export const moneyContracts = {
+  balanceRefill: contract({
+    method: 'POST',
+    path: '/balance/refill/',
+    auth: 'client',
+    tags: ['balance'],
+    summary: 'Top up the balance: answers the provider checkout to send the customer to; the balance grows when the provider confirms the payment',
+    body: refillBody,
+    response: { 200: z.object({ payment: paymentSchema, transaction_id: z.number() }) },
+    errors: ['external_payments_unavailable'],
+    fieldErrors: { amount: 'refill_amount', success_url: 'return_url_invalid', cancel_url: 'return_url_invalid' },
+  }),
+  paypalCapture: contract({
+    method: 'POST',
+    path: '/paypal/capture-payment/',
+    auth: 'client',
+    tags: ['payments'],
+    summary: 'Capture a PayPal order the customer approved (the sync after approval); applying it is idempotent',
+    body: z.object({ order_id: text().min(1).max(100) }),
+    response: { 200: okSchema.extend({ transaction_id: z.number(), transaction_status: z.enum(TRANSACTION_STATUSES) }) },
+    errors: ['not_found', 'external_payments_unavailable'],
+  }),
+
+  transactionList: contract({
+    method: 'GET',
+    path: '/transaction/',
+    auth: 'client',
+    tags: ['transactions'],
+    summary: "The client's transactions, newest first",
+    response: { 200: z.object({ transactions: z.array(transactionSchema) }) },
+    errors: [],
+  }),
+  transactionInvoice: contract({
+    method: 'GET',
+    path: '/transaction/:id/invoice/',
+    auth: 'client',
+    tags: ['transactions'],
+    summary: 'The invoice of a paid transaction, as a PDF attachment invoice-{id}.pdf',
+    params: idParams,
+    // a PDF, not JSON
+    response: {},
+    errors: ['not_found'],
+  }),
+
+  paymentWebhookSandbox: contract({
+    method: 'POST',
+    path: '/payments/webhook/sandbox/',
+    auth: 'public',
+    tags: ['payments'],
+    summary: 'The sandbox provider reports a checkout paid, declined or cancelled (HMAC-SHA256 of the raw body in X-Sandbox-Signature)',
+    response: { 200: z.object({ received: z.literal(true) }) },
+    errors: ['webhook_signature'],
+  }),
+  paymentWebhookStripe: contract({
+    method: 'POST',
+    path: '/payments/webhook/stripe/',
+    auth: 'public',
+    tags: ['payments'],
+    summary: 'Stripe events (checkout.session.completed, expired, async payment failed), verified by the Stripe-Signature header',
+    response: { 200: z.object({ received: z.literal(true) }) },
+    errors: ['webhook_signature', 'external_payments_unavailable'],
+  }),
+
+  sandboxSession: contract({
+    method: 'GET',
+    path: '/sandbox/checkout/:session_id/',
+    auth: 'public',
+    tags: ['sandbox'],
+    summary: "The sandbox provider's checkout: merchant, lines and total (development and staging only)",
+    params: sessionParams,
+    response: { 200: sandboxSessionSchema },
+    errors: ['route_not_found'],
+  }),
+  sandboxPay: contract({
+    method: 'POST',
+    path: '/sandbox/checkout/:session_id/pay/',
+    auth: 'public',
+    tags: ['sandbox'],
+    summary: 'Pay (or, with outcome decline, decline) a sandbox checkout: the sandbox sends its signed webhook and answers where the browser goes next',
+    params: sessionParams,
+    body: z.object({ outcome: z.enum(['pay', 'decline']).default('pay') }),
+    response: { 200: redirectSchema },
+    errors: ['route_not_found', 'payment_closed'],
+  }),
+  sandboxCancel: contract({
+    method: 'POST',
+    path: '/sandbox/checkout/:session_id/cancel/',
+    auth: 'public',
+    tags: ['sandbox'],
+    summary: 'Cancel a sandbox checkout: answers the cancel address',
+    params: sessionParams,
+    response: { 200: redirectSchema },
+    errors: ['route_not_found', 'payment_closed'],
+  }),
+} as const

@@ -1,0 +1,105 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  MAX_TOP_UP_USD,
+  centsToUsd,
+  formatCents,
+  formatUsd,
+  isAppReturnPath,
+  signedAmount,
+  topUpAmount,
+  topUpDefault,
+  topUpMinimum,
+  topUpProblem,
+  transactionStatusOf,
+  usdToCents,
+} from './money.ts'
+
+describe('money as integer cents', () => {
+  it('converts dollars to cents at the cent, whatever the float', () => {
+    expect(usdToCents(0.1 + 0.2)).toBe(30)
+    expect(usdToCents(19.99)).toBe(1999)
+    expect(usdToCents(1.005)).toBe(101)
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 12 }), (cents) => {
+        expect(usdToCents(centsToUsd(cents))).toBe(cents)
+      }),
+    )
+  })
+
+  it('formats as $1,234.56, and below 0.0001 as $0.00', () => {
+    expect(formatUsd(1234.56)).toBe('$1,234.56')
+    expect(formatCents(123456789)).toBe('$1,234,567.89')
+    expect(formatUsd(0.00009)).toBe('$0.00')
+    expect(formatUsd(-0.00009)).toBe('$0.00')
+    expect(formatUsd(-3.28)).toBe('-$3.28')
+  })
+
+  it('signs credits with a plus and debits with a minus', () => {
+    expect(signedAmount({ type: 0, amount: 150 })).toBe('+$150.00')
+    expect(signedAmount({ type: 1, amount: 3.28 })).toBe('-$3.28')
+    expect(signedAmount({ type: 2, amount: 1000 })).toBe('-$1,000.00')
+  })
+
+  it('names transaction statuses by the spec numbers', () => {
+    expect([0, 1, 2, 3].map(transactionStatusOf)).toEqual(['ok', 'pending', 'declined', 'expired'])
+  })
+})
+
+describe('top-up (spec sections 5 and 9)', () => {
+  it('starts at 100, or at the shortfall (rounded up to whole dollars, at least 20)', () => {
+    expect(topUpDefault()).toBe(100)
+    expect(topUpDefault(0)).toBe(100)
+    expect(topUpDefault(500)).toBe(20)
+    expect(topUpDefault(4_501)).toBe(46)
+    expect(topUpDefault(25_000)).toBe(250)
+  })
+
+  it('takes at least 20 or the shortfall when larger, at most 6 digits', () => {
+    expect(topUpMinimum()).toBe(20)
+    expect(topUpMinimum(3_050)).toBe(31)
+    expect(topUpProblem(19)).toBe('below_min')
+    expect(topUpProblem(20)).toBeNull()
+    expect(topUpProblem(30, 3_050)).toBe('below_min')
+    expect(topUpProblem(20.5)).toBe('not_whole')
+    expect(topUpProblem(MAX_TOP_UP_USD)).toBeNull()
+    expect(topUpProblem(MAX_TOP_UP_USD + 1)).toBe('above_max')
+  })
+
+  it('the amount schema agrees with the rule for every integer and refuses fractions', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -10, max: 2_000_000 }), (n) => {
+        expect(topUpAmount.safeParse(n).success).toBe(topUpProblem(n) === null)
+      }),
+    )
+    expect(topUpAmount.safeParse(20.5).success).toBe(false)
+    expect(topUpAmount.safeParse('100').success).toBe(false)
+  })
+})
+
+describe('return addresses', () => {
+  it('takes paths of the app', () => {
+    for (const ok of ['/app/nuitrack/dashboard/', '/app/face/balance-purchase-success/?next=%2Fapp%2Fface%2F', '/app/payment-doc/#x']) {
+      expect(isAppReturnPath(ok), ok).toBe(true)
+    }
+  })
+
+  it('refuses anything that could leave the portal', () => {
+    for (const bad of [
+      'https://evil.example/app/',
+      '//evil.example/app/',
+      '/app\\..\\evil',
+      '/\\evil.example',
+      '/app/../api/',
+      '/app/%2e%2e/api/',
+      '/app/%2F%2Fevil',
+      '/api/balance/',
+      'javascript:alert(1)',
+      '/app/\nLocation: x',
+      '',
+      `/app/${'x'.repeat(2001)}`,
+    ]) {
+      expect(isAppReturnPath(bad), bad).toBe(false)
+    }
+  })
+})
