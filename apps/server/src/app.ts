@@ -31,6 +31,7 @@ import { staffRoutes } from './modules/staff/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
+import { selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { linkRoutes } from './modules/links/routes.ts'
 import { externalLinks } from './modules/links/links.ts'
 
@@ -78,7 +79,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const mailer = createMailer({ db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
   scheduleHousekeeping(jobs, db, app.log)
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
-  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring }
+  // the adapters each source may use; the registry picks per source from the configuration
+  const adapters: PaymentAdapters = {}
+  const payments = selectPaymentProviders(config, adapters)
+  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments }
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())

@@ -2,6 +2,7 @@ import type { Db } from './db/db.ts'
 import type { Config } from './platform/config.ts'
 import type { JobQueue } from './platform/jobs.ts'
 import type { Mailer } from './platform/mailer.ts'
+import type { PaymentProviders } from './platform/payments/registry.ts'
 import type { Keyring } from './platform/signing.ts'
 
 /** The log a service may write to: Fastify's pino logger fits, so does a job's or the CLI's. */
@@ -20,6 +21,8 @@ export interface AppContext {
   config: Config
   log: Logger
   keyring: Keyring
+  /** the payment adapter serving each source (platform/payments) */
+  payments: PaymentProviders
 }
 
 /**

@@ -57,6 +57,33 @@ const envSchema = z.object({
   SDK_RATE_PER_KEY: z.coerce.number().int().positive().default(120),
   SDK_RATE_PER_IP: z.coerce.number().int().positive().default(1200),
   TRUST_PROXY: trustProxySchema.optional(),
+  // payments: which adapter serves each source (auto: the real provider when its keys are set, else the sandbox)
+  PAYMENTS_CARD_PROVIDER: z.enum(['auto', 'sandbox', 'stripe']).default('auto'),
+  PAYMENTS_PAYPAL_PROVIDER: z.enum(['auto', 'sandbox', 'paypal']).default('auto'),
+  // the sandbox answers 404 in production unless this is set on purpose (a staging site)
+  PAYMENTS_SANDBOX: z.enum(['0', '1']).default('0'),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  // tests point the Stripe client at a local fake: http://127.0.0.1:PORT
+  STRIPE_API_BASE: z.url().optional(),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYPAL_API_BASE: z.url().default('https://api-m.sandbox.paypal.com'),
+  PAYPAL_MERCHANT_ID: z.string().min(1).optional(),
+  // the seller on invoices, laid over the defaults: {"name", "address", "tax_id", "email"}
+  INVOICE_SELLER: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object' })
+        return z.NEVER
+      }
+    })
+    .pipe(z.object({ name: z.string(), address: z.string(), tax_id: z.string(), email: z.string() }).partial().strict())
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // documentation and community addresses of /external_resource/link/{name}/, laid over the defaults
   EXTERNAL_LINKS: z
