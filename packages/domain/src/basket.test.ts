@@ -87,7 +87,15 @@ describe('prices from the table', () => {
     if (!('lines' in order)) throw new Error('priced')
     expect(order.lines.map((l) => l.amount_cents)).toEqual([328 * 3, 29_990])
     expect(orderTotalCents(order.lines)).toBe(328 * 3 + 29_990)
+    expect(order.lines.map((l) => l.os_type)).toEqual([0, 0])
     expect(priceOrder([], ROWS)).toEqual({ problem: 'empty' })
+    const linux = priceOrder([{ config: { product: 'nuitrack_ai_perpetual', os_type: 1 }, count: 2 }], ROWS)
+    expect('lines' in linux && linux.lines[0]!.os_type).toBe(1)
+    // face comes without an os
+    expect(priceOrder([{ config: { product: 'face_online_subscribe', license_expire_delta: 2_592_000, os_type: 1 }, count: 1 }], ROWS)).toEqual({
+      problem: 'not_for_sale',
+      index: 0,
+    })
     expect(priceOrder([{ config: { product: 'tvico' }, count: 1 }], ROWS)).toEqual({ problem: 'not_for_sale', index: 0 })
     expect(
       priceOrder(

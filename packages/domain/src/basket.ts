@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SALE_ENTRIES, productRecord, type SaleEntry } from './catalogue.ts'
+import { SALE_ENTRIES, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
 import type { Cents } from './money.ts'
 import type { Platform } from './platforms.ts'
 
@@ -59,6 +59,11 @@ export const purchaseItemSchema = z.object({
   config: z.object({
     product: z.string().max(100),
     license_expire_delta: z.number().int().nullable().optional(),
+    /** Nuitrack's licenses come per os: 0 Windows, 1 Linux, 2 Android */
+    os_type: z
+      .union([z.literal(0), z.literal(1), z.literal(2)])
+      .nullable()
+      .optional(),
   }),
   count: z.number().int().min(1).max(STEPPER_MAX),
 })
@@ -75,6 +80,8 @@ export function saleEntryFor(config: PurchaseItem['config']): SaleEntry | null {
 
 export interface PricedLine {
   entry: SaleEntry
+  /** the os its licenses are for, when the product comes per os (else null) */
+  os_type: OsType | null
   count: number
   unit_cents: Cents
   amount_cents: Cents
@@ -90,7 +97,12 @@ export function priceOrder(items: readonly PurchaseItem[], rows: readonly PriceR
     const entry = saleEntryFor(item.config)
     const unit = entry ? unitPriceCents(entry, rows) : null
     if (!entry || unit === null) return { problem: 'not_for_sale', index }
-    lines.push({ entry, count: item.count, unit_cents: unit, amount_cents: unit * item.count })
+    const osTypes = productRecord(entry.product)!.os_types
+    const os = item.config.os_type ?? null
+    // a product sold per os needs one it comes in (Windows when none is named); others take none
+    if (osTypes.length === 0 ? os !== null : os !== null && !osTypes.includes(os)) return { problem: 'not_for_sale', index }
+    const osType = osTypes.length === 0 ? null : (os ?? osTypes[0]!)
+    lines.push({ entry, os_type: osType, count: item.count, unit_cents: unit, amount_cents: unit * item.count })
   }
   if (new Set(lines.map((l) => l.entry.platform)).size > 1) return { problem: 'mixed_platforms' }
   return { lines }
