@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { SALE_ENTRIES, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
+import { CUSTOM_FACE_PRODUCT, SALE_ENTRIES, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
+import { contentOf, customFaceContent, customFacePriceCents, customSaleEntry, selectionOf } from './face-custom.ts'
 import type { Cents } from './money.ts'
 import type { Platform } from './platforms.ts'
 
@@ -59,6 +60,8 @@ export const purchaseItemSchema = z.object({
   config: z.object({
     product: z.string().max(100),
     license_expire_delta: z.number().int().nullable().optional(),
+    /** the custom Face SDK subscription's components and database size (the builder's); ignored for other products */
+    license_content: z.record(z.string().max(64), z.number()).optional(),
     /** Nuitrack's licenses come per os: 0 Windows, 1 Linux, 2 Android */
     os_type: z
       .union([z.literal(0), z.literal(1), z.literal(2)])
@@ -94,8 +97,9 @@ export function priceOrder(items: readonly PurchaseItem[], rows: readonly PriceR
   if (items.length === 0) return { problem: 'empty' }
   const lines: PricedLine[] = []
   for (const [index, item] of items.entries()) {
-    const entry = saleEntryFor(item.config)
-    const unit = entry ? unitPriceCents(entry, rows) : null
+    const custom = item.config.product === CUSTOM_FACE_PRODUCT ? customLine(item.config.license_content, rows) : null
+    const entry = custom?.entry ?? saleEntryFor(item.config)
+    const unit = custom ? custom.unit : entry ? unitPriceCents(entry, rows) : null
     if (!entry || unit === null) return { problem: 'not_for_sale', index }
     const osTypes = productRecord(entry.product)!.os_types
     const os = item.config.os_type ?? null
@@ -106,6 +110,16 @@ export function priceOrder(items: readonly PurchaseItem[], rows: readonly PriceR
   }
   if (new Set(lines.map((l) => l.entry.platform)).size > 1) return { problem: 'mixed_platforms' }
   return { lines }
+}
+
+/** A builder's line: its components priced from the rows; a custom total must be above 0 (section 5). */
+function customLine(content: Record<string, number> | undefined, rows: readonly PriceRow[]): { entry: SaleEntry; unit: Cents } | null {
+  const parsed = customFaceContent.safeParse(content ?? {})
+  if (!parsed.success) return null
+  const selection = selectionOf(parsed.data)
+  const unit = customFacePriceCents(selection, rows)
+  if (unit === null || unit <= 0) return null
+  return { entry: customSaleEntry(contentOf(selection), unit), unit }
 }
 
 export const orderTotalCents = (lines: readonly Pick<PricedLine, 'amount_cents'>[]): Cents => lines.reduce((sum, l) => sum + l.amount_cents, 0)

@@ -97,6 +97,26 @@ describe('POST /api/resource/buy/ from the balance', () => {
     expect(group).toMatchObject({ months: 6, limit: 1, config: { license_expire_delta: 15_552_000, max_reactivation_count: 1 } })
   })
 
+  it('sells a custom Face SDK subscription priced from its components, into a group of its own per configuration', async () => {
+    const c = await signedInClient(t)
+    await credit(t.db, c.client.id, 100_000)
+    const custom = (content: Record<string, number>) => ({ config: { product: 'face_online_custom_subscribe', license_content: content }, count: 1 })
+    const first = await c.agent.post('/api/resource/buy/', body([custom({ matcher: 1, database: 1_000, detector: 1 })]))
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.json().amount).toBe(19)
+    expect((await c.agent.post('/api/resource/buy/', body([custom({ detector: 1 })]))).statusCode).toBe(200)
+    expectError(await c.agent.post('/api/resource/buy/', body([custom({})])), 400, ERRORS.item_not_for_sale.code, 'items.0')
+    const groups = (await c.agent.get('/api/group/')).json().groups as { config: { license_content: unknown; license_expire_delta: number }; limit: number }[]
+    expect(groups.map((g) => g.config.license_content)).toEqual(
+      expect.arrayContaining([
+        { matcher: 1, detector: 1, database: 1_000 },
+        { detector: 1, database: 0 },
+      ]),
+    )
+    expect(groups.every((g) => g.limit === 1 && g.config.license_expire_delta === 2_592_000)).toBe(true)
+    expect(await balanceAndLedgerSum(t.db, c.client.id)).toEqual({ balance: 100_000 - 1_900 - 500, ledger: 100_000 - 1_900 - 500 })
+  })
+
   it('a card payment with no provider to serve it answers external_payments_unavailable and leaves no transaction', async () => {
     const c = await signedInClient(t)
     expectError(await c.agent.post('/api/resource/buy/', body([AI_PERPETUAL], 'stripe')), 503, 'external_payments_unavailable')

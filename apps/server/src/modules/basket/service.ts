@@ -1,4 +1,5 @@
 import {
+  CUSTOM_FACE_PRODUCT,
   OS_TYPES,
   TRANSACTION_STATUS,
   TRANSACTION_TYPE,
@@ -44,6 +45,7 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
     amount_cents: l.amount_cents,
     entry_id: l.entry.id,
     os_type: l.os_type,
+    ...(l.entry.product === CUSTOM_FACE_PRODUCT ? { license_content: l.entry.config.license_content } : {}),
   }))
   const description = lines.length === 1 ? `${lines[0]!.description} × ${lines[0]!.quantity}` : `Order of ${lines.length} products`
   const source = body.payment_source ?? 'stripe'
