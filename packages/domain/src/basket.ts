@@ -93,7 +93,11 @@ export interface PricedLine {
 export type PricingProblem = { problem: 'not_for_sale'; index: number } | { problem: 'mixed_platforms' } | { problem: 'empty' }
 
 /** Prices an order's lines from the price table: every line must be a catalogue entry of one platform. */
-export function priceOrder(items: readonly PurchaseItem[], rows: readonly PriceRow[]): { lines: PricedLine[] } | PricingProblem {
+export function priceOrder(
+  items: readonly PurchaseItem[],
+  rows: readonly PriceRow[],
+  opts: { subscriptionsOnly?: boolean } = {},
+): { lines: PricedLine[] } | PricingProblem {
   if (items.length === 0) return { problem: 'empty' }
   const lines: PricedLine[] = []
   for (const [index, item] of items.entries()) {
@@ -101,6 +105,7 @@ export function priceOrder(items: readonly PurchaseItem[], rows: readonly PriceR
     const entry = custom?.entry ?? saleEntryFor(item.config)
     const unit = custom ? custom.unit : entry ? unitPriceCents(entry, rows) : null
     if (!entry || unit === null) return { problem: 'not_for_sale', index }
+    if (opts.subscriptionsOnly && productRecord(entry.product)!.kind !== 'subscription') return { problem: 'not_for_sale', index }
     const osTypes = productRecord(entry.product)!.os_types
     const os = item.config.os_type ?? null
     // a product sold per os needs one it comes in (Windows when none is named); others take none

@@ -22,6 +22,8 @@ const purchaseResponse = z.object({
   status: z.enum(['paid', 'pending']),
   order_id: z.number(),
   transaction_id: z.number(),
+  /** a subscription's order (POST /resource/subscribe/): the id its renewals will carry */
+  subscription_id: z.number().optional(),
   /** USD, 2 decimals: what was charged */
   amount: z.number(),
   payment: paymentSchema.nullable(),
@@ -36,6 +38,17 @@ export const basketContracts = {
     auth: 'client',
     tags: ['basket'],
     summary: 'Buy licenses: the server prices every item from the catalogue and the price table; pay from the balance, by card or by PayPal',
+    body: purchaseBody,
+    response: { 200: purchaseResponse },
+    errors: [...purchaseErrors],
+    fieldErrors: { success_url: 'return_url_invalid', cancel_url: 'return_url_invalid' },
+  }),
+  resourceSubscribe: contract({
+    method: 'POST',
+    path: '/resource/subscribe/',
+    auth: 'client',
+    tags: ['basket'],
+    summary: 'Subscribe: as /resource/buy/, for subscription products only (the first period is charged now)',
     body: purchaseBody,
     response: { 200: purchaseResponse },
     errors: [...purchaseErrors],

@@ -117,6 +117,16 @@ describe('POST /api/resource/buy/ from the balance', () => {
     expect(await balanceAndLedgerSum(t.db, c.client.id)).toEqual({ balance: 100_000 - 1_900 - 500, ledger: 100_000 - 1_900 - 500 })
   })
 
+  it('subscribes to subscription products only, answering the subscription id', async () => {
+    const c = await signedInClient(t)
+    await credit(t.db, c.client.id, 100_000)
+    const monthly = { config: { product: 'nuitrack_ai_subscription_monthly', license_expire_delta: 2_592_000 }, count: 1 }
+    const res = await c.agent.post('/api/resource/subscribe/', body([monthly]))
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toMatchObject({ status: 'paid', amount: 9.99, subscription_id: res.json().order_id })
+    expectError(await c.agent.post('/api/resource/subscribe/', body([AI_PERPETUAL])), 400, ERRORS.item_not_for_sale.code, 'items.0')
+  })
+
   it('a card payment with no provider to serve it answers external_payments_unavailable and leaves no transaction', async () => {
     const c = await signedInClient(t)
     expectError(await c.agent.post('/api/resource/buy/', body([AI_PERPETUAL], 'stripe')), 503, 'external_payments_unavailable')

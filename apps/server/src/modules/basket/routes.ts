@@ -6,4 +6,5 @@ import { purchase } from './service.ts'
 
 export const basketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   route(app, c.resourceBuy, async (req) => purchase(ctx, req.client.id, req.body))
+  route(app, c.resourceSubscribe, async (req) => purchase(ctx, req.client.id, req.body, { subscribe: true }))
 }

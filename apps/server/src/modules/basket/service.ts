@@ -33,8 +33,8 @@ const lineTitle = (title: string, os: number | null) => (os === null ? title : `
  * number and the licenses in the client's groups. Paid by card or PayPal it opens the provider's
  * checkout; the licenses arrive when the provider confirms (FULFILMENT.purchase), exactly once.
  */
-export async function purchase(ctx: AppContext, clientId: number, body: PurchaseBody) {
-  const priced = priceOrder(body.items, await listPriceRows(ctx.db))
+export async function purchase(ctx: AppContext, clientId: number, body: PurchaseBody, opts: { subscribe?: boolean } = {}) {
+  const priced = priceOrder(body.items, await listPriceRows(ctx.db), { subscriptionsOnly: opts.subscribe })
   if (!('lines' in priced)) {
     return fail('item_not_for_sale', undefined, 'problem' in priced && priced.problem === 'not_for_sale' ? `items.${priced.index}` : 'items')
   }
@@ -92,5 +92,13 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return t.id
   })
-  return { status: 'paid' as const, order_id: id, transaction_id: id, amount: centsToUsd(total), payment: null }
+  return { ...answer(id, total, opts), status: 'paid' as const, payment: null }
 }
+
+/** The order's ids: for now the order is its transaction (a subscription's id too, until renewals keep their own). */
+const answer = (id: number, total: number, opts: { subscribe?: boolean }) => ({
+  order_id: id,
+  transaction_id: id,
+  ...(opts.subscribe ? { subscription_id: id } : {}),
+  amount: centsToUsd(total),
+})
