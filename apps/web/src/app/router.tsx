@@ -15,6 +15,10 @@ import { PreInfoPage } from '../features/groups/routes/pre-info.tsx'
 import { DashboardPage } from '../features/licenses/routes/dashboard.tsx'
 import { StaffLicensePage } from '../features/staff/routes/staff-license.tsx'
 import { LicenseInfoRoute } from './routes/LicenseInfoRoute.tsx'
+import { BasketGate } from './routes/BasketGate.tsx'
+import { BasketIndexRoute, LicenseSelectionRoute } from '../features/basket/routes/license-selection.tsx'
+import { CheckoutRoute, SubscriptionCheckoutRoute } from '../features/basket/routes/checkout.tsx'
+import { LicensePurchaseSuccessRoute } from '../features/basket/routes/license-purchase-success.tsx'
 import { PaymentDocRoute } from '../features/transactions/routes/payment-doc.tsx'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
@@ -126,6 +130,37 @@ export const appRoutes: RouteObject[] = [
                 path: routes.preInfo,
                 element: <PreInfoPage />,
                 handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`),
+              },
+              {
+                element: <BasketGate />,
+                children: [
+                  { path: routes.basket, element: <BasketIndexRoute /> },
+                  {
+                    path: routes.licenseSelection,
+                    element: <LicenseSelectionRoute />,
+                    handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                  },
+                  {
+                    path: routes.customBuilder,
+                    element: <LicenseSelectionRoute builder />,
+                    handle: titled(({ platform }) => platformTitle(platform) && `Build your own · ${platformTitle(platform)}`),
+                  },
+                  {
+                    path: routes.checkout,
+                    element: <CheckoutRoute />,
+                    handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                  },
+                  {
+                    path: routes.subscriptionCheckout,
+                    element: <SubscriptionCheckoutRoute />,
+                    handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                  },
+                ],
+              },
+              {
+                path: routes.licensePurchaseSuccess,
+                element: <LicensePurchaseSuccessRoute />,
+                handle: titled(({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`),
               },
             ],
           },

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react'
 import { Anchor, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { useParams } from 'react-router'
+import { Link, useParams } from 'react-router'
 import { PLATFORM_TITLES, SUPPORT_SERVICE, trialOfPlatform, type Platform } from '@portal/domain'
 import { useLicenses } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { EXTERNAL, supportUrl } from '../../../config/paths.ts'
+import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
 import { buildRows } from '../components/filters.ts'
 import { DefaultGroups } from '../components/DefaultGroups.tsx'
 import { FirstSteps } from '../components/FirstSteps.tsx'
@@ -58,10 +58,16 @@ const DOCS: Record<Platform, string> = {
   'nuitrack-analytics': EXTERNAL.analyticsDocs,
 }
 
-/** Help tiles per platform (section 2); buying arrives with the basket, so no buy tile yet. */
+/** Section 2: the platforms whose help tiles start with Buy (the basket). */
+const BUY_TILE: readonly Platform[] = ['nuitrack', 'face', 'nuitrack-analytics']
+
+/** Help tiles per platform (section 2): buy (into the basket), support, docs and, for Nuitrack, the forum. */
 function HelpTiles({ platform }: { platform: Platform }) {
   const { t } = useTranslation()
-  const tiles = [
+  const tiles: { title: string; text: string; cta: string; to?: string; href?: string }[] = [
+    ...(BUY_TILE.includes(platform)
+      ? [{ title: 'Buy', text: t('Choose a license or subscription and pay from the balance, by card or with PayPal.'), to: paths.basket(platform), cta: 'Go to the basket' }]
+      : []),
     { title: 'Support', text: t('Ask our engineers; they answer within one working day.'), href: supportUrl(SUPPORT_SERVICE[platform]), cta: 'Open a ticket' },
     {
       title: 'Documentation',
@@ -74,17 +80,23 @@ function HelpTiles({ platform }: { platform: Platform }) {
       : []),
   ]
   return (
-    <SimpleGrid cols={{ base: 1, sm: tiles.length }} component="section" aria-label={t('Help')}>
+    <SimpleGrid cols={{ base: 1, sm: 2, md: tiles.length }} component="section" aria-label={t('Help')}>
       {tiles.map((tile) => (
         <Card key={tile.title} withBorder padding="md">
           <Text fw={600}>{t(tile.title)}</Text>
           <Text size="sm" c="dimmed" mb="sm">
             {tile.text}
           </Text>
-          <Anchor href={tile.href} target="_blank" rel="noopener noreferrer" size="sm">
-            {t(tile.cta)}
-            <VisuallyHidden> {t('(opens in a new tab)')}</VisuallyHidden>
-          </Anchor>
+          {tile.to ? (
+            <Anchor component={Link} to={tile.to} size="sm">
+              {t(tile.cta)}
+            </Anchor>
+          ) : (
+            <Anchor href={tile.href} target="_blank" rel="noopener noreferrer" size="sm">
+              {t(tile.cta)}
+              <VisuallyHidden> {t('(opens in a new tab)')}</VisuallyHidden>
+            </Anchor>
+          )}
         </Card>
       ))}
     </SimpleGrid>

@@ -1,0 +1,280 @@
+import { useState, type ReactNode } from 'react'
+import { ActionIcon, Alert, Button, Card, Divider, Grid, Group, Radio, Stack, Stepper, Text, TextInput, Title } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { Link, useLocation, useNavigate } from 'react-router'
+import {
+  STEPPER_MAX,
+  STEPPER_MAX_DIGITS,
+  STEPPER_MIN,
+  balanceCanPay,
+  formatCents,
+  formatUsd,
+  orderTotalCents,
+  shortfallCents,
+  stepperValue,
+  topUpDefault,
+  type Cents,
+  type Platform,
+} from '@portal/domain'
+import { ApiError } from '../../../lib/api-client.ts'
+import { profileQueryOptions } from '../../../lib/auth.ts'
+import { paths } from '../../../config/paths.ts'
+import { buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
+import { refillBalance } from '../api/refill.ts'
+import { isSubscription, type ShownLine } from './catalogue.ts'
+
+/** Section 4: the basket's steps, clamped 1 to 2 (1 order, 2 payment). */
+export const BASKET_STEPS = 2
+type PaymentSource = PurchaseBody['payment_source']
+
+/** A step's status: completing a step makes the next one active. */
+const statusOf = (step: number, active: number) => (step < active ? 'Completed' : step === active ? 'Active' : 'Awaiting')
+
+/**
+ * The two checkout steps with the order summary beside them. `order` is step 1's body (the
+ * steppers or the radio choice); the lines are what step 2 pays for.
+ */
+export function Checkout({
+  platform,
+  lines,
+  order,
+  balance,
+  loading,
+}: {
+  platform: Platform
+  lines: ShownLine[]
+  order: ReactNode
+  balance: Cents
+  loading: boolean
+}) {
+  const { t } = useTranslation()
+  const [step, setStep] = useState(0)
+  const total = orderTotalCents(lines)
+  const payable = total > 0 && lines.every((l) => l.unit_cents !== null)
+
+  return (
+    <Grid gutter="lg">
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Card withBorder padding="lg">
+          <Stepper active={step} onStepClick={(s) => s < step && setStep(s)} allowNextStepsSelect={false} size="sm" mb="lg">
+            {['Order', 'Payment'].map((label, i) => (
+              <Stepper.Step key={label} label={t(label)} description={t(statusOf(i, step))} />
+            ))}
+          </Stepper>
+          {step === 0 ? (
+            <Stack gap="md">
+              {order}
+              <Group justify="flex-end">
+                <Button onClick={() => setStep(1)} disabled={loading || !payable}>
+                  {t('Continue')}
+                </Button>
+              </Group>
+            </Stack>
+          ) : (
+            <PaymentStep platform={platform} lines={lines} total={total} balance={balance} onBack={() => setStep(0)} />
+          )}
+        </Card>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <OrderSummary lines={lines} total={total} loading={loading} />
+      </Grid.Col>
+    </Grid>
+  )
+}
+
+/** The order summary sidebar: each line, its amount and the total. */
+export function OrderSummary({ lines, total, loading }: { lines: ShownLine[]; total: Cents; loading: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <Card withBorder padding="lg" component="aside" aria-labelledby="order-summary">
+      <Title order={2} size="h4" id="order-summary" mb="sm">
+        {t('Order summary')}
+      </Title>
+      {loading ? (
+        <Text size="sm" c="dimmed">
+          {t('Loading prices…')}
+        </Text>
+      ) : lines.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('Your basket is empty.')}
+        </Text>
+      ) : (
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {lines.map((l) => (
+            <Group key={l.key} component="li" justify="space-between" wrap="nowrap" align="flex-start">
+              <Text size="sm">
+                {t(l.title)} × {l.count}
+              </Text>
+              <Text size="sm" fw={500}>
+                {l.unit_cents === null ? t('Not for sale') : formatCents(l.amount_cents)}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <Divider my="sm" />
+      <Group justify="space-between">
+        <Text fw={600}>{t('Total')}</Text>
+        <Text fw={700} data-testid="order-total">
+          {formatCents(total)}
+        </Text>
+      </Group>
+    </Card>
+  )
+}
+
+/** Section 5: the quantity stepper, a whole number from 0 to 999 (0 removes the line). */
+export function QuantityStepper({ label, value, onChange }: { label: string; value: number; onChange: (n: number) => void }) {
+  const { t } = useTranslation()
+  const [text, setText] = useState<string | null>(null)
+  const commit = () => {
+    if (text === null) return
+    setText(null)
+    onChange(stepperValue(text))
+  }
+  return (
+    <Group gap={4} wrap="nowrap">
+      <ActionIcon variant="default" size="lg" onClick={() => onChange(stepperValue(value - 1))} disabled={value <= STEPPER_MIN} aria-label={t('One less')}>
+        −
+      </ActionIcon>
+      <TextInput
+        aria-label={label}
+        value={text ?? String(value)}
+        onChange={(e) => setText(e.currentTarget.value.replace(/\D/g, '').slice(0, STEPPER_MAX_DIGITS))}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+        inputMode="numeric"
+        maxLength={STEPPER_MAX_DIGITS}
+        w={64}
+        styles={{ input: { textAlign: 'center' } }}
+      />
+      <ActionIcon variant="default" size="lg" onClick={() => onChange(stepperValue(value + 1))} disabled={value >= STEPPER_MAX} aria-label={t('One more')}>
+        +
+      </ActionIcon>
+    </Group>
+  )
+}
+
+const METHODS: { value: PaymentSource; label: string }[] = [
+  { value: 'balance', label: 'From the balance' },
+  { value: 'stripe', label: 'By card (Visa, MasterCard, American Express)' },
+  { value: 'paypal', label: 'With PayPal' },
+]
+
+/** Step 2: the balance (when it covers the total and no promo is applied), a card or PayPal. */
+function PaymentStep({ platform, lines, total, balance, onBack }: { platform: Platform; lines: ShownLine[]; total: Cents; balance: Cents; onBack: () => void }) {
+  const { t } = useTranslation()
+  const qc = useQueryClient()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const balanceOk = balanceCanPay(balance, total, false)
+  const [method, setMethod] = useState<PaymentSource>(balanceOk ? 'balance' : 'stripe')
+  const [paying, setPaying] = useState(false)
+  const [problem, setProblem] = useState<'insufficient_funds' | 'item_not_for_sale' | 'external_payments_unavailable' | null>(null)
+  const shortfall = shortfallCents(balance, total)
+  const here = `${location.pathname}${location.search}`
+
+  const pay = async () => {
+    setPaying(true)
+    setProblem(null)
+    const body: PurchaseBody = {
+      payment_source: method,
+      success_url: paths.licensePurchaseSuccess(platform),
+      cancel_url: here,
+      items: lines.map((l) => ({ config: l.config, count: l.count })),
+    }
+    try {
+      const answer = await (lines.every((l) => isSubscription(l.config.product)) ? subscribe(body) : buy(body))
+      if (answer.status === 'pending' && answer.payment) {
+        window.location.assign(answer.payment.provider_data.url)
+        return
+      }
+      await qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+      void navigate(paths.licensePurchaseSuccess(platform))
+    } catch (err) {
+      if (err instanceof ApiError && !err.shown && (err.code === 'insufficient_funds' || err.code === 'external_payments_unavailable')) setProblem(err.code)
+      else if (err instanceof ApiError && !err.shown) {
+        // item_not_for_sale: the prices changed under the page; read them again
+        setProblem('item_not_for_sale')
+        void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+      }
+      setPaying(false)
+    }
+  }
+
+  return (
+    <Stack gap="md">
+      <Radio.Group value={method} onChange={(v) => setMethod(v as PaymentSource)} label={t('Payment method')}>
+        <Stack gap="sm" mt="xs">
+          {METHODS.map((m) => (
+            <Radio
+              key={m.value}
+              value={m.value}
+              label={t(m.label)}
+              disabled={m.value === 'balance' && !balanceOk}
+              description={m.value === 'balance' ? t('Balance: {{amount}}', { amount: formatCents(balance) }) : undefined}
+            />
+          ))}
+        </Stack>
+      </Radio.Group>
+      {(!balanceOk || problem === 'insufficient_funds') && shortfall > 0 && <FillBalance shortfall={shortfall} returnTo={here} />}
+      {problem === 'item_not_for_sale' && (
+        <Alert color="red" role="alert">
+          {t('The prices have changed: check your order and pay again.')}
+        </Alert>
+      )}
+      {problem === 'external_payments_unavailable' && (
+        <Alert color="red" role="alert">
+          {t('Card and PayPal payments are unavailable right now. Pay from the balance or try again later.')}
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Button variant="default" onClick={onBack}>
+          {t('Back to the order')}
+        </Button>
+        <Button onClick={() => void pay()} loading={paying} disabled={method === 'balance' && !balanceOk}>
+          {t('Pay {{amount}}', { amount: formatCents(total) })}
+        </Button>
+      </Group>
+    </Stack>
+  )
+}
+
+/** The balance is short of the total: offer to fill it with the shortfall (at least the minimum top-up). */
+function FillBalance({ shortfall, returnTo }: { shortfall: Cents; returnTo: string }) {
+  const { t } = useTranslation()
+  const [going, setGoing] = useState(false)
+  const amount = topUpDefault(shortfall)
+  const fill = async () => {
+    setGoing(true)
+    try {
+      const answer = await refillBalance({ amount, success_url: returnTo, cancel_url: returnTo, payment_source: 'stripe' })
+      window.location.assign(answer.payment.provider_data.url)
+    } catch {
+      // the error modal has told the user
+      setGoing(false)
+    }
+  }
+  return (
+    <Alert color="yellow" role="status">
+      <Stack gap="xs">
+        <Text size="sm">{t('Your balance is short of {{amount}} for this order.', { amount: formatCents(shortfall) })}</Text>
+        <Group>
+          <Button size="xs" variant="light" onClick={() => void fill()} loading={going}>
+            {t('Add {{amount}} to the balance', { amount: formatUsd(amount) })}
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  )
+}
+
+/** The back button of a basket page: the license selection, or the dashboard from there. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Button component={Link} to={to} variant="subtle" px={0} mb="sm">
+      ← {children}
+    </Button>
+  )
+}

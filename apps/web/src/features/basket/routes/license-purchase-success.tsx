@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react'
+import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useParams, useSearchParams } from 'react-router'
+import { SUPPORT_SERVICE, isAppReturnPath, type Platform } from '@portal/domain'
+import { groupsQueryOptions } from '../../../api/groups.ts'
+import { licensesQueryOptions } from '../../../api/licenses.ts'
+import { profileQueryOptions } from '../../../lib/auth.ts'
+import { paths, supportUrl } from '../../../config/paths.ts'
+import { basketStore } from '../components/basket-store.ts'
+import { clearDraft } from '../components/custom-draft.ts'
+import { DRAWER_MS } from '../components/CustomBuilder.tsx'
+
+/**
+ * /app/{platform}/license-purchase-success/: the order is paid (from the balance, or the provider
+ * sent the customer back); the licenses arrive with the fulfilment. Closing refetches groups and
+ * licenses and goes to ?next (an /app/ path only) or the dashboard.
+ */
+export function LicensePurchaseSuccessRoute() {
+  const { t } = useTranslation()
+  const platform = useParams().platform as Platform
+  const [search] = useSearchParams()
+  const navigate = useNavigate()
+  const qc = useQueryClient()
+  const [opened, setOpened] = useState(true)
+  const next = search.get('next')
+  const target = next && isAppReturnPath(next) ? next : paths.dashboard(platform)
+
+  // the purchase is done: the basket and the builder's draft start over
+  useEffect(() => {
+    basketStore.clear(platform)
+    if (platform === 'face') clearDraft()
+  }, [platform])
+
+  const close = () => {
+    void qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+    void qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey })
+    void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+    setOpened(false)
+  }
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      onExitTransitionEnd={() => void navigate(target, { replace: true })}
+      transitionProps={{ duration: DRAWER_MS }}
+      title={t('Thank you for your purchase')}
+      centered
+      closeButtonProps={{ 'aria-label': t('Close') }}
+    >
+      <Stack gap="sm">
+        <Text>{t('Your licenses will be added soon. This may take some time.')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('Not there after a while?')}{' '}
+          <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer">
+            {t('Contact support')}
+          </Anchor>
+        </Text>
+        <Group justify="flex-end">
+          <Button onClick={close} data-autofocus>
+            {t('Go to my licenses')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  )
+}
