@@ -134,7 +134,11 @@ export const appRoutes: RouteObject[] = [
               {
                 element: <BasketGate />,
                 children: [
-                  { path: routes.basket, element: <BasketIndexRoute /> },
+                  {
+                    path: routes.basket,
+                    element: <BasketIndexRoute />,
+                    handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                  },
                   {
                     path: routes.licenseSelection,
                     element: <LicenseSelectionRoute />,

@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react'
 import { ActionIcon, Alert, Button, Card, Divider, Grid, Group, Radio, Stack, Stepper, Text, TextInput, Title } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import {
+  ERRORS,
   STEPPER_MAX,
   STEPPER_MAX_DIGITS,
   STEPPER_MIN,
@@ -18,10 +18,11 @@ import {
   type Platform,
 } from '@portal/domain'
 import { ApiError } from '../../../lib/api-client.ts'
-import { profileQueryOptions } from '../../../lib/auth.ts'
+import { leave } from '../../../lib/leave.ts'
 import { paths } from '../../../config/paths.ts'
 import { buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
 import { refillBalance } from '../api/refill.ts'
+import { useRefreshProfile } from '../api/refresh.ts'
 import { isSubscription, type ShownLine } from './catalogue.ts'
 
 /** Section 4: the basket's steps, clamped 1 to 2 (1 order, 2 payment). */
@@ -163,9 +164,21 @@ const METHODS: { value: PaymentSource; label: string }[] = [
 ]
 
 /** Step 2: the balance (when it covers the total and no promo is applied), a card or PayPal. */
-function PaymentStep({ platform, lines, total, balance, onBack }: { platform: Platform; lines: ShownLine[]; total: Cents; balance: Cents; onBack: () => void }) {
+function PaymentStep({
+  platform,
+  lines,
+  total,
+  balance,
+  onBack,
+}: {
+  platform: Platform
+  lines: ShownLine[]
+  total: Cents
+  balance: Cents
+  onBack: () => void
+}) {
   const { t } = useTranslation()
-  const qc = useQueryClient()
+  const refreshProfile = useRefreshProfile()
   const navigate = useNavigate()
   const location = useLocation()
   const balanceOk = balanceCanPay(balance, total, false)
@@ -187,17 +200,23 @@ function PaymentStep({ platform, lines, total, balance, onBack }: { platform: Pl
     try {
       const answer = await (lines.every((l) => isSubscription(l.config.product)) ? subscribe(body) : buy(body))
       if (answer.status === 'pending' && answer.payment) {
-        window.location.assign(answer.payment.provider_data.url)
+        leave.to(answer.payment.provider_data.url)
         return
       }
-      await qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+      await refreshProfile()
       void navigate(paths.licensePurchaseSuccess(platform))
     } catch (err) {
-      if (err instanceof ApiError && !err.shown && (err.code === 'insufficient_funds' || err.code === 'external_payments_unavailable')) setProblem(err.code)
-      else if (err instanceof ApiError && !err.shown) {
-        // item_not_for_sale: the prices changed under the page; read them again
-        setProblem('item_not_for_sale')
-        void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+      if (err instanceof ApiError && !err.shown) {
+        const code =
+          err.code === ERRORS.insufficient_funds.code
+            ? 'insufficient_funds'
+            : err.code === ERRORS.external_payments_unavailable.code
+              ? 'external_payments_unavailable'
+              : 'item_not_for_sale'
+        setProblem(code)
+        // the balance or the prices moved under the page: read them again
+        if (code !== 'external_payments_unavailable') void refreshProfile()
+        if (code === 'insufficient_funds') setMethod('stripe')
       }
       setPaying(false)
     }
@@ -218,7 +237,12 @@ function PaymentStep({ platform, lines, total, balance, onBack }: { platform: Pl
           ))}
         </Stack>
       </Radio.Group>
-      {(!balanceOk || problem === 'insufficient_funds') && shortfall > 0 && <FillBalance shortfall={shortfall} returnTo={here} />}
+      {problem === 'insufficient_funds' && (
+        <Alert color="red" role="alert">
+          {t(ERRORS.insufficient_funds.code)}
+        </Alert>
+      )}
+      {shortfall > 0 && <FillBalance shortfall={shortfall} returnTo={here} />}
       {problem === 'item_not_for_sale' && (
         <Alert color="red" role="alert">
           {t('The prices have changed: check your order and pay again.')}
@@ -250,7 +274,7 @@ function FillBalance({ shortfall, returnTo }: { shortfall: Cents; returnTo: stri
     setGoing(true)
     try {
       const answer = await refillBalance({ amount, success_url: returnTo, cancel_url: returnTo, payment_source: 'stripe' })
-      window.location.assign(answer.payment.provider_data.url)
+      leave.to(answer.payment.provider_data.url)
     } catch {
       // the error modal has told the user
       setGoing(false)

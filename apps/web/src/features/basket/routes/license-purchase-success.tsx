@@ -1,13 +1,10 @@
 import { useEffect, useState } from 'react'
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { SUPPORT_SERVICE, isAppReturnPath, type Platform } from '@portal/domain'
-import { groupsQueryOptions } from '../../../api/groups.ts'
-import { licensesQueryOptions } from '../../../api/licenses.ts'
-import { profileQueryOptions } from '../../../lib/auth.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'
+import { useRefreshAfterPurchase } from '../api/refresh.ts'
 import { basketStore } from '../components/basket-store.ts'
 import { clearDraft } from '../components/custom-draft.ts'
 import { DRAWER_MS } from '../components/CustomBuilder.tsx'
@@ -22,7 +19,7 @@ export function LicensePurchaseSuccessRoute() {
   const platform = useParams().platform as Platform
   const [search] = useSearchParams()
   const navigate = useNavigate()
-  const qc = useQueryClient()
+  const refresh = useRefreshAfterPurchase()
   const [opened, setOpened] = useState(true)
   const next = search.get('next')
   const target = next && isAppReturnPath(next) ? next : paths.dashboard(platform)
@@ -34,9 +31,7 @@ export function LicensePurchaseSuccessRoute() {
   }, [platform])
 
   const close = () => {
-    void qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
-    void qc.invalidateQueries({ queryKey: licensesQueryOptions().queryKey })
-    void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+    void refresh()
     setOpened(false)
   }
 

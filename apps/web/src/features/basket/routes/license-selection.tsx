@@ -99,7 +99,9 @@ function FacePlans({ rows }: { rows: readonly ShownPriceRow[] }) {
         }
       >
         <Text size="sm" c="dimmed">
-          {t('Every estimator, 2D and depth liveness, the matcher, the processor and the video client, with a search index of up to 1,000 faces. One device each.')}
+          {t(
+            'Every estimator, 2D and depth liveness, the matcher, the processor and the video client, with a search index of up to 1,000 faces. One device each.',
+          )}
         </Text>
       </PlanCard>
       {subscription && (

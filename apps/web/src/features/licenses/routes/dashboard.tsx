@@ -66,7 +66,14 @@ function HelpTiles({ platform }: { platform: Platform }) {
   const { t } = useTranslation()
   const tiles: { title: string; text: string; cta: string; to?: string; href?: string }[] = [
     ...(BUY_TILE.includes(platform)
-      ? [{ title: 'Buy', text: t('Choose a license or subscription and pay from the balance, by card or with PayPal.'), to: paths.basket(platform), cta: 'Go to the basket' }]
+      ? [
+          {
+            title: 'Buy',
+            text: t('Choose a license or subscription and pay from the balance, by card or with PayPal.'),
+            to: paths.basket(platform),
+            cta: 'Go to the basket',
+          },
+        ]
       : []),
     { title: 'Support', text: t('Ask our engineers; they answer within one working day.'), href: supportUrl(SUPPORT_SERVICE[platform]), cta: 'Open a ticket' },
     {

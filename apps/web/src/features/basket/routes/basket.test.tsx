@@ -1,0 +1,333 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { CATALOGUE_PRICES, ERRORS, PLATFORMS, type ProfileResponse } from '@portal/domain'
+import { leave } from '../../../lib/leave.ts'
+import { json, mockApi, profile, renderApp, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
+
+/** The seeded price table as GET /api/client/ answers it (USD). */
+const seededPrices = (): ProfileResponse['prices'] =>
+  Object.fromEntries(
+    PLATFORMS.map((p) => [
+      p,
+      CATALOGUE_PRICES.filter((r) => r.platform === p).map((r) => ({
+        product: r.product,
+        license_type: r.license_type,
+        plan_id: r.plan_id,
+        tier: r.tier,
+        cost: r.cost_cents / 100,
+        old_price: r.old_price_cents === null ? null : r.old_price_cents / 100,
+        discount: r.discount,
+        deprecated: r.deprecated,
+      })),
+    ]),
+  ) as ProfileResponse['prices']
+
+const withPrices = (balance = 12.5): ProfileResponse => ({ ...profile({ balance }), prices: seededPrices() })
+
+const basketWith = (platform: string, lines: { product: string; license_expire_delta: number | null; count: number }[]) =>
+  sessionStorage.setItem(
+    `portal.basket.${platform}`,
+    JSON.stringify(
+      Object.fromEntries(
+        lines.map((l) => {
+          const key = `${l.product}_${l.license_expire_delta ?? 0}`
+          return [key, { key, config: { product: l.product, license_expire_delta: l.license_expire_delta }, count: l.count }]
+        }),
+      ),
+    ),
+  )
+
+const total = () => screen.getByTestId('order-total').textContent
+
+beforeEach(() => {
+  sessionStorage.clear()
+  localStorage.clear()
+  setLogged()
+})
+afterEach(() => {
+  sessionStorage.clear()
+  localStorage.clear()
+})
+
+describe('license selection', () => {
+  it('the dashboards of nuitrack, face and analytics have a Buy tile into the basket; face-machine has none', async () => {
+    for (const platform of ['nuitrack', 'face', 'nuitrack-analytics'] as const) {
+      mockApi(signedInRoutes({ profile: withPrices() }))
+      const view = renderApp(`/app/${platform}/dashboard/`)
+      expect(await screen.findByRole('link', { name: 'Go to the basket' })).toHaveAttribute('href', `/app/${platform}/basket/`)
+      view.unmount()
+    }
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/face-machine/dashboard/')
+    expect(await screen.findByRole('link', { name: /Open a ticket/ })).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Go to the basket' })).toBeNull()
+  })
+
+  it('face-machine has no basket', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/face-machine/basket/license-selection/')
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument()
+  })
+
+  it('/basket/ goes to the Nuitrack comparison table: iOS for Pro only, AI extras, buy buttons to the subscriptions checkout', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    const app = renderApp('/app/nuitrack/basket/')
+    const table = await screen.findByRole('table', { name: 'Nuitrack licenses compared' })
+    expect(app.location().pathname).toBe('/app/nuitrack/basket/license-selection/')
+    const row = (name: string) => within(table).getByRole('rowheader', { name }).closest('tr')!.querySelectorAll('td')
+    const cells = (name: string) => [...row(name)].map((td) => td.textContent)
+    expect(cells('iOS')).toEqual(['—No', '✓Yes', '—No'])
+    expect(cells('Linux x64 / ARMv7')).toEqual(['✓Yes', '✓Yes', '✓Yes'])
+    expect(cells('Windows x64 / x86')).toEqual(['✓Yes', '✓Yes', '✓Yes'])
+    expect(cells('Android')).toEqual(['✓Yes', '✓Yes', '✓Yes'])
+    expect(cells('Commercial use')).toEqual(['—No', '✓Yes', '✓Yes'])
+    for (const extra of ['Improved tracking', 'Object detection', 'Pose recognition']) expect(cells(extra)).toEqual(['—No', '—No', '✓Yes'])
+    for (const label of ['Session limit', 'Portability (move the license to another device)', 'Offline use']) expect(row(label)).toHaveLength(3)
+    // prices from the rows: Pro monthly $3.28 (old $4.99 struck), AI monthly $9.99
+    expect(within(table).getByText('from $3.28 a month')).toBeInTheDocument()
+    expect(within(table).getByText('$4.99')).toBeInTheDocument()
+    expect(within(table).getByText('from $9.99 a month')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Buy Pro' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/pro/')
+    expect(screen.getByRole('link', { name: 'Buy AI' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/ai/')
+    expect(screen.getByRole('link', { name: /Back to the dashboard/ })).toHaveAttribute('href', '/app/nuitrack/dashboard/')
+  })
+
+  it('face plan cards price the all-in-one terms by months; analytics shows tier 4 and contact sales', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/face/basket/license-selection/')
+    const allInOne = await screen.findByRole('region', { name: 'Face SDK all-in-one' })
+    // $50 a month: 1, 3, 6 and 12 months
+    for (const text of ['$50.00', '$150.00', '$300.00', '$600.00']) expect(within(allInOne).getByText(text)).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'Face SDK subscription' })).toHaveTextContent('$30.00 a month')
+    expect(screen.getByRole('link', { name: 'Build your subscription' })).toHaveAttribute('href', '/app/face/basket/license-selection/create/')
+  })
+
+  it('analytics: the cloud card is tier 4 of na_subscribe; on-premise goes to sales', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/nuitrack-analytics/basket/license-selection/')
+    expect(await screen.findByRole('region', { name: 'Cloud' })).toHaveTextContent('$20.00 a month')
+    expect(screen.getByRole('link', { name: /Contact sales/ })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
+  })
+
+  it('shows a loader while the prices load', async () => {
+    mockApi({ ...signedInRoutes(), 'GET /api/client/': () => new Promise(() => {}) })
+    renderApp('/app/face/basket/license-selection/')
+    expect(await screen.findByLabelText('Loading prices')).toBeInTheDocument()
+  })
+})
+
+describe('checkout', () => {
+  it('the stepper: bounds 0 to 999, three digits, totals from the rows, 0 removes the line', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/face/basket/checkout/')
+    const qty = await screen.findByRole('textbox', { name: 'Quantity of Face SDK subscription' })
+    await waitFor(() => expect(total()).toBe('$30.00'))
+    fireEvent.click(screen.getByRole('button', { name: 'One more' }))
+    await waitFor(() => expect(total()).toBe('$60.00'))
+
+    fireEvent.change(qty, { target: { value: '12345' } })
+    expect(qty).toHaveValue('123')
+    fireEvent.change(qty, { target: { value: '999' } })
+    fireEvent.blur(qty)
+    await waitFor(() => expect(total()).toBe('$29,970.00'))
+    expect(screen.getByRole('button', { name: 'One more' })).toBeDisabled()
+    // a reload keeps the basket (session storage)
+    expect(JSON.parse(sessionStorage.getItem('portal.basket.face')!)['face_online_subscribe_2592000'].count).toBe(999)
+
+    // another product: the 6-month all-in-one at 6 × $50
+    fireEvent.click(screen.getByRole('button', { name: /Add Face SDK all-in-one, 6 months/ }))
+    await waitFor(() => expect(total()).toBe('$30,270.00'))
+
+    fireEvent.change(qty, { target: { value: '0' } })
+    fireEvent.blur(qty)
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Quantity of Face SDK subscription' })).toBeNull())
+    expect(total()).toBe('$300.00')
+    const six = screen.getByRole('textbox', { name: 'Quantity of Face SDK all-in-one, 6 months' })
+    fireEvent.click(screen.getByRole('button', { name: 'One less' }))
+    await waitFor(() => expect(six).not.toBeInTheDocument())
+    expect(screen.getByText('Your basket is empty: add a product below.')).toBeInTheDocument()
+    // continue is off when the total is about zero
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled()
+    expect(total()).toBe('$0.00')
+  })
+
+  it('step 2: balance disabled when short, with the shortfall offered; steps show their status', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
+    mockApi(signedInRoutes({ profile: withPrices(12.5) }))
+    renderApp('/app/face/basket/checkout/')
+    await waitFor(() => expect(total()).toBe('$30.00'))
+    expect(screen.getByText('Active')).toBeInTheDocument()
+    expect(screen.getByText('Awaiting')).toBeInTheDocument()
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(await screen.findByText('Completed')).toBeInTheDocument()
+    expect(screen.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
+    expect(screen.getByRole('radio', { name: /By card/ })).toBeChecked()
+    expect(screen.getByText('Your balance is short of $17.50 for this order.')).toBeInTheDocument()
+    // the minimum top-up is $20
+    expect(screen.getByRole('button', { name: 'Add $20.00 to the balance' })).toBeInTheDocument()
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the order' }))
+    expect(await screen.findByRole('textbox', { name: 'Quantity of Face SDK subscription' })).toBeInTheDocument()
+  })
+
+  it('pays from the balance: the body names the items, the success route follows', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 2 }])
+    let sent: Call | null = null
+    mockApi({
+      ...signedInRoutes({ profile: withPrices(100) }),
+      'POST /api/resource/subscribe/': (c) => {
+        sent = c
+        return json(200, { status: 'paid', order_id: 9, transaction_id: 9, subscription_id: 9, amount: 60, payment: null })
+      },
+    })
+    const app = renderApp('/app/face/basket/checkout/')
+    await waitFor(() => expect(total()).toBe('$60.00'))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(await screen.findByRole('radio', { name: 'From the balance' })).toBeChecked()
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $60.00' }))
+    await waitFor(() => expect(app.location().pathname).toBe('/app/face/license-purchase-success/'))
+    expect(sent!.body).toEqual({
+      payment_source: 'balance',
+      success_url: '/app/face/license-purchase-success/',
+      cancel_url: '/app/face/basket/checkout/',
+      items: [{ config: { product: 'face_online_subscribe', license_expire_delta: 2_592_000 }, count: 2 }],
+    })
+    expect(await screen.findByText('Your licenses will be added soon. This may take some time.')).toBeInTheDocument()
+    // the purchase is done: the basket starts over
+    expect(sessionStorage.getItem('portal.basket.face')).toBeNull()
+  })
+
+  it('pays by card: the browser goes to the provider checkout', async () => {
+    const go = vi.spyOn(leave, 'to').mockImplementation(() => {})
+    let sent: Call | null = null
+    mockApi({
+      ...signedInRoutes({ profile: withPrices(0) }),
+      'POST /api/resource/buy/': (c) => {
+        sent = c
+        return json(200, {
+          status: 'pending',
+          order_id: 3,
+          transaction_id: 3,
+          amount: 299.9,
+          payment: { provider: 'sandbox', provider_data: { session_id: 's1', url: '/api/payments/sandbox/s1/' } },
+        })
+      },
+    })
+    renderApp('/app/nuitrack/basket/checkout/subscriptions/ai/', { addLicenseType: 'ai' })
+    fireEvent.click(await screen.findByRole('radio', { name: 'Nuitrack AI perpetual' }))
+    await waitFor(() => expect(total()).toBe('$299.90'))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    fireEvent.click(await screen.findByRole('radio', { name: 'With PayPal' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $299.90' }))
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/api/payments/sandbox/s1/'))
+    expect(sent!.body).toMatchObject({
+      payment_source: 'paypal',
+      cancel_url: '/app/nuitrack/basket/checkout/subscriptions/ai/',
+      items: [{ config: { product: 'nuitrack_ai_perpetual', license_expire_delta: null }, count: 1 }],
+    })
+  })
+
+  it('the subscriptions checkout offers annual terms only while the old prices are deprecated', async () => {
+    const prices = seededPrices()
+    mockApi(signedInRoutes({ profile: { ...withPrices(), prices: { ...prices, nuitrack: prices.nuitrack.map((p) => ({ ...p, deprecated: false })) } } }))
+    const view = renderApp('/app/nuitrack/basket/checkout/subscriptions/pro/')
+    expect(await screen.findByRole('radio', { name: 'Nuitrack Pro subscription' })).toBeChecked()
+    expect(screen.queryByRole('radio', { name: 'Nuitrack Pro annual subscription' })).toBeNull()
+    view.unmount()
+
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/nuitrack/basket/checkout/subscriptions/pro/')
+    expect(await screen.findByRole('radio', { name: 'Nuitrack Pro annual subscription' })).toBeInTheDocument()
+    expect(screen.getByText('$39.90 a year')).toBeInTheDocument()
+  })
+
+  it('insufficient funds (the balance moved meanwhile): the balance is read again and the shortfall offered', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
+    let balance = 100
+    mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/': () => json(200, withPrices(balance)),
+      'POST /api/resource/subscribe/': () => {
+        balance = 10
+        return json(409, { error_code: ERRORS.insufficient_funds.code, error: ERRORS.insufficient_funds.message })
+      },
+    })
+    const app = renderApp('/app/face/basket/checkout/')
+    await waitFor(() => expect(total()).toBe('$30.00'))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay $30.00' }))
+    expect(await screen.findByText('Insufficient funds on the balance')).toBeInTheDocument()
+    expect(await screen.findByText('Your balance is short of $20.00 for this order.')).toBeInTheDocument()
+    expect(screen.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
+    expect(app.location().pathname).toBe('/app/face/basket/checkout/')
+    // the checkout explains it: no error modal
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
+describe('the custom Face SDK builder', () => {
+  it('prices live from the tier rows, keeps its draft, and puts the line into the checkout', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    const app = renderApp('/app/face/basket/license-selection/create/')
+    const drawer = await screen.findByRole('dialog', { name: 'Build your own Face SDK subscription' })
+    const next = within(drawer).getByRole('button', { name: 'Continue to checkout' })
+    await waitFor(() => expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$0.00'))
+    expect(next).toBeDisabled()
+    fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Face detector' }))
+    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$5.00')
+    expect(within(drawer).queryByRole('textbox', { name: 'Database size' })).toBeNull()
+    fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Matcher (face search)' }))
+    // the matcher at the 1,000-face tier: $14
+    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$19.00')
+    expect(within(drawer).getByRole('textbox', { name: 'Database size' })).toHaveValue('Up to 1,000 faces')
+    expect(JSON.parse(localStorage.getItem('portal.face-custom-draft')!)).toEqual({ components: ['detector', 'matcher'], database: 1000 })
+    app.unmount()
+
+    // the draft survives a new visit
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    const again = renderApp('/app/face/basket/license-selection/create/')
+    const drawer2 = await screen.findByRole('dialog', { name: 'Build your own Face SDK subscription' })
+    expect(within(drawer2).getByRole('checkbox', { name: 'Face detector' })).toBeChecked()
+    await waitFor(() => expect(within(drawer2).getByTestId('custom-total')).toHaveTextContent('$19.00'))
+    fireEvent.click(within(drawer2).getByRole('button', { name: 'Continue to checkout' }))
+    await waitFor(() => expect(again.location().pathname).toBe('/app/face/basket/checkout/'))
+    await waitFor(() => expect(total()).toBe('$19.00'))
+    const line = JSON.parse(sessionStorage.getItem('portal.basket.face')!)['face_online_custom_subscribe_2592000']
+    expect(line.config.license_content).toEqual({ detector: 1, matcher: 1, database: 1000 })
+  })
+
+  it('Escape closes the panel back to the plan cards', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    const app = renderApp('/app/face/basket/license-selection/create/')
+    const drawer = await screen.findByRole('dialog', { name: 'Build your own Face SDK subscription' })
+    fireEvent.keyDown(drawer, { key: 'Escape' })
+    await waitFor(() => expect(app.location().pathname).toBe('/app/face/basket/license-selection/'))
+  })
+})
+
+describe('license-purchase-success', () => {
+  it('closing refetches groups and licenses and goes to ?next', async () => {
+    let licenseReads = 0
+    let groupReads = 0
+    mockApi({
+      ...signedInRoutes({ profile: withPrices() }),
+      'GET /api/license/': () => (licenseReads++, json(200, { licenses: [] })),
+      'GET /api/group/': () => (groupReads++, json(200, { groups: [] })),
+    })
+    const app = renderApp('/app/face/license-purchase-success/?next=%2Fapp%2Fface%2Fdashboard%2F41%2Finfo%2F')
+    const dialog = await screen.findByRole('dialog', { name: 'Thank you for your purchase' })
+    expect(within(dialog).getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
+    const [l0, g0] = [licenseReads, groupReads]
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Go to my licenses' }))
+    await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/41/info/'))
+    await waitFor(() => expect(licenseReads).toBeGreaterThan(l0))
+    expect(groupReads).toBeGreaterThan(g0)
+  })
+
+  it('a next outside /app/ is ignored: the dashboard', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    const app = renderApp('/app/nuitrack/license-purchase-success/?next=https%3A%2F%2Fevil.example%2F')
+    fireEvent.click(await screen.findByRole('button', { name: 'Go to my licenses' }))
+    await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/dashboard/'))
+  })
+})
