@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { ActionIcon, Alert, Button, Card, Divider, Grid, Group, Radio, Stack, Stepper, Text, TextInput, Title } from '@mantine/core'
+import { ActionIcon, Alert, Button, Card, Divider, Grid, Group, NativeSelect, Radio, Stack, Stepper, Text, TextInput, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import {
@@ -14,7 +14,9 @@ import {
   shortfallCents,
   stepperValue,
   topUpDefault,
+  OS_TYPES,
   type Cents,
+  type OsType,
   type Platform,
 } from '@portal/domain'
 import { ApiError } from '../../../lib/api-client.ts'
@@ -23,7 +25,7 @@ import { paths } from '../../../config/paths.ts'
 import { buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
 import { refillBalance } from '../api/refill.ts'
 import { useRefreshProfile } from '../api/refresh.ts'
-import { isSubscription, type ShownLine } from './catalogue.ts'
+import { isSubscription, osTypesOf, type ShownLine } from './catalogue.ts'
 
 /** Section 4: the basket's steps, clamped 1 to 2 (1 order, 2 payment). */
 export const BASKET_STEPS = 2
@@ -300,5 +302,32 @@ export function BackLink({ to, children }: { to: string; children: ReactNode }) 
     <Button component={Link} to={to} variant="subtle" px={0} mb="sm">
       ← {children}
     </Button>
+  )
+}
+
+/** The os a Nuitrack line's licenses are for (Windows unless chosen); nothing for products without one. */
+export function OsChoice({
+  label,
+  product,
+  value,
+  onChange,
+}: {
+  label: string
+  product: string
+  value: OsType | null | undefined
+  onChange: (os: OsType) => void
+}) {
+  const { t } = useTranslation()
+  const types = osTypesOf(product)
+  if (types.length === 0) return null
+  return (
+    <NativeSelect
+      aria-label={label}
+      size="xs"
+      w={130}
+      value={String(value ?? types[0])}
+      onChange={(e) => onChange(Number(e.currentTarget.value) as OsType)}
+      data={types.map((os) => ({ value: String(os), label: t(OS_TYPES[os]) }))}
+    />
   )
 }

@@ -102,7 +102,7 @@ export function NuitrackComparison({ rows }: { rows: readonly ShownPriceRow[] })
 
   return (
     <Table.ScrollContainer minWidth={640}>
-      <Table withTableBorder withColumnBorders verticalSpacing="sm" aria-label={t('Nuitrack licenses compared')}>
+      <Table withTableBorder withColumnBorders verticalSpacing="sm" bg="var(--mantine-color-body)" aria-label={t('Nuitrack licenses compared')}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th w="34%">

@@ -7,6 +7,7 @@ import {
   productTitle,
   saleEntriesOf,
   type Cents,
+  type OsType,
   type Platform,
   type PriceRow,
   type PurchaseItem,
@@ -52,3 +53,6 @@ export function priceLines(items: readonly { key: string; config: PurchaseItem['
 export interface CheckoutState {
   addLicenseType?: string
 }
+
+/** The os a product's licenses come for (Nuitrack: Windows, Linux, Android); none for the others. */
+export const osTypesOf = (product: string): readonly OsType[] => productRecord(product)?.os_types ?? []

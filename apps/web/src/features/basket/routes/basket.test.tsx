@@ -216,6 +216,9 @@ describe('checkout', () => {
     renderApp('/app/nuitrack/basket/checkout/subscriptions/ai/', { addLicenseType: 'ai' })
     fireEvent.click(await screen.findByRole('radio', { name: 'Nuitrack AI perpetual' }))
     await waitFor(() => expect(total()).toBe('$299.90'))
+    // Nuitrack licenses come per os: Windows unless chosen
+    expect(screen.getByRole('combobox', { name: 'Operating system' })).toHaveValue('0')
+    fireEvent.change(screen.getByRole('combobox', { name: 'Operating system' }), { target: { value: '1' } })
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
     fireEvent.click(await screen.findByRole('radio', { name: 'With PayPal' }))
     fireEvent.click(screen.getByRole('button', { name: 'Pay $299.90' }))
@@ -223,7 +226,7 @@ describe('checkout', () => {
     expect(sent!.body).toMatchObject({
       payment_source: 'paypal',
       cancel_url: '/app/nuitrack/basket/checkout/subscriptions/ai/',
-      items: [{ config: { product: 'nuitrack_ai_perpetual', license_expire_delta: null }, count: 1 }],
+      items: [{ config: { product: 'nuitrack_ai_perpetual', license_expire_delta: null, os_type: 1 }, count: 1 }],
     })
   })
 

@@ -2,13 +2,23 @@ import { useMemo, useState } from 'react'
 import { Button, Group, Radio, Stack, Table, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useParams } from 'react-router'
-import { FACE_ALL_IN_ONE_DEFAULT_MONTHS, PLATFORM_TITLES, formatCents, unitPriceCents, type Platform, type SaleEntry } from '@portal/domain'
+import { FACE_ALL_IN_ONE_DEFAULT_MONTHS, PLATFORM_TITLES, formatCents, unitPriceCents, type OsType, type Platform, type SaleEntry } from '@portal/domain'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { paths } from '../../../config/paths.ts'
 import { useBasketData, type ShownPriceRow } from '../api/prices.ts'
 import { basketStore, useBasket } from '../components/basket-store.ts'
-import { annualOffered, basketEntriesOf, configOf, isSubscription, isYearly, priceLines, type CheckoutState, type ShownLine } from '../components/catalogue.ts'
-import { BackLink, Checkout, QuantityStepper } from '../components/Checkout.tsx'
+import {
+  annualOffered,
+  basketEntriesOf,
+  configOf,
+  isSubscription,
+  isYearly,
+  osTypesOf,
+  priceLines,
+  type CheckoutState,
+  type ShownLine,
+} from '../components/catalogue.ts'
+import { BackLink, Checkout, OsChoice, QuantityStepper } from '../components/Checkout.tsx'
 
 /** /app/{platform}/basket/checkout/: the basket's lines with a stepper each (nuitrack, face), or a radio choice (analytics). */
 export function CheckoutRoute() {
@@ -66,16 +76,23 @@ function RadioCheckout({
 }) {
   const { t } = useTranslation()
   const [chosen, setChosen] = useState<string | null>(null)
+  const [os, setOs] = useState<OsType | null>(null)
   const rows = data?.rows ?? []
   const forSale = entries.filter((e) => unitPriceCents(e, rows) !== null)
   const current = forSale.find((e) => e.id === chosen) ?? forSale.find((e) => e.id === initial?.id) ?? forSale[0] ?? null
-  const lines: ShownLine[] = current ? priceLines([{ key: current.id, config: configOf(current), count: 1 }], rows) : []
+  const config = current ? { ...configOf(current), ...(os !== null && osTypesOf(current.product).includes(os) ? { os_type: os } : {}) } : null
+  const lines: ShownLine[] = current && config ? priceLines([{ key: current.id, config, count: 1 }], rows) : []
   const order = (
     <Radio.Group value={current?.id ?? null} onChange={setChosen} label={t('Choose your plan')}>
       <Stack gap="sm" mt="xs">
         {forSale.map((e) => (
           <Radio key={e.id} value={e.id} label={t(e.title)} description={priceLabel(t, e, rows)} />
         ))}
+        {current && (
+          <Group gap="xs" mt="xs">
+            <OsChoice label={t('Operating system')} product={current.product} value={os} onChange={setOs} />
+          </Group>
+        )}
         {data && forSale.length === 0 && (
           <Text size="sm" c="dimmed">
             {t('Nothing of this kind is for sale right now.')}
@@ -129,6 +146,12 @@ function StepperCheckout({ platform, data }: { platform: Platform; data: ReturnT
                   <Table.Td>
                     <Text size="sm">{t(l.title)}</Text>
                     {l.config.license_content && <ComponentsNote content={l.config.license_content} />}
+                    <OsChoice
+                      label={t('Operating system of {{product}}', { product: t(l.title) })}
+                      product={l.config.product}
+                      value={l.config.os_type}
+                      onChange={(os) => basketStore.set(platform, { ...l.config, os_type: os }, l.count)}
+                    />
                   </Table.Td>
                   <Table.Td>{l.unit_cents === null ? t('Not for sale') : formatCents(l.unit_cents)}</Table.Td>
                   <Table.Td>
@@ -172,7 +195,7 @@ function ComponentsNote({ content }: { content: Record<string, number> }) {
   if (names.length === 0) return null
   return (
     <Text size="xs" c="dimmed">
-      {t('{{count}} components', { count: names.length })}
+      {names.length === 1 ? t('1 component') : t('{{n}} components', { n: names.length })}
       {content.database ? ` · ${t('database of {{size}} faces', { size: content.database.toLocaleString('en-US') })}` : ''}
     </Text>
   )

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
-import { Badge, Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useNavigate, useParams } from 'react-router'
-import { FACE_ALL_IN_ONE_DEFAULT_MONTHS, PLATFORM_TITLES, formatCents, unitPriceCents, type Platform, type SaleEntry } from '@portal/domain'
+import { PLATFORM_TITLES, formatCents, unitPriceCents, type Platform, type SaleEntry } from '@portal/domain'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import { useBasketData, type ShownPriceRow } from '../api/prices.ts'
@@ -81,12 +81,7 @@ function FacePlans({ rows }: { rows: readonly ShownPriceRow[] }) {
               const c = cost(e, rows)
               return (
                 <List.Item key={e.id}>
-                  {t('{{months}} months', { months: e.months })}: <b>{c === null ? t('Not for sale') : formatCents(c)}</b>
-                  {e.months === FACE_ALL_IN_ONE_DEFAULT_MONTHS && (
-                    <Badge ml="xs" size="xs" variant="light">
-                      {t('Best value')}
-                    </Badge>
-                  )}
+                  {e.months === 1 ? t('1 month') : t('{{months}} months', { months: e.months })}: <b>{c === null ? t('Not for sale') : formatCents(c)}</b>
                 </List.Item>
               )
             })}
