@@ -66,7 +66,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const fake = await startServer(
     (req, res) => {
       if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
-        if (!req.headers.authorization?.startsWith('Bearer sk_')) return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
+        if (!req.headers.authorization?.startsWith('Bearer sk_'))
+          return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
         const form = Object.fromEntries(new URLSearchParams(req.body))
         sessions.push(form)
         const id = `cs_test_${sessions.length}${Math.random().toString(36).slice(2, 10)}`
@@ -191,7 +192,13 @@ export async function startFakePaypal(): Promise<FakePaypal> {
         const token = `A21AA${Math.random().toString(36).slice(2)}`
         tokens.add(token)
         state.tokensIssued++
-        return json(res, 200, { scope: 'https://uri.paypal.com/services/payments', access_token: token, token_type: 'Bearer', app_id: 'APP-FAKE', expires_in: 32400 })
+        return json(res, 200, {
+          scope: 'https://uri.paypal.com/services/payments',
+          access_token: token,
+          token_type: 'Bearer',
+          app_id: 'APP-FAKE',
+          expires_in: 32400,
+        })
       }
       const bearer = req.headers.authorization?.replace(/^Bearer /, '')
       if (!bearer || !tokens.has(bearer)) return json(res, 401, { error: 'invalid_token', error_description: 'Token signature verification failed' })
@@ -212,7 +219,11 @@ export async function startFakePaypal(): Promise<FakePaypal> {
         if (order.capture) return json(res, 422, unprocessable('ORDER_ALREADY_CAPTURED'))
         if (!order.approved) return json(res, 422, unprocessable('ORDER_NOT_APPROVED'))
         if (order.declines) return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
-        order.capture = { id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`, status: 'COMPLETED', amount: { currency_code: 'USD', value: order.amount } }
+        order.capture = {
+          id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+          status: 'COMPLETED',
+          amount: { currency_code: 'USD', value: order.amount },
+        }
         return json(res, 201, view(order))
       }
       json(res, 404, { name: 'NOT_FOUND', message: `no fake for ${req.method} ${req.path}` })

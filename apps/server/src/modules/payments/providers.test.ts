@@ -49,19 +49,17 @@ async function pendingTopUp(clientId: number, email: string, source: ExternalPay
     expiresAt: new Date(Date.now() + 24 * 3600_000),
     invoiceNumber: null,
   })
-  const session = await ctx()
-    .payments.forSource(source)
-    .createCheckout({
-      transactionId: tx.id,
-      source,
-      mode: 'payment',
-      lines: tx.lines,
-      amountCents,
-      customerEmail: email,
-      successUrl: 'http://portal.test/app/nuitrack/balance-purchase-success/',
-      cancelUrl: 'http://portal.test/app/nuitrack/',
-      expiresAt: tx.expires_at!,
-    })
+  const session = await ctx().payments.forSource(source).createCheckout({
+    transactionId: tx.id,
+    source,
+    mode: 'payment',
+    lines: tx.lines,
+    amountCents,
+    customerEmail: email,
+    successUrl: 'http://portal.test/app/nuitrack/balance-purchase-success/',
+    cancelUrl: 'http://portal.test/app/nuitrack/',
+    expiresAt: tx.expires_at!,
+  })
   await setProviderSession(t.db, tx.id, session.provider, session.sessionId)
   return { tx, session }
 }
@@ -129,7 +127,12 @@ describe('POST /api/payments/webhook/stripe/', () => {
     const { tx, session } = await pendingTopUp(client.id, email, 'stripe')
     const event = stripeSessionEvent('checkout.session.completed', { id: session.sessionId, amount_total: 15_000 })
     expectError(await deliver(t.app, event, 'whsec_forged'), 400, 'cddb3120')
-    const unsigned = await t.app.inject({ method: 'POST', url: '/api/payments/webhook/stripe/', headers: { 'content-type': 'application/json' }, payload: event })
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook/stripe/',
+      headers: { 'content-type': 'application/json' },
+      payload: event,
+    })
     expectError(unsigned, 400, 'cddb3120')
     expect(await state(client.id, tx.id)).toEqual({ status: 1, balance: 0, ledger: 0, entries: 0, events: 0, receipts: 0 })
   })
@@ -165,6 +168,37 @@ describe('POST /api/payments/webhook/stripe/', () => {
     expect((await deliver(t.app, other)).json()).toEqual({ received: true })
     expect((await deliver(t.app, stripeSessionEvent('checkout.session.completed', { id: 'cs_unknown', amount_total: 15_000 }))).statusCode).toBe(200)
     expect(await state(client.id, tx.id)).toMatchObject({ status: 1, balance: 0, events: 0 })
+  })
+
+  it('hostile bodies, signed or not, answer a coded 4xx and change nothing', async () => {
+    const { client, email } = await signedInClient(t)
+    const { tx } = await pendingTopUp(client.id, email, 'stripe')
+    const sign = (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })
+    const bodies: [string, string | Buffer][] = [
+      ['empty', ''],
+      ['not JSON', 'this is not json'],
+      ['truncated', '{"id":"evt_1","type":"checkout.session.com'],
+      ['null', 'null'],
+      ['an array', '[]'],
+      ['no data', '{"id":"evt_1","type":"checkout.session.completed"}'],
+      ['a session without id', '{"id":"evt_1","type":"checkout.session.completed","data":{"object":{"payment_status":"paid"}}}'],
+      ['deep nesting', '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)],
+      ['invalid UTF-8', Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff, 0xfe, 0xc0]), Buffer.from('"}')])],
+    ]
+    for (const [label, payload] of bodies) {
+      for (const signed of [false, true]) {
+        const headers: Record<string, string> = { 'content-type': 'application/json' }
+        if (signed) headers['stripe-signature'] = sign(payload.toString())
+        const res = await t.app.inject({ method: 'POST', url: '/api/payments/webhook/stripe/', headers, payload })
+        const what = `${label} ${signed ? 'signed' : 'unsigned'}: ${res.statusCode} ${res.body}`
+        expect(res.statusCode, what).toBeLessThan(500)
+        if (res.statusCode !== 200) expect(typeof res.json().error_code, what).toBe('string')
+      }
+    }
+    const text = await t.app.inject({ method: 'POST', url: '/api/payments/webhook/stripe/', headers: { 'content-type': 'text/plain' }, payload: 'x' })
+    // not what Stripe sends: no raw JSON to verify
+    expectError(text, 400, 'cddb3120')
+    expect(await state(client.id, tx.id)).toEqual({ status: 1, balance: 0, ledger: 0, entries: 0, events: 0, receipts: 0 })
   })
 
   it('where Stripe is not configured the webhook is not found; configured without its webhook secret it answers 503 (Stripe delivers again)', async () => {

@@ -133,14 +133,20 @@ describe('parseWebhook', () => {
   it('the card brand and last 4 when the event carries them', async () => {
     const event = stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000 }, 'evt_1')
     Object.assign(event.data.object, {
-      payment_intent: { id: 'pi_1', object: 'payment_intent', latest_charge: { id: 'ch_1', payment_method_details: { card: { brand: 'visa', last4: '4242' } } } },
+      payment_intent: {
+        id: 'pi_1',
+        object: 'payment_intent',
+        latest_charge: { id: 'ch_1', payment_method_details: { card: { brand: 'visa', last4: '4242' } } },
+      },
     })
     expect((await parse(event))?.paymentMethod).toBe('Visa •••• 4242')
   })
 
   it('completed but not paid yet (an asynchronous method): nothing until async_payment_succeeded', async () => {
     expect(await parse(stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000, payment_status: 'unpaid' }))).toBeNull()
-    const ok = await parse(stripeSessionEvent('checkout.session.async_payment_succeeded', { id: 'cs_1', amount_total: 15_000, payment_status: 'paid' }, 'evt_2'))
+    const ok = await parse(
+      stripeSessionEvent('checkout.session.async_payment_succeeded', { id: 'cs_1', amount_total: 15_000, payment_status: 'paid' }, 'evt_2'),
+    )
     expect(ok).toMatchObject({ outcome: 'paid', eventId: 'evt_2', amountCents: 15_000 })
   })
 

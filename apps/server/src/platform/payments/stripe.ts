@@ -23,7 +23,12 @@ const MIN_EXPIRY_S = 31 * 60
 const MAX_EXPIRY_S = 24 * 3600 - 5 * 60
 
 /** The Checkout Session events the portal acts on; every other type is acknowledged and ignored. */
-const HANDLED = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed', 'checkout.session.expired'])
+const HANDLED = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+])
 
 /** host, port and protocol of STRIPE_API_BASE (a local fake in the tests); Stripe's own when unset */
 function apiAddress(base: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
@@ -80,18 +85,29 @@ function cardLabel(session: Stripe.Checkout.Session): string {
   return 'Card'
 }
 
+/**
+ * A paid event always carries the amount, as the payments service credits only what matches the
+ * transaction; an amount the event lacks is -1, which matches nothing and so is never credited.
+ */
+function paid(base: Pick<PaymentEvent, 'provider' | 'eventId' | 'sessionId'>, session: Stripe.Checkout.Session): PaymentEvent {
+  const amount = Number.isSafeInteger(session.amount_total) ? (session.amount_total as number) : -1
+  return { ...base, outcome: 'paid', amountCents: amount, paymentMethod: cardLabel(session) }
+}
+
 /** A verified Stripe event as the portal's payment event; null for what the portal does not act on. */
 export function stripeEventToPayment(event: Stripe.Event): PaymentEvent | null {
-  if (!HANDLED.has(event.type)) return null
-  const session = event.data.object as Stripe.Checkout.Session
+  if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || !HANDLED.has(event.type)) return null
+  const session = event.data?.object as Stripe.Checkout.Session | undefined
+  // signed, so Stripe's; a shape this version does not know is still not worth a 500 and a redelivery
+  if (typeof session?.id !== 'string' || !session.id) return null
   const base = { provider: 'stripe' as const, eventId: event.id, sessionId: session.id }
   switch (event.type) {
     case 'checkout.session.completed':
       // an asynchronous method (a bank debit) completes unpaid: its async_payment_* event settles it
       if (session.payment_status !== 'paid') return null
-      return { ...base, outcome: 'paid', amountCents: session.amount_total ?? undefined, paymentMethod: cardLabel(session) }
+      return paid(base, session)
     case 'checkout.session.async_payment_succeeded':
-      return { ...base, outcome: 'paid', amountCents: session.amount_total ?? undefined, paymentMethod: cardLabel(session) }
+      return paid(base, session)
     case 'checkout.session.async_payment_failed':
       return { ...base, outcome: 'declined' }
     case 'checkout.session.expired':
