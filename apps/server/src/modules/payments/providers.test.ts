@@ -2,9 +2,10 @@ import Stripe from 'stripe'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
-import type { ExternalPaymentSource } from '@portal/domain'
+import { COOKIES, type ExternalPaymentSource } from '@portal/domain'
 import { FAKE_PAYER_EMAIL, FAKE_PAYPAL_CLIENT, startFakePaypal, startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
-import { Agent, count, expectError, signedInClient, testConfig, useTestApp, type TestContext } from '../../test/harness.ts'
+import { postgresDb } from '../../db/db.ts'
+import { Agent, DB_KIND, count, expectError, signedInClient, testConfig, useTestApp, workerDatabaseUrl, type TestContext } from '../../test/harness.ts'
 import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
 import { RECEIPT_JOB } from './service.ts'
@@ -276,5 +277,39 @@ describe('POST /api/paypal/capture-payment/', () => {
 
   it('anonymous: 401', async () => {
     expectError(await new Agent(t.app).post('/api/paypal/capture-payment/', { order_id: 'X' }), 401, '1920e203')
+  })
+})
+
+describe('two server processes on one database (PostgreSQL)', () => {
+  it.runIf(DB_KIND === 'postgres')('the same Stripe webhook 5 times to each server at once, and PayPal syncs on both: each credits once', async () => {
+    const otherDb = postgresDb(workerDatabaseUrl()!, 6)
+    const other = await buildApp({ config: testConfig(PROVIDER_ENV), db: otherDb, runJobs: false })
+    await other.ready()
+    try {
+      const card = await signedInClient(t)
+      const { tx, session } = await pendingTopUp(card.client.id, card.email, 'stripe')
+      const event = stripeSessionEvent('checkout.session.completed', { id: session.sessionId, amount_total: 15_000, transaction_id: tx.id })
+      const answers = await Promise.all([t.app, other].flatMap((server) => Array.from({ length: 5 }, () => deliver(server, event))))
+      expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200))
+      expect(await state(card.client.id, tx.id)).toEqual({ status: 0, balance: 15_000, ledger: 15_000, entries: 1, events: 1, receipts: 1 })
+
+      const pp = await signedInClient(t)
+      const order = await pendingTopUp(pp.client.id, pp.email, 'paypal')
+      paypalApi.approve(order.session.sessionId)
+      const cookie = [...pp.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+      const headers = { cookie, 'content-type': 'application/json', 'x-csrftoken': pp.agent.cookies.get(COOKIES.csrf) ?? '' }
+      const syncs = await Promise.all(
+        [t.app, other].flatMap((server) =>
+          Array.from({ length: 3 }, () =>
+            server.inject({ method: 'POST', url: '/api/paypal/capture-payment/', headers, payload: { order_id: order.session.sessionId } }),
+          ),
+        ),
+      )
+      expect(syncs.map((r) => r.json().transaction_status)).toEqual(Array(6).fill('ok'))
+      expect(await state(pp.client.id, order.tx.id)).toEqual({ status: 0, balance: 15_000, ledger: 15_000, entries: 1, events: 1, receipts: 1 })
+    } finally {
+      await other.close()
+      await otherDb.close()
+    }
   })
 })
