@@ -181,3 +181,17 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
 export async function deleteTransaction(tx: Queryable, id: number) {
   await tx.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND provider_session_id IS NULL', [id])
 }
+
+/** one of the client's transactions by its provider's checkout (a PayPal order); another client's is not found */
+export async function findTransactionBySession(
+  db: Queryable,
+  clientId: number,
+  provider: PaymentProviderName,
+  sessionId: string,
+): Promise<TransactionRow | null> {
+  const [row] = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 AND provider = $2 AND provider_session_id = $3`,
+    [clientId, provider, sessionId],
+  )
+  return row ? toRow(row) : null
+}
