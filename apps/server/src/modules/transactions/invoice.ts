@@ -92,7 +92,7 @@ const GREY = '#555555'
 const RULE = '#cccccc'
 
 /** Renders the invoice; resolves to the PDF's bytes. */
-export function renderInvoice(data: InvoiceData): Promise<Buffer> {
+export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   const { regular, bold } = loadFonts()
   const doc = new PDFDocument({
     size: 'A4',
