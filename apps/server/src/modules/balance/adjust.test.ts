@@ -24,7 +24,9 @@ const stored = () =>
   t.db.query<StoredTransaction>('SELECT type, status, amount_cents, kind, payment_source, reason, staff_id, invoice_number FROM transactions ORDER BY id')
 
 const ledger = () =>
-  t.db.query<{ amount_cents: string | number; balance_after_cents: string | number }>('SELECT amount_cents, balance_after_cents FROM ledger_entries ORDER BY id')
+  t.db.query<{ amount_cents: string | number; balance_after_cents: string | number }>(
+    'SELECT amount_cents, balance_after_cents FROM ledger_entries ORDER BY id',
+  )
 
 describe('npm run portal -- balance:adjust', () => {
   it('credits: an ok transaction of kind adjustment from staff with the reason, its ledger entry and an invoice number', async () => {
@@ -47,7 +49,14 @@ describe('npm run portal -- balance:adjust', () => {
     expect(Number((await stored())[0]!.amount_cents)).toBe(2500)
     expect((await ledger()).map((e) => [Number(e.amount_cents), Number(e.balance_after_cents)])).toEqual([[2500, 2500]])
     const [view] = (await agent.get('/api/transaction/')).json().transactions
-    expect(view).toMatchObject({ type: 0, amount: 25, status: 'ok', description: 'Balance adjustment (credit)', invoice_number: 1, invoice_url: '/api/transaction/1/invoice/' })
+    expect(view).toMatchObject({
+      type: 0,
+      amount: 25,
+      status: 'ok',
+      description: 'Balance adjustment (credit)',
+      invoice_number: 1,
+      invoice_url: '/api/transaction/1/invoice/',
+    })
     expect(await balanceAndLedgerSum(t.db, client.id)).toEqual({ balance: 2500, ledger: 2500 })
   })
 

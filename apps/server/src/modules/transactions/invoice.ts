@@ -141,7 +141,13 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   const qtyX = left + width * 0.62
   const amountX = left + width * 0.75
   const amountW = width * 0.25
-  const rule = (at: number) => doc.moveTo(left, at).lineTo(left + width, at).strokeColor(RULE).lineWidth(1).stroke()
+  const rule = (at: number) =>
+    doc
+      .moveTo(left, at)
+      .lineTo(left + width, at)
+      .strokeColor(RULE)
+      .lineWidth(1)
+      .stroke()
   doc.font('bold').fontSize(10)
   doc.text('Description', left, y, { width: width * 0.6 })
   doc.text('Quantity', qtyX, y, { width: width * 0.12, align: 'right' })
@@ -172,7 +178,10 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   doc.text(`Payment method: ${printable(data.paymentMethod)}`, left, y, { width })
   doc.text('Status: Paid')
   doc.moveDown(2)
-  doc.fillColor(GREY).fontSize(9).text(`Questions about this invoice: ${printable(s.email)}`, { width })
+  doc
+    .fillColor(GREY)
+    .fontSize(9)
+    .text(`Questions about this invoice: ${printable(s.email)}`, { width })
   doc.end()
   return done
 }

@@ -190,6 +190,19 @@ describe('GET /api/transaction/{id}/invoice/', () => {
     expect((await owner.agent.get(`/api/transaction/${owner.ids.paid}/invoice/`)).statusCode).toBe(200)
   })
 
+  it('answers 500 internal_server_error when the PDF cannot be generated (a corrupt line), and the server goes on', async () => {
+    const { agent, client } = await signedInClient(t)
+    const paid = await paidTopUp(t.db, client.id, 9_900)
+    await t.db.query(`UPDATE transactions SET lines = '[null]'::jsonb WHERE id = $1`, [paid.id])
+    const res = await agent.get(`/api/transaction/${paid.id}/invoice/`)
+    expectError(res, 500, 'internal_server_error')
+    expect(res.json().error).toBe('Something went wrong, please try again later.')
+    expect(res.headers['content-disposition']).toBeUndefined()
+    expect((await agent.get('/api/transaction/')).statusCode).toBe(200)
+    const fine = await paidTopUp(t.db, client.id, 100)
+    expect((await agent.get(`/api/transaction/${fine.id}/invoice/`)).headers['content-type']).toBe('application/pdf')
+  })
+
   it('needs a session', async () => {
     const { ids } = await clientWithHistory()
     expect((await new Agent(t.app).get(`/api/transaction/${ids.paid}/invoice/`)).statusCode).toBe(401)
@@ -220,7 +233,9 @@ describe('invoice numbers', () => {
     const pending = await pendingTopUp(t.db, client.id, 2_500)
     await settle(ctx(), pending.sessionId, 'paid')
     const second = await paidTopUp(t.db, client.id, 1_000)
-    const numbers = await t.db.query<{ n: string | number }>('SELECT invoice_number AS n FROM transactions WHERE invoice_number IS NOT NULL ORDER BY invoice_number')
+    const numbers = await t.db.query<{ n: string | number }>(
+      'SELECT invoice_number AS n FROM transactions WHERE invoice_number IS NOT NULL ORDER BY invoice_number',
+    )
     expect(numbers.map((r) => Number(r.n))).toEqual([1, 2, 3])
     expect(first.invoice_number).toBe(1)
     expect(second.invoice_number).toBe(3)
