@@ -24,6 +24,7 @@ export interface InvoiceData {
   paidAt: Date
   seller: InvoiceParty
   buyer: {
+    /** the full name; empty when the client gave none (the e-mail below names them then) */
     name: string
     email: string
     /** for corporate accounts: the company's name, address and tax id (VAT) */
@@ -132,7 +133,7 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   const sellerEnd = party('From', left, [s.name, s.address, s.tax_id ? `Tax ID: ${s.tax_id}` : '', s.email])
   const c = data.buyer.company
   const buyerRows = c
-    ? [c.name, c.address, c.vat ? `Tax ID (VAT): ${c.vat}` : '', `Attn: ${data.buyer.name}`, data.buyer.email]
+    ? [c.name, c.address, c.vat ? `Tax ID (VAT): ${c.vat}` : '', data.buyer.name ? `Attn: ${data.buyer.name}` : '', data.buyer.email]
     : [data.buyer.name, data.buyer.email]
   const buyerEnd = party('Bill to', left + width / 2 + 10, buyerRows)
 

@@ -52,7 +52,7 @@ export function invoiceData(ctx: Pick<AppContext, 'config'>, t: TransactionRow, 
     paidAt: t.paid_at ?? t.created_at,
     seller: invoiceSeller(ctx.config),
     buyer: {
-      name: fullName || client.email,
+      name: fullName,
       email: client.email,
       company: corporate ? { name: company.name ?? '', address: company.address ?? '', vat: company.vat ?? '' } : null,
     },
