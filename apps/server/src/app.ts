@@ -28,6 +28,7 @@ import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
 import { groupRoutes } from './modules/groups/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
+import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
@@ -126,6 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(licenseRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
+      await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
       await api.register(transactionRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })

@@ -1,8 +1,8 @@
-import { TRANSACTION_TYPE, type Cents } from '@portal/domain'
+import { TRANSACTION_STATUS, TRANSACTION_TYPE, type Cents } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientByEmail } from '../account/queries.ts'
-import { insertTransaction, nextInvoiceNumber } from '../transactions/queries.ts'
+import { findClientByEmail, findClientById } from '../account/queries.ts'
+import { insertTransaction, markTransactionPaid, nextInvoiceNumber } from '../transactions/queries.ts'
 import { applyLedgerEntry } from './queries.ts'
 
 /** the largest single adjustment: 1 billion dollars less a cent, far above any real one, far below bigint */
@@ -31,8 +31,8 @@ export interface Adjustment {
 /**
  * A staff adjustment of a client's balance: an ok transaction (kind adjustment, source staff, with
  * the reason and, when given, the staff member) and its ledger entry, in one database transaction.
- * A debit that would take the balance below zero is refused with insufficient_funds and changes
- * nothing (the invoice number it took is given back by the rollback, so numbers stay gapless).
+ * A debit that would take the balance below zero is refused with insufficient_funds before an
+ * invoice number is taken, and the rollback leaves nothing behind.
  */
 export async function adjustBalance(
   ctx: Pick<AppContext, 'db'>,
@@ -46,13 +46,15 @@ export async function adjustBalance(
   return ctx.db.transaction(async (tx) => {
     const client = await findClientByEmail(tx, input.email)
     if (!client) return fail('client_not_found_by_email')
-    const invoiceNumber = await nextInvoiceNumber(tx)
+    // the client's row first and the invoice counter last, as a balance purchase takes them: a
+    // refused debit never waits on (or holds) the counter every payment needs
+    await findClientById(tx, client.id, true)
     const amount = Math.abs(input.amountCents)
     const description = credit ? 'Balance adjustment (credit)' : 'Balance adjustment (debit)'
     const t = await insertTransaction(tx, {
       clientId: client.id,
       type: credit ? TRANSACTION_TYPE.credit : TRANSACTION_TYPE.debit,
-      status: 0,
+      status: TRANSACTION_STATUS.pending,
       amountCents: amount,
       kind: 'adjustment',
       description,
@@ -60,10 +62,12 @@ export async function adjustBalance(
       paymentSource: 'staff',
       staffId: input.staffId ?? null,
       reason: reason.slice(0, 1000),
-      invoiceNumber,
+      invoiceNumber: null,
     })
     const balance = await applyLedgerEntry(tx, client.id, t.id, input.amountCents)
     if (balance === null) return fail('insufficient_funds')
+    const invoiceNumber = await nextInvoiceNumber(tx)
+    await markTransactionPaid(tx, t.id, invoiceNumber, null)
     return { transactionId: t.id, invoiceNumber, clientId: client.id, balanceCents: balance }
   })
 }

@@ -6,6 +6,11 @@ export interface TransactionLine {
   description: string
   quantity: number
   amount_cents: Cents
+  /** a basket line: the catalogue entry it sells and the os of its licenses, for fulfilment */
+  entry_id?: string
+  os_type?: number | null
+  /** a custom Face SDK line: the components and database size the customer chose */
+  license_content?: Record<string, number>
 }
 
 export interface TransactionRow {
@@ -85,10 +90,8 @@ export interface NewTransaction {
  * numbers run without gaps: a rolled-back payment gives its number back.
  */
 export async function nextInvoiceNumber(tx: Queryable): Promise<number> {
-  // an upsert, so a database whose counter row was emptied (the tests' truncation) starts again at 1
   const [row] = await tx.query<{ last: string | number }>(
-    `INSERT INTO invoice_counter (id, last) VALUES (true, 1)
-     ON CONFLICT (id) DO UPDATE SET last = invoice_counter.last + 1 RETURNING last`,
+    'INSERT INTO invoice_counter (id, last) VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET last = invoice_counter.last + 1 RETURNING last',
   )
   return Number(row!.last)
 }
@@ -188,4 +191,9 @@ export async function findTransactionById(db: Queryable, id: number): Promise<Tr
 export async function claimReceipt(tx: Queryable, id: number): Promise<boolean> {
   const rows = await tx.query('UPDATE transactions SET receipt_sent_at = now() WHERE id = $1 AND status = 0 AND receipt_sent_at IS NULL RETURNING id', [id])
   return rows.length > 0
+}
+
+/** removes a pending transaction whose checkout could not be opened (nothing refers to it yet) */
+export async function deleteTransaction(tx: Queryable, id: number) {
+  await tx.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND provider_session_id IS NULL', [id])
 }
