@@ -37,6 +37,8 @@ import { createStripeProvider } from './platform/payments/stripe.ts'
 import { createPaypalProvider } from './platform/payments/paypal.ts'
 import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
+import { transactionRoutes } from './modules/transactions/routes.ts'
+import { registerReceiptJob } from './modules/transactions/receipt.ts'
 import { externalLinks } from './modules/links/links.ts'
 
 export interface BuildOptions {
@@ -91,6 +93,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments }
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
+  // the receipt of each completed payment (enqueued by applyPaymentEvent)
+  registerReceiptJob(ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
@@ -131,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
       await api.register(providerRoutes, { ctx })
+      await api.register(transactionRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())

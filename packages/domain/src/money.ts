@@ -74,6 +74,9 @@ export const isCredit = (type: number) => type === TRANSACTION_TYPE.credit
 /** A transaction's amount as the payment documents show it: +$150.00 for a credit, -$3.28 for a debit. */
 export const signedAmount = (t: { type: number; amount: number }) => `${isCredit(t.type) ? '+' : '-'}${formatUsd(Math.abs(t.amount))}`
 
+/** An invoice's number as the invoice and the payment documents print it: 42 → INV-000042. */
+export const formatInvoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`
+
 /** How long a checkout may stay unpaid before its transaction expires. */
 export const PAYMENT_SESSION_HOURS = 24
 

@@ -8,6 +8,7 @@ import { fulfil } from '../modules/licenses/fulfilment.ts'
 import { addAvailable, insertBulkLicenses } from '../modules/licenses/queries.ts'
 import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
+import { BALANCE_HELP, balanceAdjustCommand } from './balance-commands.ts'
 import type { CommandResult } from './result.ts'
 
 export const HELP = `Usage: npm run portal -- <command> [args]
@@ -21,7 +22,7 @@ Commands:
   licenses:bulk <email> <count>
                           grant and generate <count> Nuitrack licenses at once (benchmarks, demos)
   help                    this text
-${LICENSE_HELP.slice(1)}
+${LICENSE_HELP.slice(1)}${BALANCE_HELP}
 
 Database: with DATABASE_URL set the CLI talks to PostgreSQL directly. Without it the portal
 uses the embedded PGlite database in DATA_DIR (./data), which only one process may open:
@@ -94,6 +95,8 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
       })
       return { code: 0, output: `Created ${count} licenses for ${email}.` }
     }
+    case 'balance:adjust':
+      return balanceAdjustCommand(db, args)
     case undefined:
     case 'help':
     case '--help':
