@@ -120,6 +120,11 @@ export async function setProviderSession(tx: Queryable, id: number, provider: Pa
   await tx.query('UPDATE transactions SET provider = $2, provider_session_id = $3, updated_at = now() WHERE id = $1', [id, provider, sessionId])
 }
 
+/** A pending transaction whose checkout could not be opened: nothing of it may stay behind. */
+export async function deletePendingTransaction(db: Queryable, id: number) {
+  await db.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE transaction_id = $1)', [id])
+}
+
 /** A pending transaction of a provider's checkout, locked for the caller's transaction. */
 export async function lockTransactionBySession(tx: Queryable, provider: PaymentProviderName, sessionId: string): Promise<TransactionRow | null> {
   const [row] = await tx.query<TransactionRow>(
