@@ -18,7 +18,7 @@ export async function redeliverCommand(db: Queryable, args: string[], webhooks: 
   const usage = { code: 2, output: 'Usage: payments:redeliver <session_id> [--times N]' }
   const timesAt = args.indexOf('--times')
   const times = timesAt >= 0 ? Number(args[timesAt + 1]) : 1
-  const sessionId = args.find((a, i) => !a.startsWith('--') && i !== timesAt + 1)
+  const sessionId = args.find((a, i) => !a.startsWith('--') && (timesAt < 0 || i !== timesAt + 1))
   if (!sessionId || !Number.isInteger(times) || times < 1 || times > MAX_TIMES) return usage
   const sandbox = webhooks?.()
   if (!sandbox) return { code: 1, output: 'The sandbox payment provider is off here (NODE_ENV=production without PAYMENTS_SANDBOX=1).' }

@@ -85,7 +85,10 @@ export interface NewTransaction {
  * numbers run without gaps: a rolled-back payment gives its number back.
  */
 export async function nextInvoiceNumber(tx: Queryable): Promise<number> {
-  const [row] = await tx.query<{ last: string | number }>('UPDATE invoice_counter SET last = last + 1 RETURNING last')
+  // an upsert, so a counter row that is missing (a database emptied by the tests) starts again at 1
+  const [row] = await tx.query<{ last: string | number }>(
+    'INSERT INTO invoice_counter (id, last) VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET last = invoice_counter.last + 1 RETURNING last',
+  )
   return Number(row!.last)
 }
 
