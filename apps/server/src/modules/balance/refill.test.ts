@@ -93,6 +93,7 @@ describe('POST /api/balance/refill/', () => {
       '/app/%2F%2Fevil.example',
       'javascript:alert(1)',
       '/app/\u0000',
+      '/app/nuitrack/\ud800',
       '',
       'app/nuitrack/',
     ]

@@ -81,10 +81,11 @@ export async function findSandboxSession(db: Queryable, id: string, lock = false
 
 /** open → paid, declined or cancelled, with the signed webhook it sends; false when it was no longer open. */
 export async function closeSandboxSession(tx: Queryable, id: string, status: 'paid' | 'declined' | 'cancelled', event: SandboxSignedEvent): Promise<boolean> {
-  const rows = await tx.query(
-    `UPDATE sandbox_sessions SET status = $2, last_event = $3, completed_at = now() WHERE id = $1 AND status = 'open' RETURNING id`,
-    [id, status, JSON.stringify(event)],
-  )
+  const rows = await tx.query(`UPDATE sandbox_sessions SET status = $2, last_event = $3, completed_at = now() WHERE id = $1 AND status = 'open' RETURNING id`, [
+    id,
+    status,
+    JSON.stringify(event),
+  ])
   return rows.length === 1
 }
 

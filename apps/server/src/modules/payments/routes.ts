@@ -51,8 +51,7 @@ export const sandboxApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sandbox:
 export const sandboxPageRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const script = readFileSync(join(ASSETS, 'checkout.js'), 'utf8')
   const style = readFileSync(join(ASSETS, 'checkout.css'), 'utf8')
-  const asset = (type: string, text: string) => async (_req: unknown, reply: FastifyReply) =>
-    reply.type(type).header('cache-control', 'no-cache').send(text)
+  const asset = (type: string, text: string) => async (_req: unknown, reply: FastifyReply) => reply.type(type).header('cache-control', 'no-cache').send(text)
   app.get('/sandbox/checkout.js', { schema: { hide: true } }, asset('text/javascript; charset=utf-8', script))
   app.get('/sandbox/checkout.css', { schema: { hide: true } }, asset('text/css; charset=utf-8', style))
 

@@ -60,8 +60,7 @@ export function sandboxWebhookSecret(dataDir: string): string {
   }
 }
 
-const hmac = (secret: string, timestamp: number, body: string | Buffer) =>
-  createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
+const hmac = (secret: string, timestamp: number, body: string | Buffer) => createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
 
 /** The X-Sandbox-Signature header of a body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
 export function signSandboxBody(secret: string, body: string, nowMs = Date.now()): string {
@@ -93,7 +92,10 @@ export interface SandboxWebhooks {
  * The delivery address: PAYMENTS_SANDBOX_WEBHOOK_URL when set; else the running server's own
  * listening address once it listens (no proxy or TLS hop in between); else PUBLIC_URL's webhook.
  */
-export function sandboxWebhooks(config: Pick<Config, 'DATA_DIR' | 'PUBLIC_URL' | 'PAYMENTS_SANDBOX_WEBHOOK_URL'>, listening?: () => string | null): SandboxWebhooks {
+export function sandboxWebhooks(
+  config: Pick<Config, 'DATA_DIR' | 'PUBLIC_URL' | 'PAYMENTS_SANDBOX_WEBHOOK_URL'>,
+  listening?: () => string | null,
+): SandboxWebhooks {
   const secret = sandboxWebhookSecret(config.DATA_DIR)
   const url = () => {
     if (config.PAYMENTS_SANDBOX_WEBHOOK_URL) return config.PAYMENTS_SANDBOX_WEBHOOK_URL
@@ -246,7 +248,10 @@ export async function redeliverSandboxEvent(
     Array.from({ length: times }, () =>
       webhooks.deliver(body).then(
         (r) => ({ status: r.status as number | null, text: r.text }),
-        (err: unknown) => ({ status: null, text: err instanceof Error ? `${err.name}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}` : String(err) }),
+        (err: unknown) => ({
+          status: null,
+          text: err instanceof Error ? `${err.name}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}` : String(err),
+        }),
       ),
     ),
   )
