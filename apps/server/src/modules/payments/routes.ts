@@ -8,8 +8,7 @@ import type { AppContext } from '../../context.ts'
 import { route } from '../../platform/contract-route.ts'
 import { AppError } from '../../platform/errors.ts'
 import { WebhookSignatureError } from '../../platform/payments/port.ts'
-import { findSandboxSession } from './queries.ts'
-import { completeSandboxCheckout, sandboxSessionView, type SandboxProvider } from './sandbox.ts'
+import { completeSandboxCheckout, sandboxCheckoutPage, sandboxSessionView, type SandboxProvider } from './sandbox.ts'
 import { applyPaymentEvent } from './service.ts'
 import { sandboxPage } from './sandbox-page.ts'
 
@@ -56,13 +55,11 @@ export const sandboxPageRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async 
   app.get('/sandbox/checkout.css', { schema: { hide: true } }, asset('text/css; charset=utf-8', style))
 
   app.get<{ Params: { session_id: string } }>('/sandbox/checkout/:session_id/', { schema: { hide: true } }, async (req, reply) => {
-    const id = req.params.session_id
-    const row = id.length <= 200 && !id.includes('\u0000') ? await findSandboxSession(ctx.db, id) : null
-    const view = row ? await sandboxSessionView(ctx, id) : null
+    const checkout = await sandboxCheckoutPage(ctx, req.params.session_id)
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
     return reply
-      .status(view ? 200 : 404)
+      .status(checkout ? 200 : 404)
       .type('text/html; charset=utf-8')
-      .send(sandboxPage(view, row, { cookie: COOKIES.csrf, header: CSRF_HEADER }))
+      .send(sandboxPage(checkout, { cookie: COOKIES.csrf, header: CSRF_HEADER }))
   })
 }

@@ -1,8 +1,5 @@
 import { formatUsd } from '@portal/domain'
-import type { SandboxSessionRow } from './queries.ts'
-import type { sandboxSessionView } from './sandbox.ts'
-
-type View = Awaited<ReturnType<typeof sandboxSessionView>>
+import type { SandboxSessionView as View } from './sandbox.ts'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
 
@@ -41,17 +38,18 @@ ${main}
  * merchant, the source, the lines and the total, and Pay, Decline and Cancel (checkout.js sends
  * them). An unknown checkout (view null) or a closed one says so.
  */
-export function sandboxPage(view: View | null, row: SandboxSessionRow | null, csrf: { cookie: string; header: string }): string {
-  if (!view || !row) {
+export function sandboxPage(checkout: { view: View; successUrl: string; cancelUrl: string } | null, csrf: { cookie: string; header: string }): string {
+  if (!checkout) {
     return page(
       'Checkout not found',
       `<h1>Checkout not found</h1>
 <p>There is no checkout at this address. Start the payment again from the portal.</p>`,
     )
   }
+  const { view } = checkout
   const source = SOURCE_NAMES[view.source]
   if (view.status !== 'open') {
-    const back = view.status === 'paid' ? row.success_url : row.cancel_url
+    const back = view.status === 'paid' ? checkout.successUrl : checkout.cancelUrl
     return page(
       `Checkout closed · ${view.merchant}`,
       `<h1>${esc(view.merchant)}</h1>

@@ -1,9 +1,12 @@
+import { mkdtempSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCommand } from '../../cli/commands.ts'
 import { count, signedInClient, useTestApp } from '../../test/harness.ts'
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
 import { expirePendingPayments } from './expiry.ts'
-import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, signSandboxBody, type SandboxProvider } from './sandbox.ts'
+import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, sandboxWebhookSecret, signSandboxBody, type SandboxProvider } from './sandbox.ts'
 
 const t = useTestApp()
 let base = ''
@@ -162,6 +165,15 @@ describe('the sandbox checkout over real HTTP', () => {
     const page = await browser.get('/sandbox/checkout/sbx_nope/', 'text/html')
     expect(page.status).toBe(404)
     expect(await page.text()).toContain('Checkout not found')
+    // hostile addresses: a coded 400 or 404 from the API, the not-found page, never a 5xx
+    for (const id of ['%00', 'x%00y', '%ED%A0%80', '%3Cscript%3E', 'x'.repeat(2000), '..%2F..%2Fetc']) {
+      const api = await t.app.inject({ method: 'GET', url: `/api/sandbox/checkout/${id}/` })
+      expect([400, 404], `${id}: ${api.body}`).toContain(api.statusCode)
+      expect(api.json().error_code).toBeTruthy()
+      const html = await t.app.inject({ method: 'GET', url: `/sandbox/checkout/${id}/`, headers: { accept: 'text/html' } })
+      expect([400, 404], `${id}: ${html.body.slice(0, 200)}`).toContain(html.statusCode)
+      expect(html.body).not.toContain('<script>')
+    }
   })
 })
 
@@ -253,6 +265,17 @@ describe('the sandbox webhook', () => {
     const res = await webhook('{}', 'garbage')
     expect(res.status).toBe(400)
     expect(res.headers.getSetCookie()).toEqual([])
+  })
+})
+
+describe('the webhook secret', () => {
+  it('is generated once into DATA_DIR, readable by its owner only, and read again by the next process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-secret-'))
+    const secret = sandboxWebhookSecret(dir)
+    expect(secret.length).toBeGreaterThanOrEqual(40)
+    expect(statSync(join(dir, 'sandbox-webhook-secret')).mode & 0o777).toBe(0o600)
+    expect(sandboxWebhookSecret(dir)).toBe(secret)
+    expect(sandboxWebhookSecret(mkdtempSync(join(tmpdir(), 'portal-secret-')))).not.toBe(secret)
   })
 })
 

@@ -180,9 +180,7 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
 
 // ---- the hosted checkout's calls ----
 
-/** the checkout as the sandboxSession contract answers it */
-export async function sandboxSessionView(ctx: Pick<AppContext, 'db'>, id: string) {
-  const s = (await findSandboxSession(ctx.db, id)) ?? fail('route_not_found', 'No such checkout')
+function viewOf(s: SandboxSessionRow) {
   return {
     id: s.id,
     source: s.source,
@@ -193,6 +191,20 @@ export async function sandboxSessionView(ctx: Pick<AppContext, 'db'>, id: string
     currency: s.currency.toUpperCase(),
     status: sandboxStatus(s),
   }
+}
+export type SandboxSessionView = ReturnType<typeof viewOf>
+
+/** the checkout as the sandboxSession contract answers it */
+export async function sandboxSessionView(ctx: Pick<AppContext, 'db'>, id: string): Promise<SandboxSessionView> {
+  const s = (await findSandboxSession(ctx.db, id)) ?? fail('route_not_found', 'No such checkout')
+  return viewOf(s)
+}
+
+/** the checkout page's data: the view and where its links lead back to; null for an address that is no checkout */
+export async function sandboxCheckoutPage(ctx: Pick<AppContext, 'db'>, id: string) {
+  if (id.length > 200 || id.includes('\u0000')) return null
+  const s = await findSandboxSession(ctx.db, id)
+  return s ? { view: viewOf(s), successUrl: s.success_url, cancelUrl: s.cancel_url } : null
 }
 
 /** How the sandbox says the customer paid: its test card, or the PayPal account. */
