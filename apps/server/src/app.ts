@@ -29,6 +29,7 @@ import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
 import { groupRoutes } from './modules/groups/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
+import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
@@ -37,6 +38,9 @@ import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from 
 import { sandboxApiRoutes, sandboxPageRoutes } from './modules/payments/routes.ts'
 import { schedulePaymentExpiry } from './modules/payments/expiry.ts'
 import { balanceRoutes } from './modules/balance/routes.ts'
+import { createStripeProvider } from './platform/payments/stripe.ts'
+import { createPaypalProvider } from './platform/payments/paypal.ts'
+import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
 import { externalLinks } from './modules/links/links.ts'
 
@@ -93,6 +97,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
   // the adapters each source may use; the registry picks per source from the configuration
   const adapters: PaymentAdapters = {}
+  if (config.STRIPE_SECRET_KEY) adapters.stripe = createStripeProvider(config)
+  if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET) adapters.paypal = createPaypalProvider(config)
   // the sandbox exists only where it is allowed (never in production unless PAYMENTS_SANDBOX=1)
   let ownAddress: string | null = null
   const sandbox = sandboxAllowed(config) ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, () => ownAddress) }) : undefined
@@ -144,9 +150,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(licenseRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
+      await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
+      await api.register(providerRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())

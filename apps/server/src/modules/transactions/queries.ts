@@ -6,6 +6,11 @@ export interface TransactionLine {
   description: string
   quantity: number
   amount_cents: Cents
+  /** a basket line: the catalogue entry it sells and the os of its licenses, for fulfilment */
+  entry_id?: string
+  os_type?: number | null
+  /** a custom Face SDK line: the components and database size the customer chose */
+  license_content?: Record<string, number>
 }
 
 export interface TransactionRow {
@@ -85,7 +90,6 @@ export interface NewTransaction {
  * numbers run without gaps: a rolled-back payment gives its number back.
  */
 export async function nextInvoiceNumber(tx: Queryable): Promise<number> {
-  // an upsert, so a counter row that is missing (a database emptied by the tests) starts again at 1
   const [row] = await tx.query<{ last: string | number }>(
     'INSERT INTO invoice_counter (id, last) VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET last = invoice_counter.last + 1 RETURNING last',
   )
@@ -121,11 +125,6 @@ export async function insertTransaction(tx: Queryable, t: NewTransaction & { inv
 /** The provider's checkout that will pay a pending transaction. */
 export async function setProviderSession(tx: Queryable, id: number, provider: PaymentProviderName, sessionId: string) {
   await tx.query('UPDATE transactions SET provider = $2, provider_session_id = $3, updated_at = now() WHERE id = $1', [id, provider, sessionId])
-}
-
-/** A pending transaction whose checkout could not be opened: nothing of it may stay behind. */
-export async function deletePendingTransaction(db: Queryable, id: number) {
-  await db.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE transaction_id = $1)', [id])
 }
 
 /** A pending transaction of a provider's checkout, locked for the caller's transaction. */
@@ -176,4 +175,23 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
     [now, limit],
   )
   return rows.map(toRow)
+}
+
+/** removes a pending transaction whose checkout could not be opened (nothing refers to it yet) */
+export async function deleteTransaction(tx: Queryable, id: number) {
+  await tx.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND provider_session_id IS NULL', [id])
+}
+
+/** one of the client's transactions by its provider's checkout (a PayPal order); another client's is not found */
+export async function findTransactionBySession(
+  db: Queryable,
+  clientId: number,
+  provider: PaymentProviderName,
+  sessionId: string,
+): Promise<TransactionRow | null> {
+  const [row] = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 AND provider = $2 AND provider_session_id = $3`,
+    [clientId, provider, sessionId],
+  )
+  return row ? toRow(row) : null
 }
