@@ -97,7 +97,9 @@ export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number]
  * scheme, a host (`//evil`), a backslash or an encoded escape out of /app/ is refused.
  */
 export function isAppReturnPath(url: string): boolean {
-  if (url.length > 2000 || !url.startsWith('/app/') || url.includes('\\') || [...url].some((ch) => ch < ' ' || ch === '\u007f')) return false
+  // a lone surrogate is no text at all (the database would store a replacement character)
+  if (url.length > 2000 || !url.startsWith('/app/') || url.includes('\\') || /\p{Cs}/u.test(url) || [...url].some((ch) => ch < ' ' || ch === '\u007f'))
+    return false
   try {
     const parsed = new URL(url, 'http://portal.invalid')
     return parsed.origin === 'http://portal.invalid' && parsed.pathname.startsWith('/app/') && !/%2e|%2f|%5c/i.test(parsed.pathname)
