@@ -49,8 +49,11 @@ export interface RouteAccessEntry {
   fieldErrors: FastifyContextConfig['fieldErrors']
 }
 
-/** Paths that are called without a browser session, and so without CSRF (the device API, later). */
-const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//]
+/**
+ * Paths that are called without a browser session, and so without CSRF: the device API, the local
+ * CLI, and the payment providers' webhooks (each proves itself by its signature).
+ */
+const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//, /^\/api\/payments\/webhook\//]
 
 /**
  * Sessions: an opaque random id in an HttpOnly cookie, stored as its SHA-256 hash; a JS-readable
