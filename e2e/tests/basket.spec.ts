@@ -133,3 +133,23 @@ test('build a custom Face SDK subscription and buy it from the balance', async (
   // the purchase cleared the draft
   expect(await page.evaluate(() => localStorage.getItem('portal.face-custom-draft'))).toBeNull()
 })
+
+test('buy Face SDK all-in-one for 6 months by card through the sandbox checkout', async ({ page }) => {
+  test.setTimeout(90_000)
+  const client = await confirmedAccount(page.request)
+  await signIn(page, client.email)
+  await page.goto('/app/face/basket/license-selection/')
+  await page.getByRole('link', { name: 'Choose a term' }).click()
+  await page.getByRole('radio', { name: 'Face SDK all-in-one, 6 months' }).check()
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByRole('radio', { name: /By card/ })).toBeChecked()
+  await page.getByRole('button', { name: 'Pay $300.00' }).click()
+  // the provider's hosted checkout (the built-in sandbox), then back to the portal
+  await page.getByRole('button', { name: 'Pay $300.00' }).click()
+  const modal = page.getByRole('dialog', { name: 'Thank you for your purchase' })
+  await expect(modal).toBeVisible()
+  await expect(page).toHaveURL(/\/app\/face\/license-purchase-success\/$/)
+  await modal.getByRole('button', { name: 'Go to my licenses' }).click()
+  await expect(page).toHaveURL(/\/app\/face\/dashboard\/$/)
+  await expect(page.getByText(/Face SDK all-in-one/).first()).toBeVisible()
+})

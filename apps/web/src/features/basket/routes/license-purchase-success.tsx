@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core'
+import { Anchor, Button, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { SUPPORT_SERVICE, isAppReturnPath, type Platform } from '@portal/domain'
@@ -49,8 +49,9 @@ export function LicensePurchaseSuccessRoute() {
         <Text>{t('Your licenses will be added soon. This may take some time.')}</Text>
         <Text size="sm" c="dimmed">
           {t('Not there after a while?')}{' '}
-          <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer">
+          <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" underline="always">
             {t('Contact support')}
+            <VisuallyHidden> {t('(opens in a new tab)')}</VisuallyHidden>
           </Anchor>
         </Text>
         <Group justify="flex-end">
