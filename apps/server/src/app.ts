@@ -30,6 +30,8 @@ import { groupRoutes } from './modules/groups/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
+import { promoRoutes } from './modules/promo/routes.ts'
+import { supportRoutes } from './modules/support/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { linkRoutes } from './modules/links/routes.ts'
@@ -123,6 +125,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
+      await api.register(promoRoutes, { ctx })
+      await api.register(supportRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())

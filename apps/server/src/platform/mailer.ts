@@ -9,6 +9,8 @@ export interface Mail {
   subject: string
   text: string
   html: string
+  /** where a reply goes, when not to MAIL_FROM (a contact-sales message answers to its sender) */
+  replyTo?: string
 }
 
 /**
@@ -40,7 +42,14 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
     let sent = 0
     for (const m of due) {
       try {
-        await transport.sendMail({ from: opts.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body })
+        await transport.sendMail({
+          from: opts.from,
+          to: m.to_address,
+          ...(m.reply_to ? { replyTo: m.reply_to } : {}),
+          subject: m.subject,
+          text: m.text_body,
+          html: m.html_body,
+        })
         await markMailSent(opts.db, m.id)
         sent++
       } catch (err) {
