@@ -63,10 +63,10 @@ const envSchema = z.object({
       }
     })
     .pipe(
-      z.record(
-        z.string().regex(/^[a-z0-9_-]{1,64}$/, 'recipient names are 1 to 64 lowercase letters, digits, - and _'),
-        z.email({ message: 'must be an e-mail address' }),
-      ),
+      z.record(z.string(), z.email({ message: 'must be an e-mail address' })).superRefine((map, ctx) => {
+        for (const name of Object.keys(map))
+          if (!/^[a-z0-9_-]{1,64}$/.test(name)) ctx.addIssue({ code: 'custom', message: `recipient names are 1 to 64 lowercase letters, digits, - and _: ${name}` })
+      }),
     )
     .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -12,7 +12,7 @@ export const devMailRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     messages: (await list(req.query.to)).map((m) => ({
       id: m.id,
       to: m.to_address,
-      reply_to: m.reply_to,
+      ...(m.reply_to ? { reply_to: m.reply_to } : {}),
       subject: m.subject,
       text: m.text_body,
       html: m.html_body,
