@@ -71,11 +71,7 @@ export function discountedTotal(subtotal: Cents, discount: PromoDiscount | strin
 export const promoAppliesTo = (platforms: readonly string[], platform: string) => platforms.length === 0 || platforms.includes(platform)
 
 /** The promo code field: trimmed, 1 to 64 letters, digits, - or _. */
-export const promoCodeField = text()
-  .trim()
-  .min(1, 'promo_empty_error')
-  .max(PROMO_CODE_MAX, 'promo_format_error')
-  .regex(PROMO_CODE_RE, 'promo_format_error')
+export const promoCodeField = text().trim().min(1, 'promo_empty_error').max(PROMO_CODE_MAX, 'promo_format_error').regex(PROMO_CODE_RE, 'promo_format_error')
 
 /** POST /promocode/validate/: the code and the product it is for (its platform decides the platform check). */
 export const promoValidateBody = z.object({

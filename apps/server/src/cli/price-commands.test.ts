@@ -34,7 +34,19 @@ describe('prices:set and prices:list', () => {
       expect(r).toEqual({ code: 0, output: 'Price set: nuitrack nuitrack_ai_perpetual ai  $0.29' })
       // 0.29 is 28.999999999999996 as a float times 100: parsed from text it is 29 cents
       expect(await row('nuitrack', 'nuitrack_ai_perpetual', 'ai')).toMatchObject({ cost_cents: 29 })
-      await runCommand(t.db, ['prices:set', 'nuitrack', 'nuitrack_ai_perpetual', 'ai', '349.99', '--old-price', '399', '--discount', '12.5', '--deprecated', 'true'])
+      await runCommand(t.db, [
+        'prices:set',
+        'nuitrack',
+        'nuitrack_ai_perpetual',
+        'ai',
+        '349.99',
+        '--old-price',
+        '399',
+        '--discount',
+        '12.5',
+        '--deprecated',
+        'true',
+      ])
       expect(await row('nuitrack', 'nuitrack_ai_perpetual', 'ai')).toEqual({ cost_cents: 34999, old_price_cents: 39900, discount: '12.5', deprecated: true })
       const price = (await agent.get('/api/client/')).json().prices.nuitrack.find((p: { product: string }) => p.product === 'nuitrack_ai_perpetual')
       expect(price).toMatchObject({ cost: 349.99, old_price: 399, discount: 12.5, deprecated: true })

@@ -46,7 +46,8 @@ export async function runPriceCommand(db: Db, argv: readonly string[]): Promise<
       const old = parsed.options.get('old-price')?.[0]
       if (old !== undefined) {
         const oldCents = old === 'none' ? null : parseUsdCents(old)
-        if (old !== 'none' && (oldCents === null || oldCents === 0)) return { code: 2, output: `--old-price is a USD amount above 0, or none to clear it: ${old}` }
+        if (old !== 'none' && (oldCents === null || oldCents === 0))
+          return { code: 2, output: `--old-price is a USD amount above 0, or none to clear it: ${old}` }
         change.old_price_cents = oldCents
       }
       const discount = parsed.options.get('discount')?.[0]

@@ -65,7 +65,8 @@ const envSchema = z.object({
     .pipe(
       z.record(z.string(), z.email({ message: 'must be an e-mail address' })).superRefine((map, ctx) => {
         for (const name of Object.keys(map))
-          if (!/^[a-z0-9_-]{1,64}$/.test(name)) ctx.addIssue({ code: 'custom', message: `recipient names are 1 to 64 lowercase letters, digits, - and _: ${name}` })
+          if (!/^[a-z0-9_-]{1,64}$/.test(name))
+            ctx.addIssue({ code: 'custom', message: `recipient names are 1 to 64 lowercase letters, digits, - and _: ${name}` })
       }),
     )
     .optional(),

@@ -9,7 +9,7 @@ export const promoContracts = {
     auth: 'client',
     tags: ['promo'],
     summary:
-      "Check a promo code for a product: answers the code and its discount (\"10%\" a percent, else a fixed USD amount), or why it cannot be used (it does not exist, has expired, is not for the product's platform, or has no activations left)",
+      'Check a promo code for a product: answers the code and its discount ("10%" a percent, else a fixed USD amount), or why it cannot be used (it does not exist, has expired, is not for the product\'s platform, or has no activations left)',
     body: promoValidateBody,
     response: { 200: promoValidateAnswer },
     errors: ['promo_not_found', 'promo_expired', 'promo_wrong_platform', 'promo_used_up'],

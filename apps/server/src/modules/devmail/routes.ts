@@ -24,7 +24,9 @@ export const devMailRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     const mails = await list(req.query.to)
     const items = mails
       .map(
-        (m) => `<article><h2>${esc(m.subject)}</h2><p class="meta">To ${esc(m.to_address)}${m.reply_to ? ` · Reply-To ${esc(m.reply_to)}` : ''} · ${new Date(m.created_at).toISOString()}</p>
+        (
+          m,
+        ) => `<article><h2>${esc(m.subject)}</h2><p class="meta">To ${esc(m.to_address)}${m.reply_to ? ` · Reply-To ${esc(m.reply_to)}` : ''} · ${new Date(m.created_at).toISOString()}</p>
         <div class="body">${m.html_body}</div></article>`,
       )
       .join('\n')

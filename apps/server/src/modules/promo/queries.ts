@@ -13,17 +13,7 @@ export interface PromoRow {
   created_at: Date
 }
 
-const PROMO_COLUMNS = columns<PromoRow>()(
-  'id',
-  'code',
-  'discount',
-  'platforms',
-  'expires_at',
-  'max_activations',
-  'activations_used',
-  'disabled',
-  'created_at',
-)
+const PROMO_COLUMNS = columns<PromoRow>()('id', 'code', 'discount', 'platforms', 'expires_at', 'max_activations', 'activations_used', 'disabled', 'created_at')
 
 export type PromoState = PromoRow & { expired: boolean }
 
@@ -38,9 +28,7 @@ export async function findPromo(db: Queryable, code: string): Promise<PromoState
 }
 
 export async function listPromos(db: Queryable): Promise<PromoState[]> {
-  return db.query<PromoState>(
-    `SELECT ${PROMO_COLUMNS()}, (expires_at IS NOT NULL AND expires_at <= now()) AS expired FROM promo_codes ORDER BY created_at, id`,
-  )
+  return db.query<PromoState>(`SELECT ${PROMO_COLUMNS()}, (expires_at IS NOT NULL AND expires_at <= now()) AS expired FROM promo_codes ORDER BY created_at, id`)
 }
 
 export interface NewPromo {
@@ -97,16 +85,7 @@ export interface ReservationRow {
   released_at: Date | null
 }
 
-const RESERVATION_COLUMNS = columns<ReservationRow>()(
-  'id',
-  'promo_id',
-  'client_id',
-  'ref',
-  'transaction_id',
-  'reserved_at',
-  'confirmed_at',
-  'released_at',
-)
+const RESERVATION_COLUMNS = columns<ReservationRow>()('id', 'promo_id', 'client_id', 'ref', 'transaction_id', 'reserved_at', 'confirmed_at', 'released_at')
 
 export async function insertReservation(
   tx: Queryable,

@@ -29,11 +29,7 @@ export async function contactSales(ctx: AppContext, ip: string, clientId: number
       { key: `sales:ip:${ip}`, ...RATE_LIMITS.salesPerIp },
     ])
     const name = oneLine(body.name)
-    const facts = [
-      `From: ${name} <${body.email}>`,
-      `Portal account: ${client.email} (client #${client.id})`,
-      `Recipient: ${body.recipient}`,
-    ]
+    const facts = [`From: ${name} <${body.email}>`, `Portal account: ${client.email} (client #${client.id})`, `Recipient: ${body.recipient}`]
     await ctx.mailer.enqueue(tx, {
       to,
       replyTo: body.email,
