@@ -44,6 +44,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   details_empty_error: 'Please describe your request',
   details_low_length_error: `Please write at least ${SALES_LIMITS.detailsMin} characters`,
   details_alot_length_error: `The details must be at most ${SALES_LIMITS.detailsMax} characters`,
+  database_size_error: 'Choose one of the offered database sizes',
   // titles and group keys (licenses.ts rules)
   license_title_max_length_error: `The title must be at most ${LICENSE_TITLE_MAX} characters`,
   group_size_is_zero: 'Please enter the group size',

@@ -66,6 +66,9 @@ describe('prices:set and prices:list', () => {
       expect(r.code, r.output).toBe(0)
       expect(await row('nuitrack-analytics', 'na_subscribe', 'cloud', 4)).toMatchObject({ cost_cents: 2500 })
       expect(await row('nuitrack-analytics', 'na_subscribe', 'cloud', 3)).toMatchObject({ cost_cents: 4500 })
+      // the custom Face subscription's matcher tiers are rows too, keyed by their database size
+      const matcher = await runCommand(t.db, ['prices:set', 'face', 'face_online_custom_subscribe', 'matcher', '999.99', '--tier', '10000000'])
+      expect(matcher).toEqual({ code: 0, output: 'Price set: face face_online_custom_subscribe matcher --tier 10000000  $999.99' })
     } finally {
       await restoreSeed()
     }
@@ -105,7 +108,11 @@ describe('prices:set and prices:list', () => {
   it('lists the rows of one platform or all, in USD', async () => {
     const face = await runCommand(t.db, ['prices:list', 'face'])
     expect(face.code).toBe(0)
-    expect(face.output.split('\n')).toEqual(['face face_online_all_in_one all-in-one  $50.00', 'face face_online_subscribe subscription  $30.00'])
+    const lines = face.output.split('\n')
+    expect(lines[0]).toBe('face face_online_all_in_one all-in-one  $50.00')
+    expect(lines).toContain('face face_online_subscribe subscription  $30.00')
+    expect(lines).toContain('face face_online_custom_subscribe matcher --tier 10000000  $1,000.00')
+    expect(lines.every((l) => l.startsWith('face '))).toBe(true)
     const all = await runCommand(t.db, ['prices:list'])
     expect(all.output).toContain('nuitrack nuitrack_online_subscription_monthly pro  $3.28  old $4.99')
     expect(all.output).toContain('nuitrack nuitrack_online pro  $39.90  deprecated')

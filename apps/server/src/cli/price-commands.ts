@@ -1,6 +1,6 @@
 import { PLATFORMS, formatCents } from '@portal/domain'
 import type { Db } from '../db/db.ts'
-import { listPriceRows, updatePrice, type CataloguePriceRow, type PriceChange, type PriceKey } from '../modules/catalogue/queries.ts'
+import { listStoredPrices, updatePrice, type CataloguePriceRow, type PriceChange, type PriceKey } from '../modules/catalogue/queries.ts'
 import { parseArgs, parseUsdCents } from './options.ts'
 import type { CommandResult } from './result.ts'
 
@@ -41,7 +41,7 @@ export async function runPriceCommand(db: Db, argv: readonly string[]): Promise<
       const cost = parseUsdCents(priceText)
       if (cost === null || cost === 0) return { code: 2, output: `The price is a USD amount above 0 with at most 2 decimals (12, 12.5, 12.50): ${priceText}` }
       const tierText = parsed.options.get('tier')?.[0]
-      if (tierText !== undefined && !/^\d{1,6}$/.test(tierText)) return { code: 2, output: `--tier is a whole number: ${tierText}` }
+      if (tierText !== undefined && !/^\d{1,9}$/.test(tierText)) return { code: 2, output: `--tier is a whole number: ${tierText}` }
       const change: PriceChange = { cost_cents: cost }
       const old = parsed.options.get('old-price')?.[0]
       if (old !== undefined) {
@@ -64,7 +64,7 @@ export async function runPriceCommand(db: Db, argv: readonly string[]): Promise<
       const key = { platform, product, license_type: licenseType, tier: tierText === undefined ? null : Number(tierText) }
       const row = await updatePrice(db, key, change)
       if (!row) {
-        const near = (await listPriceRows(db, platform)).filter((r) => r.product === product)
+        const near = (await listStoredPrices(db, platform)).filter((r) => r.product === product)
         const hint = near.length
           ? `Rows of ${product}:\n${near.map((r) => `  ${rowKey(r)}`).join('\n')}`
           : `No row of ${product} on ${platform}; prices:list ${platform} shows the rows.`
@@ -77,7 +77,7 @@ export async function runPriceCommand(db: Db, argv: readonly string[]): Promise<
       if (extra.length) return { code: 2, output: 'Usage: prices:list [platform]' }
       if (platform !== undefined && !(PLATFORMS as readonly string[]).includes(platform))
         return { code: 2, output: `Unknown platform ${platform}. Platforms: ${PLATFORMS.join(', ')}` }
-      const rows = await listPriceRows(db, platform)
+      const rows = await listStoredPrices(db, platform)
       return { code: 0, output: rows.length ? rows.map(describe).join('\n') : 'No price rows (run migrate to seed the catalogue).' }
     }
     default:

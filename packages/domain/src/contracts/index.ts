@@ -1,4 +1,5 @@
 import { activationContracts } from './activation.ts'
+import { basketContracts } from './basket.ts'
 import { accountContracts } from './account.ts'
 import { authContracts } from './auth.ts'
 import { groupContracts } from './groups.ts'
@@ -21,4 +22,5 @@ export const contracts = {
   ...moneyContracts,
   ...promoContracts,
   ...supportContracts,
+  ...basketContracts,
 } as const
