@@ -5,7 +5,7 @@ import { runCommand } from '../../cli/commands.ts'
 import { Agent, count, expectError, signedInClient, useTestApp, type TestContext } from '../../test/harness.ts'
 import { AppError } from '../../platform/errors.ts'
 import { findReservation } from './queries.ts'
-import { confirmPromo, releasePromo, releasePromoOfTransaction, reservePromo } from './service.ts'
+import { confirmPromo, confirmPromoOfTransaction, linkPromo, releasePromo, releasePromoOfTransaction, reservePromo } from './service.ts'
 
 const t = useTestApp()
 
@@ -165,6 +165,24 @@ describe('promo reservations (a purchase takes an activation, its cancelled paym
     expect(await t.db.transaction((tx) => releasePromoOfTransaction(tx, tr!.id))).toBe(1)
     expect(await t.db.transaction((tx) => releasePromoOfTransaction(tx, tr!.id))).toBe(0)
     expect(await used('BYTX')).toBe(0)
+  })
+
+  it('a reservation made before its checkout is linked to the transaction after, and confirmed by it', async () => {
+    await promo(t, 'LINKED', '--discount', '10%', '--max-activations', '5')
+    const { client } = await signedInClient(t)
+    await t.db.transaction((tx) => reservePromo(tx, { code: 'LINKED', clientId: client.id, ref: 'uuid-1', platform: 'face' }))
+    const [tr] = await t.db.query<{ id: number }>(
+      `INSERT INTO transactions (client_id, type, amount_cents, kind, description, payment_source) VALUES ($1, 1, 900, 'purchase', 'test', 'stripe') RETURNING id`,
+      [client.id],
+    )
+    expect(await t.db.transaction((tx) => linkPromo(tx, 'uuid-1', tr!.id))).toBe(true)
+    expect(await t.db.transaction((tx) => linkPromo(tx, 'no-such-ref', tr!.id))).toBe(false)
+    expect(await t.db.transaction((tx) => confirmPromoOfTransaction(tx, tr!.id))).toBe(1)
+    expect(await t.db.transaction((tx) => confirmPromoOfTransaction(tx, tr!.id))).toBe(0)
+    // paid: a late expiry of the same transaction gives nothing back
+    expect(await t.db.transaction((tx) => releasePromoOfTransaction(tx, tr!.id))).toBe(0)
+    expect(await used('LINKED')).toBe(1)
+    expect((await findReservation(t.db, 'uuid-1'))!.transaction_id).toBe(tr!.id)
   })
 
   it('30 parallel purchases of a code with N activations left use it at most N times', async () => {

@@ -149,3 +149,13 @@ export async function confirmReservation(tx: Queryable, ref: string): Promise<bo
   )
   return rows.length > 0
 }
+
+/** confirmReservation for the open reservations tied to a transaction (its payment succeeded); answers how many. */
+export async function confirmReservationsOfTransaction(tx: Queryable, transactionId: number): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `UPDATE promo_reservations SET confirmed_at = now()
+      WHERE transaction_id = $1 AND released_at IS NULL AND confirmed_at IS NULL RETURNING id`,
+    [transactionId],
+  )
+  return rows.length
+}

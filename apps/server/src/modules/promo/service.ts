@@ -5,10 +5,12 @@ import { fail } from '../../platform/errors.ts'
 import { hit } from '../../platform/rate-limit.ts'
 import {
   confirmReservation,
+  confirmReservationsOfTransaction,
   disablePromo,
   findPromo,
   insertPromo,
   insertReservation,
+  linkReservation,
   listPromos,
   releaseReservation,
   releaseReservationsOfTransaction,
@@ -77,6 +79,16 @@ export const releasePromoOfTransaction = (tx: Queryable, transactionId: number):
 
 /** Marks the activation a purchase reserved as spent (the purchase was paid): it is never released after. */
 export const confirmPromo = (tx: Queryable, ref: string): Promise<boolean> => confirmReservation(tx, ref)
+
+/** confirmPromo for the reservations tied to a transaction (the payment applier's paid path); answers how many. */
+export const confirmPromoOfTransaction = (tx: Queryable, transactionId: number): Promise<number> => confirmReservationsOfTransaction(tx, transactionId)
+
+/**
+ * Ties a reservation made before its transaction existed (reserve, then open the provider's
+ * checkout for the discounted amount) to that transaction, so the payment's outcome confirms or
+ * releases it by transaction id. False when no reservation has the ref.
+ */
+export const linkPromo = (tx: Queryable, ref: string, transactionId: number): Promise<boolean> => linkReservation(tx, ref, transactionId)
 
 // ---- staff (the CLI) ----
 
