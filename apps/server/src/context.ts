@@ -43,4 +43,6 @@ export const RATE_LIMITS = {
   // contact sales: per sender address and per client, so one customer cannot flood sales' inbox
   salesPerSender: { max: 5, windowSeconds: 3600 },
   salesPerIp: { max: 20, windowSeconds: 3600 },
+  // each top-up opens a checkout at the payment provider
+  refillPerClient: { max: 30, windowSeconds: 3600 },
 } as const

@@ -177,6 +177,22 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
   return rows.map(toRow)
 }
 
+/** a transaction by its id alone (the receipt job's), whoever's it is */
+export async function findTransactionById(db: Queryable, id: number): Promise<TransactionRow | null> {
+  const [row] = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE id = $1`, [id])
+  return row ? toRow(row) : null
+}
+
+/**
+ * Marks a paid transaction's receipt sent, in the caller's transaction (the one that puts the mail
+ * into the outbox). False when it was sent before or the transaction is not paid: the row lock
+ * makes a second, parallel run wait for the first and then find it set.
+ */
+export async function claimReceipt(tx: Queryable, id: number): Promise<boolean> {
+  const rows = await tx.query('UPDATE transactions SET receipt_sent_at = now() WHERE id = $1 AND status = 0 AND receipt_sent_at IS NULL RETURNING id', [id])
+  return rows.length > 0
+}
+
 /** removes a pending transaction whose checkout could not be opened (nothing refers to it yet) */
 export async function deleteTransaction(tx: Queryable, id: number) {
   await tx.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND provider_session_id IS NULL', [id])
