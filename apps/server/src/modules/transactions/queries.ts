@@ -141,11 +141,11 @@ export async function lockTransaction(tx: Queryable, id: number): Promise<Transa
   return row ? toRow(row) : null
 }
 
-/** pending → ok, with its invoice number and how it was paid */
+/** pending (or expired, when the payment came late) → ok, with its invoice number and how it was paid */
 export async function markTransactionPaid(tx: Queryable, id: number, invoiceNumber: number, paymentMethod: string | null) {
   await tx.query(
     `UPDATE transactions SET status = 0, invoice_number = $2, payment_method = COALESCE($3, payment_method), paid_at = now(), updated_at = now()
-      WHERE id = $1 AND status = 1`,
+      WHERE id = $1 AND status IN (1, 3)`,
     [id, invoiceNumber, paymentMethod],
   )
 }
