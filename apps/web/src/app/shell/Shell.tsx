@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, PORTAL_VERSION, displayName, formatUsd } from '@portal/domain'
 import { external, paths } from '../../config/paths.ts'
 import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
+import { ContactSalesModal } from '../../features/support/components/ContactSalesModal.tsx'
 import { useProfile } from '../../lib/auth.ts'
 import classes from './shell.module.css'
 
@@ -114,6 +115,7 @@ export function Shell() {
         <Outlet />
       </AppShell.Main>
       <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
+      <ContactSalesModal />
     </AppShell>
   )
 }
