@@ -151,5 +151,45 @@ test('buy Face SDK all-in-one for 6 months by card through the sandbox checkout'
   await expect(page).toHaveURL(/\/app\/face\/license-purchase-success\/$/)
   await modal.getByRole('button', { name: 'Go to my licenses' }).click()
   await expect(page).toHaveURL(/\/app\/face\/dashboard\/$/)
-  await expect(page.getByText(/Face SDK all-in-one/).first()).toBeVisible()
+  // the provider's webhook fulfils the order in the background: the licenses arrive soon
+  await expect(async () => {
+    await page.reload()
+    await expect(page.getByText(/Face SDK all-in-one/).first()).toBeVisible({ timeout: 2_000 })
+  }).toPass({ timeout: 40_000 })
+})
+
+test('a promo code in the checkout: refusals under the input, then applied and cleared', async ({ page }) => {
+  test.setTimeout(90_000)
+  const suffix = Date.now().toString(36).toUpperCase()
+  cli('promo:create', `FACE10-${suffix}`, '--discount', '10%', '--platform', 'face')
+  cli('promo:create', `NUI5-${suffix}`, '--discount', '5', '--platform', 'nuitrack')
+  cli('promo:create', `OLD-${suffix}`, '--discount', '5', '--expires', '2020-01-01')
+  const client = await confirmedAccount(page.request)
+  await signIn(page, client.email)
+  await page.goto('/app/face/basket/license-selection/')
+  await page.getByRole('link', { name: 'Choose a term' }).click()
+  await expect(page.getByTestId('order-total')).toHaveText('$600.00')
+  const input = page.getByRole('textbox', { name: 'Promo code' })
+  const apply = page.getByRole('button', { name: 'Apply' })
+  await expect(apply).toBeDisabled()
+  for (const [code, message] of [
+    [`NOPE-${suffix}`, "This promo code doesn't exist (Face SDK)"],
+    [`NUI5-${suffix}`, "This promo code can't be applied to this platform (Face SDK)"],
+    [`OLD-${suffix}`, 'This promo code has expired (Face SDK)'],
+  ]) {
+    await input.fill(code!)
+    await apply.click()
+    await expect(input).toHaveAccessibleDescription(message!)
+  }
+  await input.fill(`face10-${suffix.toLowerCase()}`)
+  await apply.click()
+  await expect(page.getByTestId('order-total')).toHaveText('$540.00')
+  await expect(page.getByRole('textbox', { name: 'Promo code' })).toHaveAttribute('readonly', '')
+  await expectAccessible(page, 'promo applied')
+  await shots(page, 'checkout-promo-applied')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
+  await page.getByRole('button', { name: 'Back to the order' }).click()
+  await page.getByRole('button', { name: 'Remove the code' }).click()
+  await expect(page.getByTestId('order-total')).toHaveText('$600.00')
 })

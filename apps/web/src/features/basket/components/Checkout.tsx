@@ -8,6 +8,7 @@ import {
   STEPPER_MAX_DIGITS,
   STEPPER_MIN,
   balanceCanPay,
+  discountedTotal,
   formatCents,
   formatUsd,
   orderTotalCents,
@@ -26,6 +27,7 @@ import { buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
 import { refillBalance } from '../api/refill.ts'
 import { useRefreshProfile } from '../api/refresh.ts'
 import { isSubscription, osTypesOf, type ShownLine } from './catalogue.ts'
+import { PromoInput, type AppliedPromo } from './PromoInput.tsx'
 
 /** Section 4: the basket's steps, clamped 1 to 2 (1 order, 2 payment). */
 export const BASKET_STEPS = 2
@@ -53,7 +55,10 @@ export function Checkout({
 }) {
   const { t } = useTranslation()
   const [step, setStep] = useState(0)
-  const total = orderTotalCents(lines)
+  const [promo, setPromo] = useState<AppliedPromo | null>(null)
+  const subtotal = orderTotalCents(lines)
+  const total = discountedTotal(subtotal, promo?.discount)
+  // section 4: continue is off while the total is about zero
   const payable = total > 0 && lines.every((l) => l.unit_cents !== null)
 
   return (
@@ -68,6 +73,7 @@ export function Checkout({
           {step === 0 ? (
             <Stack gap="md">
               {order}
+              <PromoInput platform={platform} product={lines[0]?.config.product ?? null} applied={promo} onApply={setPromo} />
               <Group justify="flex-end">
                 <Button onClick={() => setStep(1)} disabled={loading || !payable}>
                   {t('Continue')}
@@ -75,19 +81,31 @@ export function Checkout({
               </Group>
             </Stack>
           ) : (
-            <PaymentStep platform={platform} lines={lines} total={total} balance={balance} onBack={() => setStep(0)} />
+            <PaymentStep platform={platform} lines={lines} total={total} promo={promo} balance={balance} onBack={() => setStep(0)} />
           )}
         </Card>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
-        <OrderSummary lines={lines} total={total} loading={loading} />
+        <OrderSummary lines={lines} subtotal={subtotal} total={total} promo={promo} loading={loading} />
       </Grid.Col>
     </Grid>
   )
 }
 
 /** The order summary sidebar: each line, its amount and the total. */
-export function OrderSummary({ lines, total, loading }: { lines: ShownLine[]; total: Cents; loading: boolean }) {
+export function OrderSummary({
+  lines,
+  subtotal,
+  total,
+  promo,
+  loading,
+}: {
+  lines: ShownLine[]
+  subtotal: Cents
+  total: Cents
+  promo: AppliedPromo | null
+  loading: boolean
+}) {
   const { t } = useTranslation()
   return (
     <Card withBorder padding="lg" component="aside" aria-labelledby="order-summary">
@@ -117,6 +135,20 @@ export function OrderSummary({ lines, total, loading }: { lines: ShownLine[]; to
         </Stack>
       )}
       <Divider my="sm" />
+      {promo && (
+        <>
+          <Group justify="space-between">
+            <Text size="sm">{t('Subtotal')}</Text>
+            <Text size="sm">{formatCents(subtotal)}</Text>
+          </Group>
+          <Group justify="space-between" mb="xs">
+            <Text size="sm">{t('Promo code {{code}}', { code: promo.promocode })}</Text>
+            <Text size="sm" data-testid="order-discount">
+              −{formatCents(subtotal - total)}
+            </Text>
+          </Group>
+        </>
+      )}
       <Group justify="space-between">
         <Text fw={600}>{t('Total')}</Text>
         <Text fw={700} data-testid="order-total">
@@ -170,12 +202,14 @@ function PaymentStep({
   platform,
   lines,
   total,
+  promo,
   balance,
   onBack,
 }: {
   platform: Platform
   lines: ShownLine[]
   total: Cents
+  promo: AppliedPromo | null
   balance: Cents
   onBack: () => void
 }) {
@@ -183,7 +217,7 @@ function PaymentStep({
   const refreshProfile = useRefreshProfile()
   const navigate = useNavigate()
   const location = useLocation()
-  const balanceOk = balanceCanPay(balance, total, false)
+  const balanceOk = balanceCanPay(balance, total, promo !== null)
   const [method, setMethod] = useState<PaymentSource>(balanceOk ? 'balance' : 'stripe')
   const [paying, setPaying] = useState(false)
   const [problem, setProblem] = useState<'insufficient_funds' | 'item_not_for_sale' | 'external_payments_unavailable' | null>(null)
@@ -198,6 +232,7 @@ function PaymentStep({
       success_url: paths.licensePurchaseSuccess(platform),
       cancel_url: here,
       items: lines.map((l) => ({ config: l.config, count: l.count })),
+      ...(promo ? { promocode: promo.promocode } : {}),
     }
     try {
       const answer = await (lines.every((l) => isSubscription(l.config.product)) ? subscribe(body) : buy(body))
@@ -234,7 +269,7 @@ function PaymentStep({
               value={m.value}
               label={t(m.label)}
               disabled={m.value === 'balance' && !balanceOk}
-              description={m.value === 'balance' ? t('Balance: {{amount}}', { amount: formatCents(balance) }) : undefined}
+              description={m.value !== 'balance' ? undefined : promo ? t('Not with a promo code') : t('Balance: {{amount}}', { amount: formatCents(balance) })}
             />
           ))}
         </Stack>
@@ -244,7 +279,7 @@ function PaymentStep({
           {t(ERRORS.insufficient_funds.code)}
         </Alert>
       )}
-      {shortfall > 0 && <FillBalance shortfall={shortfall} returnTo={here} />}
+      {shortfall > 0 && !promo && <FillBalance shortfall={shortfall} returnTo={here} />}
       {problem === 'item_not_for_sale' && (
         <Alert color="red" role="alert">
           {t('The prices have changed: check your order and pay again.')}

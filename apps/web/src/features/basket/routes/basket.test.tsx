@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CATALOGUE_PRICES, ERRORS, PLATFORMS, type ProfileResponse } from '@portal/domain'
+import { contactSales } from '../../../lib/contact-sales.ts'
 import { leave } from '../../../lib/leave.ts'
 import { json, mockApi, profile, renderApp, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
 
@@ -45,6 +46,8 @@ beforeEach(() => {
   setLogged()
 })
 afterEach(() => {
+  // the contact-sales modal's store is a module singleton: a modal left open must not reach the next test
+  contactSales.close()
   sessionStorage.clear()
   localStorage.clear()
 })
@@ -106,7 +109,9 @@ describe('license selection', () => {
     mockApi(signedInRoutes({ profile: withPrices() }))
     renderApp('/app/nuitrack-analytics/basket/license-selection/')
     expect(await screen.findByRole('region', { name: 'Cloud' })).toHaveTextContent('$20.00 a month')
-    expect(screen.getByRole('link', { name: /Contact sales/ })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
+    fireEvent.click(screen.getByRole('button', { name: 'Contact sales' }))
+    const modal = await screen.findByRole('dialog', { name: /Contact sales/ })
+    expect(within(modal).getByRole('textbox', { name: /Details/ })).toHaveValue('We would like to run Nuitrack Analytics on our own servers.')
   })
 
   it('shows a loader while the prices load', async () => {
@@ -264,6 +269,77 @@ describe('checkout', () => {
     expect(screen.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
     expect(app.location().pathname).toBe('/app/face/basket/checkout/')
     // the checkout explains it: no error modal
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
+describe('promo codes', () => {
+  it('empty, filled, applied: the discount comes off the total, the balance is off, the code goes with the purchase', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
+    const sent: Call[] = []
+    mockApi({
+      ...signedInRoutes({ profile: withPrices(100) }),
+      'POST /api/promocode/validate/': () => json(200, { promocode: 'SAVE10', discount: '10%' }),
+      'POST /api/resource/subscribe/': (c) => {
+        sent.push(c)
+        return json(200, {
+          status: 'pending',
+          order_id: 4,
+          transaction_id: 4,
+          subscription_id: 4,
+          amount: 27,
+          payment: { provider: 'sandbox', provider_data: { session_id: 's4', url: '/api/payments/sandbox/s4/' } },
+        })
+      },
+    })
+    const go = vi.spyOn(leave, 'to').mockImplementation(() => {})
+    renderApp('/app/face/basket/checkout/')
+    await waitFor(() => expect(total()).toBe('$30.00'))
+    const input = screen.getByRole('textbox', { name: 'Promo code' })
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled()
+    fireEvent.change(input, { target: { value: 'save10' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
+    await waitFor(() => expect(total()).toBe('$27.00'))
+    expect(screen.getByRole('textbox', { name: 'Promo code' })).toHaveAttribute('readonly')
+    expect(screen.getByRole('textbox', { name: 'Promo code' })).toHaveValue('SAVE10')
+    expect(screen.getByTestId('order-discount')).toHaveTextContent('$3.00')
+
+    // cleared, then applied again
+    fireEvent.click(screen.getByRole('button', { name: 'Remove the code' }))
+    await waitFor(() => expect(total()).toBe('$30.00'))
+    expect(screen.getByRole('textbox', { name: 'Promo code' })).toHaveValue('')
+    fireEvent.change(screen.getByRole('textbox', { name: 'Promo code' }), { target: { value: 'save10' } })
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Promo code' }), { key: 'Enter' })
+    await waitFor(() => expect(total()).toBe('$27.00'))
+
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    // step 2: no promo box, and no balance with a promo
+    expect(await screen.findByRole('radio', { name: 'From the balance' })).toBeDisabled()
+    expect(screen.queryByRole('textbox', { name: 'Promo code' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $27.00' }))
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/api/payments/sandbox/s4/'))
+    expect(sent[0]!.body).toMatchObject({ payment_source: 'stripe', promocode: 'SAVE10' })
+  })
+
+  it('a refusal shows under the input with the platform name', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
+    let asked: unknown = null
+    mockApi({
+      ...signedInRoutes({ profile: withPrices(100) }),
+      'POST /api/promocode/validate/': (c) => {
+        asked = c.body
+        return json(400, { error_code: ERRORS.promo_wrong_platform.code, error: ERRORS.promo_wrong_platform.message })
+      },
+    })
+    renderApp('/app/face/basket/checkout/')
+    await waitFor(() => expect(total()).toBe('$30.00'))
+    fireEvent.change(screen.getByRole('textbox', { name: 'Promo code' }), { target: { value: 'NUI5' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Promo code' })).toHaveAccessibleDescription("This promo code can't be applied to this platform (Face SDK)"),
+    )
+    expect(asked).toEqual({ promocode: 'NUI5', product: 'face_online_subscribe' })
+    expect(total()).toBe('$30.00')
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 })

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react'
-import { Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useNavigate, useParams } from 'react-router'
 import { PLATFORM_TITLES, formatCents, unitPriceCents, type Platform, type SaleEntry } from '@portal/domain'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { paths, supportUrl } from '../../../config/paths.ts'
+import { paths } from '../../../config/paths.ts'
+import { contactSales } from '../../../lib/contact-sales.ts'
 import { useBasketData, type ShownPriceRow } from '../api/prices.ts'
 import { basketStore } from '../components/basket-store.ts'
 import { basketEntriesOf, configOf, type CheckoutState } from '../components/catalogue.ts'
@@ -161,9 +162,8 @@ function AnalyticsPlans({ rows }: { rows: readonly ShownPriceRow[] }) {
         title={t('On-premise')}
         price={<Text fw={700}>{t('Priced to your installation')}</Text>}
         action={
-          <Button component="a" href={supportUrl('freshdesk')} target="_blank" rel="noopener noreferrer" variant="light">
+          <Button variant="light" onClick={() => contactSales.open({ details: t('We would like to run Nuitrack Analytics on our own servers.') })}>
             {t('Contact sales')}
-            <VisuallyHidden> {t('(opens in a new tab)')}</VisuallyHidden>
           </Button>
         }
       >
