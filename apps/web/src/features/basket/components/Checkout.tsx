@@ -141,9 +141,11 @@ export function OrderSummary({
             <Text size="sm">{t('Subtotal')}</Text>
             <Text size="sm">{formatCents(subtotal)}</Text>
           </Group>
-          <Group justify="space-between" mb="xs">
-            <Text size="sm">{t('Promo code {{code}}', { code: promo.promocode })}</Text>
-            <Text size="sm" data-testid="order-discount">
+          <Group justify="space-between" mb="xs" wrap="nowrap" align="flex-start">
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {t('Promo code {{code}}', { code: promo.promocode })}
+            </Text>
+            <Text size="sm" data-testid="order-discount" style={{ whiteSpace: 'nowrap' }}>
               −{formatCents(subtotal - total)}
             </Text>
           </Group>
