@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react'
-import { Anchor, AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
+import { Anchor, AppShell, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, PORTAL_VERSION, displayName, formatUsd } from '@portal/domain'
 import { external, paths } from '../../config/paths.ts'
+import { FillBalanceModal } from '../../features/balance/components/FillBalanceModal.tsx'
 import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
 import { useProfile } from '../../lib/auth.ts'
+import { openFillBalance } from '../../lib/fill-balance.ts'
 import classes from './shell.module.css'
 
 /** Collapse breakpoint: at 1024 px and below the menu sits behind the burger. */
@@ -65,7 +67,8 @@ export function Shell() {
 
       <AppShell.Navbar id="side-menu" aria-label={t('Main menu')} p="sm">
         <AppShell.Section>
-          <Box p="sm" className={classes.balance}>
+          {/* the balance card opens the fill-balance modal */}
+          <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog">
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('Balance')}
             </Text>
@@ -76,7 +79,10 @@ export function Shell() {
             ) : (
               <Skeleton h={28} w={90} mt={4} />
             )}
-          </Box>
+            <Text size="sm" fw={600} c="indigo.8" mt={2}>
+              {t('Add funds')}
+            </Text>
+          </UnstyledButton>
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} mt="sm">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600} px="sm" mb={4}>
@@ -114,6 +120,7 @@ export function Shell() {
         <Outlet />
       </AppShell.Main>
       <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
+      <FillBalanceModal />
     </AppShell>
   )
 }

@@ -1,0 +1,78 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fillBalanceStore } from '../../../lib/fill-balance.ts'
+import { json, mockApi, profile, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { amountParam } from './add-funds.tsx'
+
+afterEach(() => fillBalanceStore.close())
+
+describe('/app/{platform}/add-funds/', () => {
+  it('opens the modal with the amount of the link, then shows the dashboard', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const app = renderApp('/app/face/add-funds/?amount=250')
+    const dialog = await screen.findByRole('dialog', { name: 'Add funds' })
+    expect(within(dialog).getByLabelText('Amount, USD')).toHaveValue('250')
+    await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/'))
+  })
+
+  it('an amount the rules refuse (or none) starts at the default 100', async () => {
+    for (const path of ['/app/nuitrack/add-funds/?amount=5', '/app/nuitrack/add-funds/?amount=abc', '/app/nuitrack/add-funds/']) {
+      setLogged()
+      mockApi(signedInRoutes())
+      const app = renderApp(path)
+      const dialog = await screen.findByRole('dialog', { name: 'Add funds' })
+      expect(within(dialog).getByLabelText('Amount, USD')).toHaveValue('100')
+      await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/dashboard/'))
+      app.unmount()
+      act(() => fillBalanceStore.close())
+    }
+  })
+
+  it('reads whole dollars of up to 6 digits only', () => {
+    expect(amountParam('150')).toBe(150)
+    expect(amountParam(' 20 ')).toBe(20)
+    expect(amountParam('1e3')).toBeUndefined()
+    expect(amountParam('12.5')).toBeUndefined()
+    expect(amountParam('1234567')).toBeUndefined()
+    expect(amountParam(null)).toBeUndefined()
+  })
+})
+
+describe('/app/{platform}/balance-purchase-success/', () => {
+  function serve() {
+    let balance = 12.5
+    const calls = mockApi({ ...signedInRoutes(), 'GET /api/client/': () => json(200, profile({ balance })) })
+    return { calls, credit: (usd: number) => (balance += usd) }
+  }
+
+  it('says the balance comes soon with a support link; closing reads the balance again and goes to ?next', async () => {
+    setLogged()
+    const { calls, credit } = serve()
+    const app = renderApp(`/app/face/balance-purchase-success/?next=${encodeURIComponent('/app/group-keys/')}`)
+    const dialog = await screen.findByRole('dialog', { name: 'Thank you for your payment' })
+    expect(dialog).toHaveTextContent('Your balance will be topped up soon')
+    expect(within(dialog).getByRole('link', { name: 'contact support' })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
+    expect(await screen.findByTestId('balance')).toHaveTextContent('$12.50')
+    const before = calls.filter((c) => c.url === '/api/client/').length
+    credit(150)
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: 'OK' }))
+    await waitFor(() => expect(app.location().pathname).toBe('/app/group-keys/'))
+    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('$162.50'))
+    expect(calls.filter((c) => c.url === '/api/client/').length).toBeGreaterThan(before)
+  })
+
+  it('without ?next, or with one outside the portal, closing goes to the dashboard', async () => {
+    for (const next of [null, 'https://evil.example/app/', '//evil.example/app/', '/app/%2e%2e/admin']) {
+      setLogged()
+      serve()
+      const app = renderApp(`/app/face-machine/balance-purchase-success/${next ? `?next=${encodeURIComponent(next)}` : ''}`)
+      const dialog = await screen.findByRole('dialog', { name: 'Thank you for your payment' })
+      await userEvent.setup().keyboard('{Escape}')
+      await waitFor(() => expect(app.location().pathname).toBe('/app/face-machine/dashboard/'))
+      expect(dialog).not.toBeInTheDocument()
+      app.unmount()
+    }
+  })
+})
