@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS } from '@portal/domain'
 import { fillBalanceStore, openFillBalance } from '../../../lib/fill-balance.ts'
-import { json, mockApi, renderApp, setLogged, signedInRoutes, type Answer, type Routes } from '../../../test/utils.tsx'
+import { json, mockApi, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
 import { startingAmount } from './FillBalanceModal.tsx'
 
 const checkout = (id = 'cs_1') =>
@@ -17,9 +17,9 @@ beforeEach(() => {
 })
 afterEach(() => fillBalanceStore.close())
 
-async function openFromMenu(path = '/app/face/dashboard/', refill: Answer = () => checkout(), more: Routes = {}) {
+async function openFromMenu(path = '/app/face/dashboard/', refill: Answer = () => checkout()) {
   setLogged()
-  const calls = mockApi({ ...signedInRoutes(), ...more, 'POST /api/balance/refill/': refill })
+  const calls = mockApi({ ...signedInRoutes(), 'POST /api/balance/refill/': refill })
   const app = renderApp(path)
   const user = userEvent.setup()
   await user.click(await screen.findByRole('button', { name: /Add funds/ }))
@@ -78,9 +78,7 @@ describe('fill-balance modal', () => {
 
   it('pays with PayPal from a page without a platform on the nuitrack pages; the button is busy while it waits', async () => {
     let answer!: (r: Response) => void
-    const { dialog, user, calls } = await openFromMenu('/app/payment-doc/', () => new Promise<Response>((r) => (answer = r)), {
-      'GET /api/transaction/': () => json(200, { transactions: [] }),
-    })
+    const { dialog, user, calls } = await openFromMenu('/app/payment-doc/', () => new Promise<Response>((r) => (answer = r)))
     await user.click(within(dialog).getByRole('button', { name: 'PayPal' }))
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'PayPal' })).toHaveAttribute('data-loading', 'true'))
     expect(within(dialog).getByRole('button', { name: 'Pay by card' })).toBeDisabled()

@@ -15,7 +15,6 @@ import {
   type ExternalPaymentSource,
 } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
-import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { fillBalanceStore, useFillBalance, type FillBalanceRequest } from '../../../lib/fill-balance.ts'
 import { useZodForm } from '../../../lib/form.ts'

@@ -1,10 +1,9 @@
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { Trans, useTranslation } from 'react-i18next'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { isAppReturnPath, isPlatform } from '@portal/domain'
 import { paths, supportUrl } from '../../../config/paths.ts'
-import { profileQueryOptions } from '../../../lib/auth.ts'
+import { useRefreshBalance } from '../api/refresh-balance.ts'
 
 /**
  * /app/{platform}/balance-purchase-success/?next=: where a top-up's checkout returns. The provider
@@ -16,12 +15,12 @@ export function BalancePurchaseSuccessRoute() {
   const { platform } = useParams()
   const [search] = useSearchParams()
   const navigate = useNavigate()
-  const qc = useQueryClient()
+  const refreshBalance = useRefreshBalance()
   const next = search.get('next')
   const target = next && isAppReturnPath(next) ? next : paths.dashboard(isPlatform(platform) ? platform : 'nuitrack')
 
   const close = () => {
-    void qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+    void refreshBalance()
     navigate(target, { replace: true })
   }
 

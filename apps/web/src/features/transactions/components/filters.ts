@@ -11,7 +11,11 @@ export type DayRange = [string | null, string | null]
 export const creationDay = (t: Pick<TransactionView, 'creation_date'>) => dayjs(t.creation_date).format('YYYY-MM-DD')
 
 /** The transactions of a status created within the days (both ends included). */
-export function filterTransactions<T extends Pick<TransactionView, 'status' | 'creation_date'>>(list: readonly T[], status: StatusFilter, [from, to]: DayRange): T[] {
+export function filterTransactions<T extends Pick<TransactionView, 'status' | 'creation_date'>>(
+  list: readonly T[],
+  status: StatusFilter,
+  [from, to]: DayRange,
+): T[] {
   return list.filter((t) => {
     if (status !== 'all' && t.status !== status) return false
     const day = creationDay(t)

@@ -49,6 +49,16 @@ export function PaymentDocRoute() {
             allowSingleDateInRange
             clearable
             clearButtonProps={{ 'aria-label': t('Clear dates') }}
+            ariaLabels={{
+              nextMonth: t('Next month'),
+              previousMonth: t('Previous month'),
+              nextYear: t('Next year'),
+              previousYear: t('Previous year'),
+              nextDecade: t('Next decade'),
+              previousDecade: t('Previous decade'),
+              monthLevelControl: t('Choose a month'),
+              yearLevelControl: t('Choose a year'),
+            }}
             miw={260}
           />
         </Group>
