@@ -63,6 +63,39 @@ describe('/app/{platform}/balance-purchase-success/', () => {
     expect(calls.filter((c) => c.url === '/api/client/').length).toBeGreaterThan(before)
   })
 
+  it('while the top-up is pending it asks again every 2 s; once paid it reads the balance and says it', async () => {
+    setLogged()
+    let balance = 12.5
+    let status: 'pending' | 'ok' = 'pending'
+    const top = () => ({
+      id: 41,
+      creation_date: '2026-11-20T12:00:00.000Z',
+      dates: { createdDate: '2026-11-20T12:00:00.000Z' },
+      status,
+      status_code: status === 'ok' ? 0 : 1,
+      amount: 150,
+      type: 0,
+      description: 'Balance top-up',
+      payment_method: null,
+      invoice_number: null,
+      invoice_url: null,
+    })
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/': () => json(200, profile({ balance })),
+      'GET /api/transaction/': () => json(200, { transactions: [top()] }),
+    })
+    renderApp('/app/nuitrack/balance-purchase-success/')
+    const state = await screen.findByTestId('top-up-status')
+    await waitFor(() => expect(state).toHaveTextContent('Waiting for the payment system to confirm the payment…'))
+    // the webhook lands
+    balance = 162.5
+    status = 'ok'
+    await waitFor(() => expect(state).toHaveTextContent('The payment is confirmed. Your balance is $162.50.'), { timeout: 4000 })
+    expect(screen.getByTestId('balance')).toHaveTextContent('$162.50')
+    expect(calls.filter((c) => c.url === '/api/transaction/').length).toBe(2)
+  })
+
   it('without ?next, or with one outside the portal, closing goes to the dashboard', async () => {
     for (const next of [null, 'https://evil.example/app/', '//evil.example/app/', '/app/%2e%2e/admin']) {
       setLogged()

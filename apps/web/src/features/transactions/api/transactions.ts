@@ -1,16 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts } from '@portal/domain'
-import { call, getFile } from '../../../lib/api-client.ts'
+import { useQuery } from '@tanstack/react-query'
+import { transactionsQueryOptions } from '../../../api/transactions.ts'
+import { getFile } from '../../../lib/api-client.ts'
 import { saveFile } from '../../../lib/save-file.ts'
-
-/** GET /api/transaction/: the client's transactions, newest first. */
-export const getTransactions = (signal?: AbortSignal) => call(contracts.transactionList, {}, { signal })
-
-export const transactionsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['transactions'] as const,
-    queryFn: ({ signal }) => getTransactions(signal),
-  })
 
 export const useTransactions = () => useQuery(transactionsQueryOptions())
 
