@@ -38,7 +38,7 @@ function InvoiceButton({ transaction }: { transaction: TransactionView & { invoi
 export function TransactionTable({ transactions }: { transactions: TransactionView[] }) {
   const { t } = useTranslation()
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <Table.ScrollContainer minWidth={680}>
       <Table verticalSpacing="sm" striped highlightOnHover aria-label={t('Transactions')}>
         <Table.Thead>
           <Table.Tr>
@@ -65,7 +65,7 @@ export function TransactionTable({ transactions }: { transactions: TransactionVi
                   {signedAmount(tx)}
                 </Text>
               </Table.Td>
-              <Table.Td>{tx.payment_method ?? '—'}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{tx.payment_method ?? '—'}</Table.Td>
               <Table.Td>{tx.invoice_url ? <InvoiceButton transaction={{ ...tx, invoice_url: tx.invoice_url }} /> : '—'}</Table.Td>
             </Table.Tr>
           ))}
