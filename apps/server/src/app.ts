@@ -28,10 +28,14 @@ import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
 import { groupRoutes } from './modules/groups/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
+import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
+import { createStripeProvider } from './platform/payments/stripe.ts'
+import { createPaypalProvider } from './platform/payments/paypal.ts'
+import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
 import { externalLinks } from './modules/links/links.ts'
 
@@ -81,6 +85,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
   // the adapters each source may use; the registry picks per source from the configuration
   const adapters: PaymentAdapters = {}
+  if (config.STRIPE_SECRET_KEY) adapters.stripe = createStripeProvider(config)
+  if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET) adapters.paypal = createPaypalProvider(config)
   const payments = selectPaymentProviders(config, adapters)
   const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments }
   app.decorate('ctx', ctx)
@@ -122,7 +128,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(licenseRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
+      await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
+      await api.register(providerRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())

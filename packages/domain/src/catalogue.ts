@@ -200,6 +200,53 @@ const P = {
   analytics: [1500, 3000, 4500, 2000].map((cost, i) => price('nuitrack-analytics', 'na_subscribe', 'cloud', cost, { plan_id: ANALYTICS_PLAN_ID, tier: i + 1 })),
 }
 
+/** Section 9 and the custom Face SDK subscription builder (face-custom.ts prices it from these rows). */
+export const CUSTOM_FACE_PRODUCT = 'face_online_custom_subscribe'
+
+/** Section 9: USD per month of the matcher by database size (faces, up to); 0 is "none". */
+export const MATCHER_TIERS = [
+  { up_to: 0, usd: 1 },
+  { up_to: 100, usd: 2 },
+  { up_to: 500, usd: 8 },
+  { up_to: 1_000, usd: 14 },
+  { up_to: 5_000, usd: 34 },
+  { up_to: 10_000, usd: 50 },
+  { up_to: 50_000, usd: 110 },
+  { up_to: 100_000, usd: 160 },
+  { up_to: 500_000, usd: 300 },
+  { up_to: 1_000_000, usd: 400 },
+  { up_to: 5_000_000, usd: 730 },
+  { up_to: 10_000_000, usd: 1000 },
+] as const
+export const DATABASE_SIZES: readonly number[] = MATCHER_TIERS.map((t) => t.up_to)
+
+/** The components the builder offers with a price of their own (the database is a size, not a component to buy). */
+export const CUSTOM_FACE_COMPONENTS = FACE_COMPONENTS.filter((c) => c !== 'database')
+export type CustomFaceComponent = Exclude<FaceComponent, 'database'>
+
+/** Monthly USD of each component (our list prices; staff change them with prices:set). The matcher's are its tiers. */
+const COMPONENT_USD: Record<Exclude<CustomFaceComponent, 'matcher'>, number> = {
+  detector: 5,
+  processor: 5,
+  age_gender_estimator: 10,
+  emotions_estimator: 10,
+  age_gender_emotions_estimator: 15,
+  liveness_2d_estimator: 20,
+  depth_liveness_estimator: 20,
+  video_client: 10,
+  video_client_ext: 10,
+  video_engine_light: 10,
+  desktop_gpu_support: 10,
+}
+
+const customRow = (license_type: string, usd: number, tier: number | null = null) => price('face', CUSTOM_FACE_PRODUCT, license_type, usd * 100, { tier })
+
+/** The seeded rows that price the builder. */
+export const CUSTOM_FACE_PRICES: readonly CataloguePrice[] = [
+  ...Object.entries(COMPONENT_USD).map(([c, usd]) => customRow(c, usd)),
+  ...MATCHER_TIERS.map((t) => customRow('matcher', t.usd, t.up_to)),
+]
+
 const PRO_TO_AI = { to: 'nuitrack_ai_perpetual', how: 'self', sold_as: 'upgrade_nuitrack_pro' } as const
 
 const TABLE = {
@@ -254,7 +301,14 @@ const TABLE = {
     'face',
     'Face SDK custom subscription',
     'subscription',
-    online({ term: 'month', custom: true, device_bound: 'by_order', staff_form: { variant: 'subscription', online: true } }),
+    online({
+      term: 'month',
+      custom: true,
+      device_bound: 'by_order',
+      staff_form: { variant: 'subscription', online: true },
+      // the builder's components and matcher tiers; not a fixed basket entry
+      prices: CUSTOM_FACE_PRICES,
+    }),
   ),
   face_online_custom: record(
     'face',

@@ -56,6 +56,7 @@ export const ERRORS = {
   return_url_invalid: { code: 'f238cc24', status: 400, message: 'The return address must be a page of this portal' },
   payment_closed: { code: '68a50aa1', status: 409, message: 'This checkout is already paid, cancelled or expired' },
   webhook_signature: { code: 'cddb3120', status: 400, message: 'The webhook signature does not match' },
+  item_not_for_sale: { code: '5897dc79', status: 400, message: 'This item is not for sale. Refresh the page and choose again' },
   insufficient_funds: { code: '851abab0', status: 409, message: 'Insufficient funds on the balance' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },

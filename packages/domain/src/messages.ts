@@ -33,6 +33,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   // money (money.ts)
   refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
   return_url_error: 'The return address must be a page of this portal',
+  database_size_error: 'Choose one of the offered database sizes',
   // titles and group keys (licenses.ts rules)
   license_title_max_length_error: `The title must be at most ${LICENSE_TITLE_MAX} characters`,
   group_size_is_zero: 'Please enter the group size',

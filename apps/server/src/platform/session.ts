@@ -50,7 +50,7 @@ export interface RouteAccessEntry {
 }
 
 /** Paths that are called without a browser session, and so without CSRF (the device API, later). */
-const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//]
+const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//, /^\/api\/payments\/webhook\//]
 
 /**
  * Sessions: an opaque random id in an HttpOnly cookie, stored as its SHA-256 hash; a JS-readable

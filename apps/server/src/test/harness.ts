@@ -51,6 +51,8 @@ export async function resetDb(db: Db) {
     .map((t) => t.tablename)
     .filter((t) => !KEPT_TABLES.has(t))
   if (tables.length) await db.exec(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+  // the migration's one counter row, which the truncation took away
+  await db.exec('INSERT INTO invoice_counter (id, last) VALUES (true, 0) ON CONFLICT DO NOTHING')
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {

@@ -1,4 +1,5 @@
 import { activationContracts } from './activation.ts'
+import { basketContracts } from './basket.ts'
 import { accountContracts } from './account.ts'
 import { authContracts } from './auth.ts'
 import { groupContracts } from './groups.ts'
@@ -17,4 +18,5 @@ export const contracts = {
   ...accountContracts,
   ...platformContracts,
   ...moneyContracts,
+  ...basketContracts,
 } as const

@@ -114,9 +114,10 @@ export const moneyContracts = {
     path: '/payments/webhook/stripe/',
     auth: 'public',
     tags: ['payments'],
-    summary: 'Stripe events (checkout.session.completed, expired, async payment failed), verified by the Stripe-Signature header',
+    summary:
+      'Stripe events (checkout.session.completed, expired, async payment failed), verified by the Stripe-Signature header; 404 where Stripe is not configured, 503 while STRIPE_WEBHOOK_SECRET is missing',
     response: { 200: z.object({ received: z.literal(true) }) },
-    errors: ['webhook_signature', 'external_payments_unavailable'],
+    errors: ['webhook_signature', 'external_payments_unavailable', 'route_not_found'],
   }),
 
   sandboxSession: contract({

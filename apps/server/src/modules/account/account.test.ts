@@ -45,10 +45,10 @@ describe('GET /api/client/', () => {
     )
     // the analytics cloud price is read from tier 4 of na_subscribe
     expect(body.prices['nuitrack-analytics'].find((p: { product: string; tier: number }) => p.product === 'na_subscribe' && p.tier === 4)).toBeTruthy()
-    expect(typeof body.payment_provider_key).toBe('string')
-    expect(body.payment_provider_key.length).toBeGreaterThan(0)
-    expect(typeof body.paypal_merchant_id).toBe('string')
-    expect(typeof body.paypal_client_id).toBe('string')
+    // no Stripe or PayPal keys configured here (modules/payments/providers.test.ts sets them)
+    expect(body.payment_provider_key).toBe('')
+    expect(body.paypal_merchant_id).toBe('')
+    expect(body.paypal_client_id).toBe('')
   })
 
   it('shows the balance in dollars with 2 decimals', async () => {

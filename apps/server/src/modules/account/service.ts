@@ -18,9 +18,10 @@ export async function getProfile(ctx: AppContext, clientId: number): Promise<Pro
   return {
     client_info: toClientInfo(client),
     prices: byPlatform,
-    payment_provider_key: 'pk_sandbox_portal',
-    paypal_merchant_id: '',
-    paypal_client_id: '',
+    // the browser's keys of the real providers ('' where one is not configured)
+    payment_provider_key: ctx.config.STRIPE_PUBLISHABLE_KEY ?? '',
+    paypal_merchant_id: ctx.config.PAYPAL_MERCHANT_ID ?? '',
+    paypal_client_id: ctx.config.PAYPAL_CLIENT_ID ?? '',
   }
 }
 

@@ -1,4 +1,4 @@
-import { CATALOGUE_PRICES, centsToUsd, type CataloguePrice, type PriceEntry } from '@portal/domain'
+import { CATALOGUE_PRICES, centsToUsd, type CataloguePrice, type PriceEntry, type PriceRow as BasketPriceRow } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
 import { CHANGELOG, FACE_SDK_VERSIONS } from './changelog.ts'
 
@@ -6,6 +6,19 @@ import { CHANGELOG, FACE_SDK_VERSIONS } from './changelog.ts'
 type PriceRow = Omit<CataloguePrice, 'platform' | 'discount'> & { platform: string; discount: string | null }
 
 const PRICE_COLUMNS = columns<PriceRow>()('platform', 'product', 'license_type', 'plan_id', 'tier', 'cost_cents', 'old_price_cents', 'discount', 'deprecated')
+
+/** The price table in cents, as the basket prices orders from it. */
+export async function listPriceRows(db: Queryable): Promise<BasketPriceRow[]> {
+  const rows = await db.query<PriceRow>(`SELECT ${PRICE_COLUMNS()} FROM prices`)
+  return rows.map((r) => ({
+    platform: r.platform,
+    product: r.product,
+    license_type: r.license_type,
+    tier: r.tier,
+    cost_cents: Number(r.cost_cents),
+    deprecated: r.deprecated,
+  }))
+}
 
 export async function listPrices(db: Queryable): Promise<(PriceEntry & { platform: string })[]> {
   const rows = await db.query<PriceRow>(`SELECT ${PRICE_COLUMNS()} FROM prices ORDER BY platform, product, tier NULLS FIRST`)

@@ -1,7 +1,7 @@
 import { platformOfProduct, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import { randomString, randomToken } from '../../platform/crypto.ts'
-import { upsertDefaultGroup } from './queries.ts'
+import { insertCustomGroup, upsertDefaultGroup } from './queries.ts'
 
 export interface FulfilmentOrder {
   clientId: number
@@ -39,4 +39,23 @@ export async function fulfil(tx: Queryable, order: FulfilmentOrder): Promise<{ g
     token: randomToken(16),
   })
   return { groupId: row.id, available: row.available }
+}
+
+/**
+ * Paid-for capacity made to the customer's own configuration (the custom Face SDK subscription):
+ * a group of its own holding that config, so two different configurations never share a group and
+ * a revoked license goes back to it (as a staff order does).
+ */
+export async function fulfilCustom(tx: Queryable, order: { clientId: number; product: string; title: string; count: number; config: Partial<LicenseConfig> }) {
+  if (!Number.isInteger(order.count) || order.count < 1) throw new Error(`fulfilCustom: bad count ${order.count}`)
+  const config: LicenseConfig = { product: order.product, os_type: null, ...order.config }
+  const id = await insertCustomGroup(tx, {
+    clientId: order.clientId,
+    product: order.product,
+    title: order.title,
+    count: order.count,
+    config,
+    token: randomToken(16),
+  })
+  return { groupId: id, available: order.count }
 }

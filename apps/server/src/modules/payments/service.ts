@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import type { PaymentEvent } from '../../platform/payments/port.ts'
 import { applyLedgerEntry } from '../balance/queries.ts'
+import { fulfilLines } from '../basket/fulfilment.ts'
 import { closeTransaction, lockTransactionBySession, markTransactionPaid, nextInvoiceNumber, type TransactionRow } from '../transactions/queries.ts'
 import { recordPaymentEvent } from './queries.ts'
 
@@ -18,6 +19,8 @@ const FULFILMENT: Record<string, (tx: Queryable, t: TransactionRow) => Promise<v
     // a credit cannot fail the balance's CHECK; a second entry for the transaction fails its unique index
     await applyLedgerEntry(tx, t.client_id, t.id, t.amount_cents)
   },
+  // a basket order paid by card or PayPal: its licenses, as a balance purchase gets them at once
+  purchase: (tx, t) => fulfilLines(tx, t.client_id, t.lines),
 }
 
 export interface AppliedEvent {

@@ -6,6 +6,11 @@ export interface TransactionLine {
   description: string
   quantity: number
   amount_cents: Cents
+  /** a basket line: the catalogue entry it sells and the os of its licenses, for fulfilment */
+  entry_id?: string
+  os_type?: number | null
+  /** a custom Face SDK line: the components and database size the customer chose */
+  license_content?: Record<string, number>
 }
 
 export interface TransactionRow {
@@ -85,7 +90,9 @@ export interface NewTransaction {
  * numbers run without gaps: a rolled-back payment gives its number back.
  */
 export async function nextInvoiceNumber(tx: Queryable): Promise<number> {
-  const [row] = await tx.query<{ last: string | number }>('UPDATE invoice_counter SET last = last + 1 RETURNING last')
+  const [row] = await tx.query<{ last: string | number }>(
+    'INSERT INTO invoice_counter (id, last) VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET last = invoice_counter.last + 1 RETURNING last',
+  )
   return Number(row!.last)
 }
 
@@ -168,4 +175,23 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
     [now, limit],
   )
   return rows.map(toRow)
+}
+
+/** removes a pending transaction whose checkout could not be opened (nothing refers to it yet) */
+export async function deleteTransaction(tx: Queryable, id: number) {
+  await tx.query('DELETE FROM transactions WHERE id = $1 AND status = 1 AND provider_session_id IS NULL', [id])
+}
+
+/** one of the client's transactions by its provider's checkout (a PayPal order); another client's is not found */
+export async function findTransactionBySession(
+  db: Queryable,
+  clientId: number,
+  provider: PaymentProviderName,
+  sessionId: string,
+): Promise<TransactionRow | null> {
+  const [row] = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 AND provider = $2 AND provider_session_id = $3`,
+    [clientId, provider, sessionId],
+  )
+  return row ? toRow(row) : null
 }

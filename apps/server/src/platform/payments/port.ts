@@ -24,6 +24,8 @@ export interface CheckoutRequest {
   source: ExternalPaymentSource
   /** a one-off payment, or a subscription the provider charges again (issue 13) */
   mode: 'payment' | 'subscription'
+  /** how often a subscription charges again (default month); ignored for a one-off payment */
+  interval?: 'month' | 'year'
   lines: CheckoutLine[]
   amountCents: Cents
   customerEmail: string

@@ -1,0 +1,28 @@
+import { CUSTOM_FACE_PRODUCT, MONTH_SECONDS, saleEntryById, type LicenseConfig } from '@portal/domain'
+import type { Queryable } from '../../db/db.ts'
+import { fulfil, fulfilCustom } from '../licenses/fulfilment.ts'
+import type { TransactionLine } from '../transactions/queries.ts'
+
+/** Puts a paid order's licenses into the client's default groups: the one fulfilment path. */
+export async function fulfilLines(tx: Queryable, clientId: number, lines: readonly TransactionLine[]) {
+  for (const line of lines) {
+    if (line.license_content) {
+      // a builder's line: the customer's components, in a group of their own
+      await fulfilCustom(tx, {
+        clientId,
+        product: CUSTOM_FACE_PRODUCT,
+        title: line.description,
+        count: line.quantity,
+        config: { license_content: line.license_content, license_expire_delta: MONTH_SECONDS },
+      })
+      continue
+    }
+    const entry = line.entry_id ? saleEntryById(line.entry_id) : null
+    if (!entry) throw new Error(`order line without a catalogue entry: ${JSON.stringify(line)}`)
+    const { product: _product, online: _online, ...sold } = entry.config
+    const config: Partial<LicenseConfig> = Object.fromEntries(
+      Object.entries(sold).filter(([, v]) => v !== null && !(typeof v === 'object' && Object.keys(v).length === 0)),
+    )
+    await fulfil(tx, { clientId, product: entry.product, count: line.quantity, osType: line.os_type ?? null, months: entry.months, config })
+  }
+}

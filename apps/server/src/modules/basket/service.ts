@@ -1,0 +1,104 @@
+import {
+  CUSTOM_FACE_PRODUCT,
+  OS_TYPES,
+  TRANSACTION_STATUS,
+  TRANSACTION_TYPE,
+  centsToUsd,
+  orderTotalCents,
+  priceOrder,
+  type ContractBody,
+  type OsType,
+  type contracts,
+} from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import { fail } from '../../platform/errors.ts'
+import { applyLedgerEntry } from '../balance/queries.ts'
+import { listPriceRows } from '../catalogue/queries.ts'
+import { lockClient } from '../licenses/service.ts'
+import { openCheckout } from '../payments/checkout.ts'
+import { RECEIPT_JOB } from '../payments/service.ts'
+import { fulfilLines } from './fulfilment.ts'
+import { insertTransaction, markTransactionPaid, nextInvoiceNumber, type TransactionLine } from '../transactions/queries.ts'
+
+type PurchaseBody = Required<Pick<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>> &
+  Omit<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>
+
+/** The invoice line of a priced basket line: the entry's title, with the os for products sold per os. */
+const lineTitle = (title: string, os: number | null) => (os === null ? title : `${title} (${OS_TYPES[os as OsType]})`)
+
+/**
+ * A purchase (POST /resource/buy/). Every item is priced here from the catalogue and the price table;
+ * nothing the browser sends about prices or configs is trusted. Paid from the balance it is one
+ * database transaction: the debit (refused below zero), the debit transaction with its invoice
+ * number and the licenses in the client's groups. Paid by card or PayPal it opens the provider's
+ * checkout; the licenses arrive when the provider confirms (FULFILMENT.purchase), exactly once.
+ */
+export async function purchase(ctx: AppContext, clientId: number, body: PurchaseBody, opts: { subscribe?: boolean } = {}) {
+  const priced = priceOrder(body.items, await listPriceRows(ctx.db), { subscriptionsOnly: opts.subscribe })
+  if (!('lines' in priced)) {
+    return fail('item_not_for_sale', undefined, 'problem' in priced && priced.problem === 'not_for_sale' ? `items.${priced.index}` : 'items')
+  }
+  const total = orderTotalCents(priced.lines)
+  const lines: TransactionLine[] = priced.lines.map((l) => ({
+    description: lineTitle(l.entry.title, l.os_type),
+    quantity: l.count,
+    amount_cents: l.amount_cents,
+    entry_id: l.entry.id,
+    os_type: l.os_type,
+    ...(l.entry.product === CUSTOM_FACE_PRODUCT ? { license_content: l.entry.config.license_content } : {}),
+  }))
+  const description = lines.length === 1 ? `${lines[0]!.description} × ${lines[0]!.quantity}` : `Order of ${lines.length} products`
+  const source = body.payment_source ?? 'stripe'
+
+  if (source !== 'balance') {
+    const opened = await openCheckout(ctx, {
+      clientId,
+      kind: 'purchase',
+      type: TRANSACTION_TYPE.debit,
+      description,
+      lines,
+      amountCents: total,
+      source,
+      successPath: body.success_url,
+      cancelPath: body.cancel_url,
+    })
+    return {
+      status: 'pending' as const,
+      order_id: opened.transaction_id,
+      transaction_id: opened.transaction_id,
+      amount: centsToUsd(total),
+      payment: opened.payment,
+    }
+  }
+
+  const id = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const t = await insertTransaction(tx, {
+      clientId,
+      type: TRANSACTION_TYPE.debit,
+      status: TRANSACTION_STATUS.pending,
+      amountCents: total,
+      kind: 'purchase',
+      description,
+      lines,
+      paymentSource: 'balance',
+      paymentMethod: 'Balance',
+      invoiceNumber: null,
+    })
+    // the debit first: a short balance fails before the invoice counter is taken
+    if ((await applyLedgerEntry(tx, clientId, t.id, -total)) === null) fail('insufficient_funds')
+    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
+    await fulfilLines(tx, clientId, lines)
+    await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
+    return t.id
+  })
+  return { ...answer(id, total, opts), status: 'paid' as const, payment: null }
+}
+
+/** The order's ids: for now the order is its transaction (a subscription's id too, until renewals keep their own). */
+const answer = (id: number, total: number, opts: { subscribe?: boolean }) => ({
+  order_id: id,
+  transaction_id: id,
+  ...(opts.subscribe ? { subscription_id: id } : {}),
+  amount: centsToUsd(total),
+})

@@ -1,0 +1,74 @@
+import { PAYMENT_SESSION_HOURS, TRANSACTION_STATUS, TRANSACTION_TYPE, type Cents, type ExternalPaymentSource } from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import { fail } from '../../platform/errors.ts'
+import { findClientById } from '../account/queries.ts'
+import { deleteTransaction, insertTransaction, setProviderSession, type TransactionLine } from '../transactions/queries.ts'
+
+export interface CheckoutOrder {
+  clientId: number
+  /** what the transaction is: top_up, purchase… (its fulfilment when paid: FULFILMENT in service.ts) */
+  kind: string
+  /** 0 credit (money onto the balance), 1 debit (a purchase) */
+  type: (typeof TRANSACTION_TYPE)[keyof typeof TRANSACTION_TYPE]
+  description: string
+  lines: TransactionLine[]
+  amountCents: Cents
+  source: ExternalPaymentSource
+  mode?: 'payment' | 'subscription'
+  /** /app/ paths (the contract checked them); made absolute on PUBLIC_URL for the provider */
+  successPath: string
+  cancelPath: string
+}
+
+export interface OpenedCheckout {
+  transaction_id: number
+  payment: { provider: 'sandbox' | 'stripe' | 'paypal'; provider_data: { session_id: string; url: string } }
+}
+
+/**
+ * Opens a provider checkout for a pending transaction. The transaction is written first (so a
+ * webhook that beats our answer finds it), then the provider is asked; if the provider is down or
+ * refuses, the transaction is removed again and the caller gets external_payments_unavailable:
+ * nothing is left behind.
+ */
+export async function openCheckout(ctx: AppContext, order: CheckoutOrder): Promise<OpenedCheckout> {
+  let provider
+  try {
+    provider = ctx.payments.forSource(order.source)
+  } catch {
+    return fail('external_payments_unavailable')
+  }
+  const client = (await findClientById(ctx.db, order.clientId)) ?? fail('unauthorized')
+  const expiresAt = new Date(Date.now() + PAYMENT_SESSION_HOURS * 3600_000)
+  const t = await insertTransaction(ctx.db, {
+    clientId: order.clientId,
+    type: order.type,
+    status: TRANSACTION_STATUS.pending,
+    amountCents: order.amountCents,
+    kind: order.kind,
+    description: order.description,
+    lines: order.lines,
+    paymentSource: order.source,
+    expiresAt,
+    invoiceNumber: null,
+  })
+  try {
+    const session = await provider.createCheckout({
+      transactionId: t.id,
+      source: order.source,
+      mode: order.mode ?? 'payment',
+      lines: order.lines.map((l) => ({ description: l.description, quantity: l.quantity, amount_cents: l.amount_cents })),
+      amountCents: order.amountCents,
+      customerEmail: client.email,
+      successUrl: ctx.config.PUBLIC_URL + order.successPath,
+      cancelUrl: ctx.config.PUBLIC_URL + order.cancelPath,
+      expiresAt,
+    })
+    await setProviderSession(ctx.db, t.id, session.provider, session.sessionId)
+    return { transaction_id: t.id, payment: { provider: session.provider, provider_data: { session_id: session.sessionId, url: session.url } } }
+  } catch (err) {
+    ctx.log.warn({ err, source: order.source, provider: provider.name }, 'payment provider refused a checkout')
+    await deleteTransaction(ctx.db, t.id).catch((e: unknown) => ctx.log.error({ err: e, transaction: t.id }, 'could not remove a failed checkout'))
+    return fail('external_payments_unavailable')
+  }
+}

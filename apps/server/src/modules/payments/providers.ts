@@ -1,0 +1,81 @@
+import { TRANSACTION_STATUS, transactionStatusOf, type TransactionStatus } from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import { fail } from '../../platform/errors.ts'
+import { PaymentUnavailable, WebhookSignatureError, type PaymentEvent, type WebhookRequest } from '../../platform/payments/port.ts'
+import { findTransactionBySession } from '../transactions/queries.ts'
+import { applyPaymentEvent, type AppliedEvent } from './service.ts'
+
+/**
+ * The real providers' ways back into the portal: Stripe's signed webhook and PayPal's capture after
+ * approval. Both end in applyPaymentEvent, which applies an event once however often it comes.
+ */
+
+type Ctx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'payments'>
+
+/** A paid event that found its transaction already closed took money the portal did not credit: an operator must refund it. */
+function warnIfPaidButClosed(ctx: Ctx, event: PaymentEvent, result: AppliedEvent) {
+  if (event.outcome === 'paid' && !result.applied && result.status !== null && result.status !== 'ok') {
+    ctx.log.error(
+      { provider: event.provider, session: event.sessionId, event: event.eventId, transaction: result.transactionId, status: result.status },
+      'provider reports a payment for a transaction that is no longer pending; refund it at the provider',
+    )
+  }
+}
+
+/**
+ * A Stripe webhook: verified by its signature, then applied. Stripe not configured: the route does
+ * not exist for it (404); configured without STRIPE_WEBHOOK_SECRET: 503, so Stripe delivers it
+ * again once the secret is set. An event type the portal does not act on is acknowledged.
+ */
+export async function receiveStripeWebhook(ctx: Ctx, req: WebhookRequest): Promise<void> {
+  const stripe = ctx.payments.byName('stripe')
+  if (!stripe?.parseWebhook) return fail('route_not_found')
+  let event: PaymentEvent | null
+  try {
+    event = await stripe.parseWebhook(req)
+  } catch (err) {
+    if (err instanceof WebhookSignatureError) {
+      ctx.log.warn({ reason: err.message }, 'Stripe webhook with a bad signature refused')
+      return fail('webhook_signature')
+    }
+    if (err instanceof PaymentUnavailable) {
+      ctx.log.error({ reason: err.message }, 'Stripe webhook cannot be verified')
+      return fail('external_payments_unavailable')
+    }
+    throw err
+  }
+  if (!event) return
+  warnIfPaidButClosed(ctx, event, await applyPaymentEvent(ctx, event))
+}
+
+export interface CaptureResult {
+  transaction_id: number
+  transaction_status: TransactionStatus
+}
+
+/**
+ * Captures an approved PayPal order of the client's and applies the capture. A settled transaction
+ * answers its status without calling PayPal again (so a closed one is never charged); a repeated
+ * or parallel sync of a pending one gets the same capture back from PayPal and applies it once.
+ * Another client's order, or one the portal did not open, is not found.
+ */
+export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: string): Promise<CaptureResult> {
+  const t = await findTransactionBySession(ctx.db, clientId, 'paypal', orderId)
+  if (!t) return fail('not_found')
+  if (t.status !== TRANSACTION_STATUS.pending) return { transaction_id: t.id, transaction_status: transactionStatusOf(t.status) }
+  const paypal = ctx.payments.byName('paypal')
+  if (!paypal?.capture) return fail('external_payments_unavailable')
+  let event: PaymentEvent
+  try {
+    event = await paypal.capture(orderId)
+  } catch (err) {
+    if (err instanceof PaymentUnavailable) {
+      ctx.log.warn({ order: orderId, transaction: t.id, reason: err.message }, 'PayPal capture failed; nothing changed')
+      return fail('external_payments_unavailable')
+    }
+    throw err
+  }
+  const result = await applyPaymentEvent(ctx, event)
+  warnIfPaidButClosed(ctx, event, result)
+  return { transaction_id: t.id, transaction_status: result.status ?? transactionStatusOf(t.status) }
+}

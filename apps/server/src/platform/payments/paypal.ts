@@ -1,0 +1,248 @@
+import type { Cents } from '@portal/domain'
+import type { Config } from '../config.ts'
+import { PaymentUnavailable, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
+
+/**
+ * The PayPal source through PayPal's REST API v2 (Orders), over plain fetch (docs/decisions.md says
+ * why not its SDK). A checkout is an order with intent CAPTURE whose custom_id is our transaction;
+ * after the customer approves it, the portal captures it (`POST /api/paypal/capture-payment/`) and
+ * the capture becomes the payment event. Capturing again answers ORDER_ALREADY_CAPTURED: the order is
+ * read back and its capture answers the same event, so a repeated sync applies once.
+ */
+
+export type PaypalConfig = Pick<Config, 'PAYPAL_CLIENT_ID' | 'PAYPAL_CLIENT_SECRET' | 'PAYPAL_API_BASE' | 'PAYPAL_MERCHANT_ID'>
+
+export interface PaypalOptions {
+  /** per call, in ms: the customer waits on it; default 20 s */
+  timeoutMs?: number
+  /** for tests: the clock that ages the cached token */
+  now?: () => number
+}
+
+interface Money {
+  currency_code: string
+  value: string
+}
+interface Capture {
+  id: string
+  status: string
+  amount?: Money
+  custom_id?: string
+}
+interface Order {
+  id: string
+  status?: string
+  links?: { href: string; rel: string; method?: string }[]
+  payer?: { email_address?: string }
+  payment_source?: { paypal?: { email_address?: string } }
+  purchase_units?: { custom_id?: string; payments?: { captures?: Capture[] } }[]
+}
+interface ApiErrorBody {
+  name?: string
+  message?: string
+  details?: { issue?: string; description?: string }[]
+}
+
+/** What PayPal answered when it was not a success: the status and its issue codes. */
+class PaypalApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+  ) {
+    super(`PayPal answered ${status}${body?.name ? ` ${body.name}` : ''}${body?.details?.[0]?.issue ? ` (${body.details[0].issue})` : ''}`)
+  }
+  hasIssue(issue: string) {
+    return this.body?.name === issue || (this.body?.details ?? []).some((d) => d.issue === issue)
+  }
+}
+
+/** cents as PayPal's decimal string: 15000 → "150.00" (integer arithmetic, no float) */
+export function centsToDecimal(cents: Cents): string {
+  if (!Number.isSafeInteger(cents) || cents < 0) throw new Error(`not an amount of cents: ${cents}`)
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+}
+
+/** PayPal's decimal string as cents: "150.00" → 15000; null for anything else */
+export function decimalToCents(value: string): Cents | null {
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(value)
+  if (!m) return null
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'))
+}
+
+const usd = (cents: Cents): Money => ({ currency_code: 'USD', value: centsToDecimal(cents) })
+
+/** Order items whose unit amounts times quantities add up to the order's total exactly (see stripe.ts lineItems). */
+function items(req: CheckoutRequest) {
+  return req.lines.map((line) => {
+    const even = line.quantity > 0 && line.amount_cents % line.quantity === 0
+    const quantity = even ? line.quantity : 1
+    const name = even || line.quantity === 1 ? line.description : `${line.quantity} × ${line.description}`
+    return { name: name.slice(0, 127), quantity: String(quantity), unit_amount: usd(line.amount_cents / quantity), category: 'DIGITAL_GOODS' }
+  })
+}
+
+/** The order's first capture (an order of the portal has one purchase unit, captured once). */
+const captureOf = (order: Order): Capture | undefined => order.purchase_units?.[0]?.payments?.captures?.[0]
+
+/** A capture as the portal's payment event. A PENDING capture is not settled yet: nothing changes, the next sync reads it again. */
+function captureToEvent(orderId: string, order: Order, capture: Capture): PaymentEvent {
+  if (capture.status === 'PENDING') throw new PaymentUnavailable(`PayPal capture ${capture.id} of order ${orderId} is pending`)
+  const email = order.payer?.email_address ?? order.payment_source?.paypal?.email_address
+  const event: PaymentEvent = {
+    provider: 'paypal',
+    eventId: capture.id,
+    sessionId: orderId,
+    outcome: capture.status === 'COMPLETED' ? 'paid' : 'declined',
+    paymentMethod: email ? `PayPal (${email})` : 'PayPal',
+  }
+  if (event.outcome === 'paid') {
+    const cents = capture.amount && capture.amount.currency_code === 'USD' ? decimalToCents(capture.amount.value) : null
+    // never leave the amount out of a paid event: the service credits only what matches the transaction
+    if (cents === null) throw new PaymentUnavailable(`PayPal capture ${capture.id} has an amount the portal cannot read: ${JSON.stringify(capture.amount)}`)
+    event.amountCents = cents
+  }
+  return event
+}
+
+export function createPaypalProvider(config: PaypalConfig, options: PaypalOptions = {}): PaymentProvider {
+  const { PAYPAL_CLIENT_ID: clientId, PAYPAL_CLIENT_SECRET: secret } = config
+  if (!clientId || !secret) throw new Error('PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must both be set')
+  const base = config.PAYPAL_API_BASE.replace(/\/$/, '')
+  const timeoutMs = options.timeoutMs ?? 20_000
+  const now = options.now ?? Date.now
+  let token: { value: string; until: number } | null = null
+  let pendingToken: Promise<string> | null = null
+
+  async function send(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+    } catch (err) {
+      throw new PaymentUnavailable(`PayPal is unreachable: ${(err as Error).message}`, { cause: err })
+    }
+  }
+
+  async function readJson<T>(res: Response): Promise<T | null> {
+    try {
+      return (await res.json()) as T
+    } catch {
+      return null
+    }
+  }
+
+  /** An OAuth access token (client credentials), cached until a minute before it expires; parallel callers share one request. */
+  async function accessToken(): Promise<string> {
+    if (token && token.until > now()) return token.value
+    pendingToken ??= (async () => {
+      const res = await send('/v1/oauth2/token', {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: 'grant_type=client_credentials',
+      })
+      const body = await readJson<{ access_token?: string; expires_in?: number }>(res)
+      if (!res.ok || !body?.access_token) throw new PaymentUnavailable(`PayPal refused the token request (${res.status})`)
+      const lifetimeS = Number(body.expires_in) > 0 ? Number(body.expires_in) : 300
+      token = { value: body.access_token, until: now() + Math.max(0, lifetimeS - 60) * 1000 }
+      return token.value
+    })().finally(() => {
+      pendingToken = null
+    })
+    return pendingToken
+  }
+
+  /** A call with the bearer token; a 401 (a token PayPal revoked early) takes a fresh token once. */
+  async function api<T>(method: string, path: string, body?: unknown, requestId?: string): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${await accessToken()}`,
+        accept: 'application/json',
+        prefer: 'return=representation',
+      }
+      if (body !== undefined) headers['content-type'] = 'application/json'
+      if (requestId) headers['paypal-request-id'] = requestId
+      const res = await send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      if (res.status === 401 && attempt === 0) {
+        token = null
+        continue
+      }
+      const json = await readJson<T & ApiErrorBody>(res)
+      if (!res.ok) throw new PaypalApiError(res.status, json)
+      if (!json) throw new PaymentUnavailable(`PayPal answered ${res.status} without a JSON body`)
+      return json
+    }
+  }
+
+  const unavailable = (what: string, err: unknown) =>
+    err instanceof PaymentUnavailable ? err : new PaymentUnavailable(`PayPal ${what} failed: ${(err as Error).message}`, { cause: err })
+
+  return {
+    name: 'paypal',
+
+    async createCheckout(req): Promise<CheckoutSession> {
+      const order = {
+        intent: 'CAPTURE',
+        purchase_units: [
+          {
+            reference_id: String(req.transactionId),
+            custom_id: String(req.transactionId),
+            description: (req.lines.length === 1 ? req.lines[0]!.description : '3DiVi portal payment').slice(0, 127),
+            amount: { ...usd(req.amountCents), breakdown: { item_total: usd(req.amountCents) } },
+            items: items(req),
+            ...(config.PAYPAL_MERCHANT_ID ? { payee: { merchant_id: config.PAYPAL_MERCHANT_ID } } : {}),
+          },
+        ],
+        payment_source: {
+          paypal: {
+            email_address: req.customerEmail,
+            experience_context: {
+              // the Orders API spells the spec's en_US as a BCP 47 tag
+              locale: 'en-US',
+              shipping_preference: 'NO_SHIPPING',
+              user_action: 'PAY_NOW',
+              return_url: req.successUrl,
+              cancel_url: req.cancelUrl,
+            },
+          },
+        },
+      }
+      let created: Order
+      try {
+        // one order per transaction, whoever retries the call
+        created = await api<Order>('POST', '/v2/checkout/orders', order, `portal-checkout-${req.transactionId}`)
+      } catch (err) {
+        throw unavailable('order creation', err)
+      }
+      const approve = created.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve')
+      if (!created.id || !approve) throw new PaymentUnavailable('PayPal answered an order without an approval link')
+      return { provider: 'paypal', sessionId: created.id, url: approve.href }
+    },
+
+    async capture(orderId): Promise<PaymentEvent> {
+      const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}`
+      let order: Order
+      try {
+        order = await api<Order>('POST', `${path}/capture`, {}, `portal-capture-${orderId}`)
+      } catch (err) {
+        if (err instanceof PaypalApiError && err.hasIssue('ORDER_ALREADY_CAPTURED')) {
+          // captured before (a repeated sync, or two at once): the order's capture is the same event
+          try {
+            order = await api<Order>('GET', path)
+          } catch (again) {
+            throw unavailable('order lookup', again)
+          }
+        } else if (err instanceof PaypalApiError && err.hasIssue('INSTRUMENT_DECLINED')) {
+          // the payer's funding was refused: the order is never captured, so nothing was taken
+          return { provider: 'paypal', eventId: `${orderId}:INSTRUMENT_DECLINED`, sessionId: orderId, outcome: 'declined' }
+        } else {
+          throw unavailable('capture', err)
+        }
+      }
+      const capture = captureOf(order)
+      if (!capture) throw new PaymentUnavailable(`PayPal order ${orderId} has no capture (status ${order.status ?? 'unknown'})`)
+      return captureToEvent(orderId, order, capture)
+    },
+  }
+}

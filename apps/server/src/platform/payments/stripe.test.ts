@@ -1,0 +1,178 @@
+import Stripe from 'stripe'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
+import { PaymentUnavailable, WebhookSignatureError, type CheckoutRequest } from './port.ts'
+import { createStripeProvider, withSessionIdParam } from './stripe.ts'
+
+/** The Stripe adapter against a local fake of the Stripe API, and webhooks signed with the package's own test helper. */
+
+const fake = await startFakeStripe()
+afterAll(() => fake.close())
+beforeEach(() => {
+  fake.mode = 'ok'
+  fake.requests.length = 0
+  fake.sessions.length = 0
+})
+
+const SECRET = 'whsec_test_secret'
+const config = { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: fake.url }
+const stripe = createStripeProvider(config, { maxNetworkRetries: 0, timeoutMs: 5_000 })
+
+const request = (over: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
+  transactionId: 42,
+  source: 'stripe',
+  mode: 'payment',
+  lines: [{ description: 'Balance top-up', quantity: 1, amount_cents: 15_000 }],
+  amountCents: 15_000,
+  customerEmail: 'ada@example.com',
+  successUrl: 'http://portal.test/app/nuitrack/balance-purchase-success/?next=%2Fapp%2F',
+  cancelUrl: 'http://portal.test/app/nuitrack/',
+  expiresAt: new Date(Date.now() + 24 * 3600_000),
+  ...over,
+})
+
+const signed = (payload: string, secret = SECRET) => ({
+  rawBody: Buffer.from(payload),
+  headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+})
+
+describe('createCheckout', () => {
+  it('opens a Checkout Session in payment mode with the lines in USD cents, the customer, the return addresses and our transaction', async () => {
+    const session = await stripe.createCheckout(request())
+    expect(session.provider).toBe('stripe')
+    expect(session.sessionId).toMatch(/^cs_test_/)
+    expect(session.url).toBe(`https://checkout.stripe.test/c/pay/${session.sessionId}`)
+
+    const sent = fake.requests[0]!
+    expect(sent.method).toBe('POST')
+    expect(sent.path).toBe('/v1/checkout/sessions')
+    expect(sent.headers.authorization).toBe('Bearer sk_test_fake')
+    expect(sent.headers['idempotency-key']).toBe('portal-checkout-42')
+    const form = fake.sessions[0]!
+    expect(form).toMatchObject({
+      mode: 'payment',
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][unit_amount]': '15000',
+      'line_items[0][price_data][product_data][name]': 'Balance top-up',
+      customer_email: 'ada@example.com',
+      success_url: 'http://portal.test/app/nuitrack/balance-purchase-success/?next=%2Fapp%2F&session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://portal.test/app/nuitrack/',
+      client_reference_id: '42',
+      'metadata[transaction_id]': '42',
+      'payment_intent_data[metadata][transaction_id]': '42',
+      'allowed_payment_method_types[0]': 'card',
+    })
+    expect(form['line_items[0][price_data][recurring][interval]']).toBeUndefined()
+    // expires_at: within Stripe's window of 30 minutes to 24 hours
+    const expires = Number(form.expires_at) - Date.now() / 1000
+    expect(expires).toBeGreaterThan(30 * 60)
+    expect(expires).toBeLessThan(24 * 3600)
+  })
+
+  it('a subscription: recurring prices, metadata on the subscription', async () => {
+    await stripe.createCheckout(
+      request({
+        mode: 'subscription',
+        interval: 'year',
+        lines: [
+          { description: 'Nuitrack Pro', quantity: 3, amount_cents: 9_000 },
+          { description: 'Face SDK', quantity: 3, amount_cents: 1_000 },
+        ],
+        amountCents: 10_000,
+      }),
+    )
+    const form = fake.sessions[0]!
+    expect(form).toMatchObject({
+      mode: 'subscription',
+      'line_items[0][quantity]': '3',
+      'line_items[0][price_data][unit_amount]': '3000',
+      'line_items[0][price_data][recurring][interval]': 'year',
+      // 1000 cents do not divide by 3: one item for the line's total, named with its quantity
+      'line_items[1][quantity]': '1',
+      'line_items[1][price_data][unit_amount]': '1000',
+      'line_items[1][price_data][product_data][name]': '3 × Face SDK',
+      'subscription_data[metadata][transaction_id]': '42',
+    })
+    expect(form['payment_intent_data[metadata][transaction_id]']).toBeUndefined()
+  })
+
+  it.each([
+    ['a 500', 500],
+    ['a 402 card error', 402],
+    ['a 401 (a wrong key)', 401],
+    ['a dropped connection', 'drop' as const],
+  ])('Stripe answering %s: PaymentUnavailable', async (_label, mode) => {
+    fake.mode = mode
+    await expect(stripe.createCheckout(request())).rejects.toBeInstanceOf(PaymentUnavailable)
+  })
+
+  it('Stripe not listening at all: PaymentUnavailable', async () => {
+    const gone = createStripeProvider({ ...config, STRIPE_API_BASE: 'http://127.0.0.1:9' }, { maxNetworkRetries: 0, timeoutMs: 2_000 })
+    await expect(gone.createCheckout(request())).rejects.toBeInstanceOf(PaymentUnavailable)
+  })
+})
+
+describe('withSessionIdParam', () => {
+  it.each([
+    ['http://p.test/app/x/', 'http://p.test/app/x/?session_id={CHECKOUT_SESSION_ID}'],
+    ['http://p.test/app/x/?a=1', 'http://p.test/app/x/?a=1&session_id={CHECKOUT_SESSION_ID}'],
+    ['http://p.test/app/x/?', 'http://p.test/app/x/?session_id={CHECKOUT_SESSION_ID}'],
+    ['http://p.test/app/x/?a=1#top', 'http://p.test/app/x/?a=1&session_id={CHECKOUT_SESSION_ID}#top'],
+  ])('%s', (url, expected) => expect(withSessionIdParam(url)).toBe(expected))
+})
+
+describe('parseWebhook', () => {
+  const parse = (event: unknown) => stripe.parseWebhook!(signed(JSON.stringify(event)))
+
+  it('checkout.session.completed and paid: a paid event with the amount, the card and the event id', async () => {
+    const event = stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000, transaction_id: 42 }, 'evt_1')
+    expect(await parse(event)).toEqual({ provider: 'stripe', eventId: 'evt_1', sessionId: 'cs_1', outcome: 'paid', amountCents: 15_000, paymentMethod: 'Card' })
+  })
+
+  it('the card brand and last 4 when the event carries them', async () => {
+    const event = stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000 }, 'evt_1')
+    Object.assign(event.data.object, {
+      payment_intent: {
+        id: 'pi_1',
+        object: 'payment_intent',
+        latest_charge: { id: 'ch_1', payment_method_details: { card: { brand: 'visa', last4: '4242' } } },
+      },
+    })
+    expect((await parse(event))?.paymentMethod).toBe('Visa •••• 4242')
+  })
+
+  it('completed but not paid yet (an asynchronous method): nothing until async_payment_succeeded', async () => {
+    expect(await parse(stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000, payment_status: 'unpaid' }))).toBeNull()
+    const ok = await parse(
+      stripeSessionEvent('checkout.session.async_payment_succeeded', { id: 'cs_1', amount_total: 15_000, payment_status: 'paid' }, 'evt_2'),
+    )
+    expect(ok).toMatchObject({ outcome: 'paid', eventId: 'evt_2', amountCents: 15_000 })
+  })
+
+  it('async payment failed: declined; expired: expired; other types: ignored', async () => {
+    expect(await parse(stripeSessionEvent('checkout.session.async_payment_failed', { id: 'cs_1' }, 'evt_3'))).toEqual({
+      provider: 'stripe',
+      eventId: 'evt_3',
+      sessionId: 'cs_1',
+      outcome: 'declined',
+    })
+    expect(await parse(stripeSessionEvent('checkout.session.expired', { id: 'cs_1' }, 'evt_4'))).toMatchObject({ outcome: 'expired', sessionId: 'cs_1' })
+    expect(await parse({ ...stripeSessionEvent('payment_intent.created', { id: 'cs_1' }), data: { object: { id: 'pi_1' } } })).toBeNull()
+  })
+
+  it('a wrong secret, a changed body, a missing or stale header: WebhookSignatureError', async () => {
+    const payload = JSON.stringify(stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000 }))
+    expect(() => stripe.parseWebhook!(signed(payload, 'whsec_other'))).toThrow(WebhookSignatureError)
+    const good = signed(payload)
+    expect(() => stripe.parseWebhook!({ ...good, rawBody: Buffer.from(payload.replace('15000', '99999')) })).toThrow(WebhookSignatureError)
+    expect(() => stripe.parseWebhook!({ rawBody: good.rawBody, headers: {} })).toThrow(WebhookSignatureError)
+    const stale = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 })
+    expect(() => stripe.parseWebhook!({ rawBody: good.rawBody, headers: { 'stripe-signature': stale } })).toThrow(WebhookSignatureError)
+  })
+
+  it('without STRIPE_WEBHOOK_SECRET webhooks cannot be verified: PaymentUnavailable', () => {
+    const noSecret = createStripeProvider({ ...config, STRIPE_WEBHOOK_SECRET: undefined })
+    expect(() => noSecret.parseWebhook!(signed('{}'))).toThrow(PaymentUnavailable)
+  })
+})

@@ -1,0 +1,244 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * Local fakes of the Stripe and PayPal APIs for the adapters' offline tests: real HTTP on 127.0.0.1,
+ * answering the calls the portal makes with the providers' shapes, recording what they were sent,
+ * and able to fail the way a provider does (an error status, or a dropped connection).
+ */
+
+export interface RecordedRequest {
+  method: string
+  path: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+/** 'ok', an error status to answer every call with, or 'drop' to close the socket without an answer */
+export type FakeMode = 'ok' | 'drop' | number
+
+interface FakeServer {
+  url: string
+  requests: RecordedRequest[]
+  mode: FakeMode
+  close(): Promise<void>
+}
+
+async function startServer(handle: (req: RecordedRequest, res: ServerResponse) => void, failure: (status: number) => unknown): Promise<FakeServer> {
+  const fake = { requests: [] as RecordedRequest[], mode: 'ok' as FakeMode }
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const recorded = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      fake.requests.push(recorded)
+      if (fake.mode === 'drop') return void req.socket.destroy()
+      if (typeof fake.mode === 'number') return json(res, fake.mode, failure(fake.mode))
+      handle(recorded, res)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  })
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${Math.random().toString(36).slice(2)}` })
+  res.end(JSON.stringify(body))
+}
+
+// ---------------------------------------------------------------- Stripe
+
+export interface FakeStripe extends FakeServer {
+  /** the form fields of each Checkout Session created, flat as Stripe's encoding sends them (`line_items[0][quantity]`) */
+  sessions: Record<string, string>[]
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const sessions: Record<string, string>[] = []
+  const fake = await startServer(
+    (req, res) => {
+      if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
+        if (!req.headers.authorization?.startsWith('Bearer sk_'))
+          return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
+        const form = Object.fromEntries(new URLSearchParams(req.body))
+        sessions.push(form)
+        const id = `cs_test_${sessions.length}${Math.random().toString(36).slice(2, 10)}`
+        let total = 0
+        for (let i = 0; form[`line_items[${i}][quantity]`]; i++) {
+          total += Number(form[`line_items[${i}][quantity]`]) * Number(form[`line_items[${i}][price_data][unit_amount]`])
+        }
+        return json(res, 200, {
+          id,
+          object: 'checkout.session',
+          mode: form.mode,
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_total: total,
+          currency: 'usd',
+          client_reference_id: form.client_reference_id ?? null,
+          customer_email: form.customer_email ?? null,
+          metadata: { transaction_id: form['metadata[transaction_id]'] },
+          expires_at: Number(form.expires_at),
+          success_url: form.success_url,
+          cancel_url: form.cancel_url,
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+        })
+      }
+      json(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } })
+    },
+    (status) => ({
+      error:
+        status === 402
+          ? { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' }
+          : { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: `fake Stripe answers ${status}` },
+    }),
+  )
+  return Object.assign(fake, { sessions })
+}
+
+/** A Stripe event about a Checkout Session, as Stripe posts it to the webhook. */
+export function stripeSessionEvent(
+  type: string,
+  session: { id: string; amount_total?: number; payment_status?: string; transaction_id?: number },
+  eventId = `evt_${Math.random().toString(36).slice(2, 14)}`,
+) {
+  return {
+    id: eventId,
+    object: 'event',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    type,
+    data: {
+      object: {
+        id: session.id,
+        object: 'checkout.session',
+        mode: 'payment',
+        status: type === 'checkout.session.expired' ? 'expired' : 'complete',
+        payment_status: session.payment_status ?? (type === 'checkout.session.completed' ? 'paid' : 'unpaid'),
+        amount_total: session.amount_total ?? null,
+        currency: 'usd',
+        client_reference_id: session.transaction_id === undefined ? null : String(session.transaction_id),
+        metadata: session.transaction_id === undefined ? {} : { transaction_id: String(session.transaction_id) },
+        payment_intent: 'pi_fake',
+      },
+    },
+  }
+}
+
+// ---------------------------------------------------------------- PayPal
+
+interface FakeOrder {
+  id: string
+  body: Record<string, unknown>
+  amount: string
+  approved: boolean
+  /** the payer's funding is refused at capture */
+  declines: boolean
+  capture: { id: string; status: string; amount: { currency_code: string; value: string } } | null
+}
+
+export interface FakePaypal extends FakeServer {
+  orders: Map<string, FakeOrder>
+  /** how many OAuth tokens the fake handed out */
+  tokensIssued(): number
+  /** PayPal revokes every token it issued (the next call with one answers 401) */
+  revokeTokens(): void
+  /** the buyer approves the order in PayPal's window */
+  approve(orderId: string, opts?: { declines?: boolean }): void
+}
+
+export const FAKE_PAYPAL_CLIENT = { id: 'fake-client-id', secret: 'fake-client-secret' }
+export const FAKE_PAYER_EMAIL = 'buyer@example.com'
+
+export async function startFakePaypal(): Promise<FakePaypal> {
+  const orders = new Map<string, FakeOrder>()
+  const tokens = new Set<string>()
+  const state = { tokensIssued: 0 }
+  const unprocessable = (issue: string) => ({ name: 'UNPROCESSABLE_ENTITY', message: 'The requested action could not be performed.', details: [{ issue }] })
+  const view = (o: FakeOrder) => ({
+    id: o.id,
+    status: o.capture ? 'COMPLETED' : o.approved ? 'APPROVED' : 'PAYER_ACTION_REQUIRED',
+    payer: o.approved ? { email_address: FAKE_PAYER_EMAIL, payer_id: 'PAYERFAKE' } : undefined,
+    purchase_units: [
+      {
+        reference_id: (o.body.purchase_units as { reference_id?: string }[])[0]?.reference_id,
+        custom_id: (o.body.purchase_units as { custom_id?: string }[])[0]?.custom_id,
+        amount: { currency_code: 'USD', value: o.amount },
+        ...(o.capture ? { payments: { captures: [o.capture] } } : {}),
+      },
+    ],
+    links: [
+      { href: `${fake.url}/v2/checkout/orders/${o.id}`, rel: 'self', method: 'GET' },
+      { href: `https://www.sandbox.paypal.test/checkoutnow?token=${o.id}`, rel: 'payer-action', method: 'GET' },
+    ],
+  })
+
+  const fake: FakeServer = await startServer(
+    (req, res) => {
+      if (req.method === 'POST' && req.path === '/v1/oauth2/token') {
+        const expected = `Basic ${Buffer.from(`${FAKE_PAYPAL_CLIENT.id}:${FAKE_PAYPAL_CLIENT.secret}`).toString('base64')}`
+        if (req.headers.authorization !== expected || req.body !== 'grant_type=client_credentials')
+          return json(res, 401, { error: 'invalid_client', error_description: 'Client Authentication failed' })
+        const token = `A21AA${Math.random().toString(36).slice(2)}`
+        tokens.add(token)
+        state.tokensIssued++
+        return json(res, 200, {
+          scope: 'https://uri.paypal.com/services/payments',
+          access_token: token,
+          token_type: 'Bearer',
+          app_id: 'APP-FAKE',
+          expires_in: 32400,
+        })
+      }
+      const bearer = req.headers.authorization?.replace(/^Bearer /, '')
+      if (!bearer || !tokens.has(bearer)) return json(res, 401, { error: 'invalid_token', error_description: 'Token signature verification failed' })
+
+      if (req.method === 'POST' && req.path === '/v2/checkout/orders') {
+        const body = JSON.parse(req.body) as Record<string, unknown>
+        const unit = (body.purchase_units as { amount: { value: string } }[])[0]!
+        const id = `${5 + orders.size}FAKE${Math.random().toString(36).slice(2, 12).toUpperCase()}`
+        const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null }
+        orders.set(id, order)
+        return json(res, 200, view(order))
+      }
+      const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
+      const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
+      if (m && !order) return json(res, 404, { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] })
+      if (order && req.method === 'GET' && !m![2]) return json(res, 200, view(order))
+      if (order && req.method === 'POST' && m![2]) {
+        if (order.capture) return json(res, 422, unprocessable('ORDER_ALREADY_CAPTURED'))
+        if (!order.approved) return json(res, 422, unprocessable('ORDER_NOT_APPROVED'))
+        if (order.declines) return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
+        order.capture = {
+          id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+          status: 'COMPLETED',
+          amount: { currency_code: 'USD', value: order.amount },
+        }
+        return json(res, 201, view(order))
+      }
+      json(res, 404, { name: 'NOT_FOUND', message: `no fake for ${req.method} ${req.path}` })
+    },
+    (status) => ({ name: status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'UNPROCESSABLE_ENTITY', message: `fake PayPal answers ${status}`, details: [] }),
+  )
+  return Object.assign(fake, {
+    orders,
+    tokensIssued: () => state.tokensIssued,
+    revokeTokens: () => tokens.clear(),
+    approve(orderId: string, opts: { declines?: boolean } = {}) {
+      const order = orders.get(orderId)
+      if (!order) throw new Error(`no fake order ${orderId}`)
+      order.approved = true
+      order.declines = opts.declines ?? false
+    },
+  })
+}

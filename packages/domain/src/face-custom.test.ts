@@ -1,0 +1,67 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { priceOrder, type PriceRow } from './basket.ts'
+import { CATALOGUE_PRICES, CUSTOM_FACE_COMPONENTS, DATABASE_SIZES, MATCHER_TIERS, MONTH_SECONDS } from './catalogue.ts'
+import { contentOf, customFaceContent, customFacePriceCents, selectionOf } from './face-custom.ts'
+
+const ROWS: PriceRow[] = CATALOGUE_PRICES.map((p) => ({ ...p }))
+
+describe('the custom Face SDK subscription price (section 9)', () => {
+  it('prices the matcher by the tier of its database', () => {
+    for (const t of MATCHER_TIERS) expect(customFacePriceCents({ components: ['matcher'], database: t.up_to }, ROWS), String(t.up_to)).toBe(t.usd * 100)
+    expect(customFacePriceCents({ components: ['matcher'], database: 10_000_001 }, ROWS)).toBeNull()
+  })
+
+  it('prices the video client extension at its base plus the matcher tier', () => {
+    const ext = customFacePriceCents({ components: ['video_client_ext'], database: 0 }, ROWS)!
+    expect(ext).toBe(1000 + 100)
+    expect(customFacePriceCents({ components: ['matcher', 'video_client_ext'], database: 5_000 }, ROWS)).toBe(3400 + 1000 + 3400)
+  })
+
+  it('is the sum of the components and 0 for nothing, and takes staff-changed rows', () => {
+    expect(customFacePriceCents({ components: ['detector', 'processor'], database: 0 }, ROWS)).toBe(1000)
+    expect(customFacePriceCents({ components: [], database: 0 }, ROWS)).toBe(0)
+    const changed = ROWS.map((r) => (r.license_type === 'detector' ? { ...r, cost_cents: 777 } : r))
+    expect(customFacePriceCents({ components: ['detector'], database: 0 }, changed)).toBe(777)
+    expect(
+      customFacePriceCents(
+        { components: ['detector'], database: 0 },
+        ROWS.filter((r) => r.license_type !== 'detector'),
+      ),
+    ).toBeNull()
+  })
+
+  it('grows with every component added (property)', () => {
+    fc.assert(
+      fc.property(fc.subarray([...CUSTOM_FACE_COMPONENTS]), fc.constantFrom(...DATABASE_SIZES), (components, database) => {
+        const price = customFacePriceCents({ components, database }, ROWS)!
+        expect(Number.isSafeInteger(price)).toBe(true)
+        for (const extra of CUSTOM_FACE_COMPONENTS.filter((c) => !components.includes(c))) {
+          expect(customFacePriceCents({ components: [...components, extra], database }, ROWS)!).toBeGreaterThan(price)
+        }
+      }),
+    )
+  })
+
+  it('reads and writes the builder content; the database counts only with the matcher', () => {
+    expect(contentOf({ components: ['detector', 'matcher'], database: 500 })).toEqual({ detector: 1, matcher: 1, database: 500 })
+    expect(contentOf({ components: ['detector'], database: 500 })).toEqual({ detector: 1, database: 0 })
+    expect(selectionOf({ detector: 1, matcher: 0, database: 100 })).toEqual({ components: ['detector'], database: 100 })
+    expect(customFaceContent.safeParse({ matcher: 1, database: 123 }).success).toBe(false)
+    expect(customFaceContent.safeParse({ unknown_component: 1 }).success).toBe(false)
+  })
+
+  it('sells through the basket as a monthly line priced from the rows; an empty one is not for sale', () => {
+    const order = priceOrder(
+      [{ config: { product: 'face_online_custom_subscribe', license_content: { matcher: 1, database: 1_000, detector: 1 } }, count: 2 }],
+      ROWS,
+    )
+    if (!('lines' in order)) throw new Error('priced')
+    expect(order.lines[0]).toMatchObject({ unit_cents: 1400 + 500, amount_cents: 3800, os_type: null })
+    expect(order.lines[0]!.entry.config).toMatchObject({ license_expire_delta: MONTH_SECONDS, license_content: { matcher: 1, detector: 1, database: 1_000 } })
+    expect(priceOrder([{ config: { product: 'face_online_custom_subscribe', license_content: {} }, count: 1 }], ROWS)).toEqual({
+      problem: 'not_for_sale',
+      index: 0,
+    })
+  })
+})

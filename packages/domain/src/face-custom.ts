@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import {
+  CUSTOM_FACE_COMPONENTS,
+  CUSTOM_FACE_PRODUCT,
+  DATABASE_SIZES,
+  FACE_COMPONENTS,
+  MATCHER_TIERS,
+  MONTH_SECONDS,
+  ONLINE_DEFAULTS,
+  productTitle,
+  type CustomFaceComponent,
+  type FaceComponent,
+  type SaleEntry,
+} from './catalogue.ts'
+import type { Cents } from './money.ts'
+
+/**
+ * The Face SDK custom subscription (spec sections 2, 3 and 9): the customer picks components and a
+ * database size in the builder; its monthly price is the sum of the components' prices, with the
+ * matcher priced by the tier of the database it searches, and the video client extension at its
+ * own price plus that tier's. Prices are rows of the price table (product
+ * face_online_custom_subscribe, license_type = the component; the matcher's rows carry the tier).
+ */
+
+/** What the builder sends: license_content with 1 for each chosen component and the database size. */
+export const customFaceContent = z
+  .partialRecord(z.enum(FACE_COMPONENTS), z.number().int().min(0).max(10_000_000))
+  .refine((c) => c.database === undefined || DATABASE_SIZES.includes(c.database), 'database_size_error')
+
+export interface CustomFaceSelection {
+  components: readonly CustomFaceComponent[]
+  /** faces the matcher searches: one of DATABASE_SIZES */
+  database: number
+}
+
+export const selectionOf = (content: Partial<Record<FaceComponent, number>>): CustomFaceSelection => ({
+  components: CUSTOM_FACE_COMPONENTS.filter((c) => (content[c] ?? 0) > 0),
+  database: content.database ?? 0,
+})
+
+export const contentOf = (s: CustomFaceSelection): Partial<Record<FaceComponent, number>> => ({
+  ...Object.fromEntries(s.components.map((c) => [c, 1])),
+  database: s.components.includes('matcher') ? s.database : 0,
+})
+
+interface PriceRowLike {
+  platform: string
+  product: string
+  license_type: string
+  tier: number | null
+  cost_cents: Cents
+}
+
+/** The tier row of a database size: the smallest tier that holds it. */
+const tierOf = (database: number) => MATCHER_TIERS.find((t) => database <= t.up_to) ?? null
+
+/**
+ * The monthly price of one custom license, from the price rows; null when a chosen component has
+ * no row (not for sale) or the database is larger than the largest tier. Nothing chosen is 0 (the
+ * spec's "a custom total must be above 0" refuses it).
+ */
+export function customFacePriceCents(s: CustomFaceSelection, rows: readonly PriceRowLike[]): Cents | null {
+  const find = (license_type: string, tier: number | null = null) =>
+    rows.find((r) => r.platform === 'face' && r.product === CUSTOM_FACE_PRODUCT && r.license_type === license_type && r.tier === tier)?.cost_cents ?? null
+  const needsTier = s.components.includes('matcher') || s.components.includes('video_client_ext')
+  const tier = tierOf(s.components.includes('matcher') ? s.database : 0)
+  const tierCost = needsTier ? (tier ? find('matcher', tier.up_to) : null) : 0
+  if (tierCost === null) return null
+  let total = 0
+  for (const c of s.components) {
+    if (c === 'matcher') {
+      total += tierCost
+      continue
+    }
+    const base = find(c)
+    if (base === null) return null
+    total += base + (c === 'video_client_ext' ? tierCost : 0)
+  }
+  return total
+}
+
+/** The basket entry of a custom subscription: one month of the chosen components, priced by the builder's rows. */
+export function customSaleEntry(content: Partial<Record<FaceComponent, number>>, unitCents: Cents): SaleEntry {
+  return {
+    id: `${CUSTOM_FACE_PRODUCT}_${MONTH_SECONDS}`,
+    product: CUSTOM_FACE_PRODUCT,
+    platform: 'face',
+    title: productTitle(CUSTOM_FACE_PRODUCT),
+    license_type: 'custom',
+    months: null,
+    price: {
+      platform: 'face',
+      product: CUSTOM_FACE_PRODUCT,
+      license_type: 'custom',
+      plan_id: null,
+      tier: null,
+      cost_cents: unitCents,
+      old_price_cents: null,
+      discount: null,
+      deprecated: false,
+    },
+    config: {
+      product: CUSTOM_FACE_PRODUCT,
+      plan_id: null,
+      license_content: content,
+      license_expire_delta: MONTH_SECONDS,
+      max_reactivation_count: null,
+      online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
+    },
+  }
+}
