@@ -69,17 +69,17 @@ export function Shell() {
         <AppShell.Section>
           {/* the balance card opens the fill-balance modal */}
           <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog">
-            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            <Text span display="block" size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('Balance')}
             </Text>
             {info ? (
-              <Text fz={22} fw={700} data-testid="balance">
+              <Text span display="block" fz={22} fw={700} data-testid="balance">
                 {formatUsd(info.balance)}
               </Text>
             ) : (
-              <Skeleton h={28} w={90} mt={4} />
+              <Skeleton component="span" display="block" h={28} w={90} mt={4} />
             )}
-            <Text size="sm" fw={600} c="indigo.8" mt={2}>
+            <Text span display="block" size="sm" fw={600} c="indigo.8" mt={2}>
               {t('Add funds')}
             </Text>
           </UnstyledButton>

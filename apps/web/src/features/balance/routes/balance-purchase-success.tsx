@@ -53,7 +53,7 @@ export function BalancePurchaseSuccessRoute() {
         <Text size="sm" c="dimmed">
           <Trans
             defaults="If the balance does not change within an hour, please <support>contact support</support>."
-            components={{ support: <Anchor href={supportUrl('freshdesk')} target="_blank" rel="noopener noreferrer" inherit /> }}
+            components={{ support: <Anchor href={supportUrl('freshdesk')} target="_blank" rel="noopener noreferrer" inherit underline="always" /> }}
           />
         </Text>
         <Group justify="flex-end">

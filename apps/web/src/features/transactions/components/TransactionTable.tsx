@@ -6,7 +6,7 @@ import { formatDate } from '../../../components/LicenseBits.tsx'
 import { downloadInvoice } from '../api/transactions.ts'
 
 export const STATUS_LABELS: Record<TransactionStatus, string> = { ok: 'Paid', pending: 'Pending', declined: 'Declined', expired: 'Expired' }
-const STATUS_COLORS: Record<TransactionStatus, string> = { ok: 'green', pending: 'yellow', declined: 'red', expired: 'gray' }
+const STATUS_COLORS: Record<TransactionStatus, string> = { ok: 'green', pending: 'blue', declined: 'red', expired: 'gray' }
 
 function InvoiceButton({ transaction }: { transaction: TransactionView & { invoice_url: string } }) {
   const { t } = useTranslation()
@@ -56,12 +56,17 @@ export function TransactionTable({ transactions }: { transactions: TransactionVi
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(tx.creation_date)}</Table.Td>
               <Table.Td>{tx.description}</Table.Td>
               <Table.Td>
-                <Badge color={STATUS_COLORS[tx.status]} variant="light" styles={{ root: { minWidth: 'max-content' }, label: { overflow: 'visible' } }}>
+                <Badge
+                  color={STATUS_COLORS[tx.status]}
+                  variant="light"
+                  c="dark.8"
+                  styles={{ root: { minWidth: 'max-content' }, label: { overflow: 'visible' } }}
+                >
                   {t(STATUS_LABELS[tx.status])}
                 </Badge>
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                <Text span inherit fw={600} c={isCredit(tx.type) ? 'green.9' : undefined}>
+                <Text span inherit fw={600} c={isCredit(tx.type) ? 'teal.9' : undefined}>
                   {signedAmount(tx)}
                 </Text>
               </Table.Td>
