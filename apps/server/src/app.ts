@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -32,11 +33,17 @@ import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
-import { selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
+import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
+import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
+import { sandboxApiRoutes, sandboxPageRoutes } from './modules/payments/routes.ts'
+import { schedulePaymentExpiry } from './modules/payments/expiry.ts'
+import { balanceRoutes } from './modules/balance/routes.ts'
 import { createStripeProvider } from './platform/payments/stripe.ts'
 import { createPaypalProvider } from './platform/payments/paypal.ts'
 import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
+import { transactionRoutes } from './modules/transactions/routes.ts'
+import { registerReceiptJob } from './modules/transactions/receipt.ts'
 import { externalLinks } from './modules/links/links.ts'
 
 export interface BuildOptions {
@@ -57,6 +64,13 @@ declare module 'fastify' {
     ctx: AppContext
     mailer: Mailer
   }
+}
+
+/** http://host:port of a listening socket, a wildcard address taken as loopback. */
+function ownHttpAddress(address: string | AddressInfo | null): string | null {
+  if (!address || typeof address === 'string') return null
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
 }
 
 /** The one way to build the app: the server and the tests both call this. */
@@ -87,10 +101,22 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const adapters: PaymentAdapters = {}
   if (config.STRIPE_SECRET_KEY) adapters.stripe = createStripeProvider(config)
   if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET) adapters.paypal = createPaypalProvider(config)
+  // the sandbox exists only where it is allowed (never in production unless PAYMENTS_SANDBOX=1)
+  let ownAddress: string | null = null
+  const sandbox = sandboxAllowed(config) ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, () => ownAddress) }) : undefined
+  adapters.sandbox = sandbox
   const payments = selectPaymentProviders(config, adapters)
   const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments }
+  if (sandbox) registerSandboxDelivery(jobs, db, sandbox.webhooks)
+  schedulePaymentExpiry(jobs, ctx)
+  // the sandbox delivers its webhooks to this process's own listening address (no proxy hop)
+  app.addHook('onListen', async () => {
+    ownAddress = ownHttpAddress(app.server.address())
+  })
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
+  // the receipt of each completed payment (enqueued by applyPaymentEvent)
+  registerReceiptJob(ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
@@ -130,7 +156,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(staffRoutes, { ctx })
       await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
+      await api.register(balanceRoutes, { ctx })
+      if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
       await api.register(providerRoutes, { ctx })
+      await api.register(transactionRoutes, { ctx })
       await api.register(activationRoutes, { ctx, sdkLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP } })
       if (opts.adminToken) await api.register(adminCliRoutes, { ctx, token: opts.adminToken })
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
@@ -139,6 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   )
 
   if (config.NODE_ENV !== 'production') await app.register(devMailRoutes, { ctx })
+  if (sandbox) await app.register(sandboxPageRoutes, { ctx })
 
   const webDist = opts.webDist ?? DEFAULT_WEB_DIST
   const indexFile = join(webDist, 'index.html')

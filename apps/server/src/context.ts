@@ -38,4 +38,6 @@ export const RATE_LIMITS = {
   signupPerIp: { max: 20, windowSeconds: 3600 },
   mailPerAddress: { max: 5, windowSeconds: 900 },
   mailPerIp: { max: 30, windowSeconds: 3600 },
+  // each top-up opens a checkout at the payment provider
+  refillPerClient: { max: 30, windowSeconds: 3600 },
 } as const

@@ -32,6 +32,10 @@ async function main() {
         : `Mail goes over SMTP (${new URL(config.SMTP_URL!).host})`,
     )
   }
+  const providers = app.ctx.payments.describe()
+  console.log(
+    `Payments:    card by ${providers.stripe}, PayPal by ${providers.paypal}${Object.values(providers).includes('sandbox') ? ` (sandbox checkout: no real money)` : ''}`,
+  )
   console.log(
     `Database:    ${db.kind === 'pglite' ? `PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}; started in ${Date.now() - started} ms\n`,
   )

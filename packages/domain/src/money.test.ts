@@ -93,6 +93,8 @@ describe('return addresses', () => {
       '/app/../api/',
       '/app/%2e%2e/api/',
       '/app/%2F%2Fevil',
+      '/app/nuitrack/\ud800',
+      '/app/\udc00x',
       '/api/balance/',
       'javascript:alert(1)',
       '/app/\nLocation: x',

@@ -74,6 +74,9 @@ export const isCredit = (type: number) => type === TRANSACTION_TYPE.credit
 /** A transaction's amount as the payment documents show it: +$150.00 for a credit, -$3.28 for a debit. */
 export const signedAmount = (t: { type: number; amount: number }) => `${isCredit(t.type) ? '+' : '-'}${formatUsd(Math.abs(t.amount))}`
 
+/** An invoice's number as the invoice and the payment documents print it: 42 → INV-000042. */
+export const formatInvoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`
+
 /** How long a checkout may stay unpaid before its transaction expires. */
 export const PAYMENT_SESSION_HOURS = 24
 
@@ -94,7 +97,9 @@ export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number]
  * scheme, a host (`//evil`), a backslash or an encoded escape out of /app/ is refused.
  */
 export function isAppReturnPath(url: string): boolean {
-  if (url.length > 2000 || !url.startsWith('/app/') || url.includes('\\') || [...url].some((ch) => ch < ' ' || ch === '\u007f')) return false
+  // a lone surrogate is no text at all (the database would store a replacement character)
+  if (url.length > 2000 || !url.startsWith('/app/') || url.includes('\\') || /\p{Cs}/u.test(url) || [...url].some((ch) => ch < ' ' || ch === '\u007f'))
+    return false
   try {
     const parsed = new URL(url, 'http://portal.invalid')
     return parsed.origin === 'http://portal.invalid' && parsed.pathname.startsWith('/app/') && !/%2e|%2f|%5c/i.test(parsed.pathname)

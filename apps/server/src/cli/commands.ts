@@ -8,7 +8,10 @@ import { fulfil } from '../modules/licenses/fulfilment.ts'
 import { addAvailable, insertBulkLicenses } from '../modules/licenses/queries.ts'
 import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
+import { BALANCE_HELP, balanceAdjustCommand } from './balance-commands.ts'
 import type { CommandResult } from './result.ts'
+import { PAYMENTS_HELP, redeliverCommand } from './payment-commands.ts'
+import type { SandboxWebhooks } from '../modules/payments/sandbox.ts'
 
 export const HELP = `Usage: npm run portal -- <command> [args]
 
@@ -20,16 +23,22 @@ Commands:
                           put <count> licenses of <product> into the client's default group
   licenses:bulk <email> <count>
                           grant and generate <count> Nuitrack licenses at once (benchmarks, demos)
-  help                    this text
-${LICENSE_HELP.slice(1)}
+  help                    this text${PAYMENTS_HELP}
+${LICENSE_HELP.slice(1)}${BALANCE_HELP}
 
 Database: with DATABASE_URL set the CLI talks to PostgreSQL directly. Without it the portal
 uses the embedded PGlite database in DATA_DIR (./data), which only one process may open:
 while the portal runs, the CLI sends the command to the running portal over loopback
 (it finds it through DATA_DIR/portal.json); when the portal is stopped it opens DATA_DIR itself.`
 
+/** What a command may need beyond the database (the running portal hands its own). */
+export interface CommandServices {
+  /** the sandbox payment provider's webhook signer and address; undefined where the sandbox is off */
+  sandboxWebhooks?: () => SandboxWebhooks | undefined
+}
+
 /** Commands that run against a database; the CLI and the running portal both call this. */
-export async function runCommand(db: Db, argv: string[]): Promise<CommandResult> {
+export async function runCommand(db: Db, argv: string[], services: CommandServices = {}): Promise<CommandResult> {
   const [command, ...args] = argv
   switch (command) {
     case 'migrate': {
@@ -94,6 +103,10 @@ export async function runCommand(db: Db, argv: string[]): Promise<CommandResult>
       })
       return { code: 0, output: `Created ${count} licenses for ${email}.` }
     }
+    case 'balance:adjust':
+      return balanceAdjustCommand(db, args)
+    case 'payments:redeliver':
+      return redeliverCommand(db, args, services.sandboxWebhooks)
     case undefined:
     case 'help':
     case '--help':

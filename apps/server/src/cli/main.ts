@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from '../platform/config.ts'
 import { migrate, openDb } from '../db/db.ts'
 import { HELP, runCommand } from './commands.ts'
 import { runLicenseCommand } from './license-commands.ts'
+import { sandboxAllowed } from '../platform/payments/registry.ts'
+import { sandboxWebhooks } from '../modules/payments/sandbox.ts'
 
 /** `npm run portal -- <command>`: see HELP in commands.ts. */
 async function main(argv: string[]): Promise<number> {
@@ -27,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') })
   try {
     if (argv[0] !== 'migrate') await migrate(db)
-    const result = await runCommand(db, argv)
+    const result = await runCommand(db, argv, { sandboxWebhooks: () => (sandboxAllowed(config) ? sandboxWebhooks(config) : undefined) })
     console.log(result.output)
     return result.code
   } finally {

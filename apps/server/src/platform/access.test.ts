@@ -64,10 +64,11 @@ describe('access is checked before the body', () => {
 
   it('a POST without the CSRF header is refused before its body is read', async () => {
     const { agent } = await signedInClient(t)
-    // the device API, the CLI and the payment providers' webhooks are called without a browser session
+    // the device API, the local CLI and the providers' webhooks (signed instead) are called without a browser session
     const posts = apiRoutes().filter(
       (r) => r.method === 'POST' && !r.url.startsWith('/api/sdk/') && r.url !== '/api/admin/cli/' && !r.url.startsWith('/api/payments/webhook/'),
     )
+    expect(posts.map((r) => r.url)).toContain('/api/sandbox/checkout/:session_id/pay/')
     for (const r of posts) {
       const res = await t.app.inject({
         method: 'POST',

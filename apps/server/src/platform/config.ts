@@ -62,6 +62,8 @@ const envSchema = z.object({
   PAYMENTS_PAYPAL_PROVIDER: z.enum(['auto', 'sandbox', 'paypal']).default('auto'),
   // the sandbox answers 404 in production unless this is set on purpose (a staging site)
   PAYMENTS_SANDBOX: z.enum(['0', '1']).default('0'),
+  // where the sandbox delivers its webhooks (default: the server's own listening address, else PUBLIC_URL)
+  PAYMENTS_SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),

@@ -2,20 +2,33 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import type { Logger } from '../context.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { JobQueue } from './jobs.ts'
-import { claimMail, insertMail, markMailFailed, markMailSent } from './queries.ts'
+import { claimMail, insertMail, markMailFailed, markMailSent, type StoredAttachment } from './queries.ts'
+
+/** A file sent with a mail (a receipt's invoice PDF). */
+export interface MailAttachment {
+  filename: string
+  contentType: string
+  content: Buffer
+}
 
 export interface Mail {
   to: string
   subject: string
   text: string
   html: string
+  attachments?: MailAttachment[]
 }
+
+/** attachments as the outbox row keeps them: the bytes in base64 inside the row's jsonb */
+const storedAttachments = (list: MailAttachment[] = []): StoredAttachment[] =>
+  list.map((a) => ({ filename: a.filename, content_type: a.contentType, content_base64: a.content.toString('base64') }))
 
 /**
  * Mail goes through an outbox table: the row is written in the caller's transaction together with a
  * `mail.deliver` job, and the job queue delivers it over SMTP (also every few seconds on a schedule),
  * retrying each mail with back-off until it goes through. Without SMTP_URL the row is kept as a dev
- * mail, readable at /dev/mailbox.
+ * mail, readable at /dev/mailbox. Attachments travel in the row (base64 in jsonb), so a retry sends
+ * the same files.
  */
 export interface Mailer {
   enqueue(tx: Queryable, mail: Mail): Promise<void>
@@ -40,7 +53,14 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
     let sent = 0
     for (const m of due) {
       try {
-        await transport.sendMail({ from: opts.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body })
+        await transport.sendMail({
+          from: opts.from,
+          to: m.to_address,
+          subject: m.subject,
+          text: m.text_body,
+          html: m.html_body,
+          attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.content_type, content: a.content_base64, encoding: 'base64' })),
+        })
         await markMailSent(opts.db, m.id)
         sent++
       } catch (err) {
@@ -74,7 +94,7 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
   return {
     mode: transport ? 'smtp' : 'dev',
     async enqueue(tx, mail) {
-      await insertMail(tx, mail, transport ? 'pending' : 'dev')
+      await insertMail(tx, { ...mail, attachments: storedAttachments(mail.attachments) }, transport ? 'pending' : 'dev')
       // committed with the mail, so the next queue round delivers it
       if (transport) await opts.jobs.enqueue(tx, MAIL_JOB, {}, { singletonKey: MAIL_JOB })
     },
@@ -86,7 +106,7 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
   }
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** A plain mail with one call-to-action link, in text and HTML. */
 export function linkMail(to: string, subject: string, intro: string, action: string, url: string, outro: string): Mail {

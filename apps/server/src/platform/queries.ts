@@ -27,21 +27,34 @@ export async function spendCaptcha(db: Queryable, challenge: string): Promise<bo
 
 // ---- mail outbox ----
 
+/** An attachment as the outbox keeps it (jsonb): the bytes in base64. */
+export interface StoredAttachment {
+  filename: string
+  content_type: string
+  content_base64: string
+}
+
 export interface OutboxMail {
   id: number
   to_address: string
   subject: string
   text_body: string
   html_body: string
+  attachments: StoredAttachment[]
   attempts: number
 }
 
-export async function insertMail(tx: Queryable, mail: { to: string; subject: string; text: string; html: string }, status: 'pending' | 'dev') {
-  await tx.query(`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5)`, [
+export async function insertMail(
+  tx: Queryable,
+  mail: { to: string; subject: string; text: string; html: string; attachments?: StoredAttachment[] },
+  status: 'pending' | 'dev',
+) {
+  await tx.query(`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, attachments, status) VALUES ($1, $2, $3, $4, $5, $6)`, [
     mail.to,
     mail.subject,
     mail.text,
     mail.html,
+    JSON.stringify(mail.attachments ?? []),
     status,
   ])
 }
@@ -54,7 +67,7 @@ export async function claimMail(db: Queryable, batch: number): Promise<OutboxMai
                     WHERE status = 'pending' AND next_attempt_at <= now()
                       AND (locked_until IS NULL OR locked_until < now())
                     ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, to_address, subject, text_body, html_body, attempts`,
+      RETURNING id, to_address, subject, text_body, html_body, attachments, attempts`,
     [batch],
   )
 }

@@ -49,7 +49,10 @@ export interface RouteAccessEntry {
   fieldErrors: FastifyContextConfig['fieldErrors']
 }
 
-/** Paths that are called without a browser session, and so without CSRF (the device API, later). */
+/**
+ * Paths that are called without a browser session, and so without CSRF: the device API, the local
+ * CLI, and the payment providers' webhooks (each proves itself by its signature).
+ */
 const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//, /^\/api\/payments\/webhook\//]
 
 /**

@@ -141,6 +141,7 @@ function stringFor(name: string, ids: Ids): string {
   if (name === 'confirmation_token') return 'A'.repeat(32)
   if (name === 'product') return 'nuitrack_trial'
   if (name === 'max_version') return '1.0'
+  if (name === 'success_url' || name === 'cancel_url') return '/app/nuitrack/'
   return 'Fuzz value'
 }
 

@@ -5,6 +5,7 @@ import { route } from '../../platform/contract-route.ts'
 import { runCommand } from '../../cli/commands.ts'
 import { safeEqual } from '../../platform/crypto.ts'
 import { AppError } from '../../platform/errors.ts'
+import { isSandboxProvider } from '../payments/sandbox.ts'
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 
@@ -18,6 +19,8 @@ export const adminCliRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; token: str
     if (!LOOPBACK.has(req.socket.remoteAddress ?? '') || typeof given !== 'string' || !safeEqual(given, token)) {
       throw new AppError('forbidden_staff', 'The CLI endpoint is only for the local CLI')
     }
-    return runCommand(ctx.db, req.body.argv)
+    // the portal's own sandbox: its secret and its listening address
+    const sandbox = ctx.payments.byName('sandbox')
+    return runCommand(ctx.db, req.body.argv, { sandboxWebhooks: () => (sandbox && isSandboxProvider(sandbox) ? sandbox.webhooks : undefined) })
   })
 }

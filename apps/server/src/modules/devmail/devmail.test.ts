@@ -4,7 +4,7 @@ import { Agent, STRONG_PASSWORD, lastMailTo, useTestApp } from '../../test/harne
 const t = useTestApp()
 
 describe('the dev mailbox (not in production; see production.test.ts)', () => {
-  it('/dev/mailbox.json lists every mail newest first as {id,to,subject,text,html,created_at}', async () => {
+  it('/dev/mailbox.json lists every mail newest first as {id,to,subject,text,html,attachments,created_at}', async () => {
     const a = new Agent(t.app)
     const empty = await a.get('/dev/mailbox.json')
     expect(empty.statusCode).toBe(200)
@@ -13,11 +13,15 @@ describe('the dev mailbox (not in production; see production.test.ts)', () => {
     await a.post('/api/client/signup/', { username: 'two@example.com', password: STRONG_PASSWORD })
     const res = await a.get('/dev/mailbox.json')
     expect(res.statusCode).toBe(200)
-    const { messages } = res.json() as { messages: { id: number; to: string; subject: string; text: string; html: string; created_at: string }[] }
+    const { messages } = res.json() as {
+      messages: { id: number; to: string; subject: string; text: string; html: string; attachments: unknown[]; created_at: string }[]
+    }
     expect(messages.map((m) => m.to)).toEqual(['two@example.com', 'one@example.com'])
     expect(messages[0]!.id).toBeGreaterThan(messages[1]!.id)
     for (const m of messages) {
-      expect(Object.keys(m).sort()).toEqual(['created_at', 'html', 'id', 'subject', 'text', 'to'])
+      expect(Object.keys(m).sort()).toEqual(['attachments', 'created_at', 'html', 'id', 'subject', 'text', 'to'])
+      // a sign-up mail has none; receipt.test.ts covers a receipt's invoice
+      expect(m.attachments).toEqual([])
       expect(m.subject).toBe('Confirm your registration')
       expect(new Date(m.created_at).toISOString()).toBe(m.created_at)
       const mail = await lastMailTo(t.db, m.to)

@@ -45,7 +45,9 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
       return { transactionId: null, status: null, applied: false }
     }
     const current = transactionStatusOf(t.status)
-    if (!(await recordPaymentEvent(tx, event, t.id)) || t.status !== TRANSACTION_STATUS.pending) {
+    // a payment that arrives after we gave up on its checkout (expired) still counts: the customer paid
+    const open = t.status === TRANSACTION_STATUS.pending || (event.outcome === 'paid' && t.status === TRANSACTION_STATUS.expired)
+    if (!(await recordPaymentEvent(tx, event, t.id)) || !open) {
       return { transactionId: t.id, status: current, applied: false }
     }
     if (event.outcome !== 'paid') {
@@ -60,8 +62,10 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
     }
     const fulfil = FULFILMENT[t.kind]
     if (!fulfil) throw new Error(`no fulfilment for transactions of kind ${t.kind}`)
-    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
+    // what was bought first (the client's row, as every balance change takes it), the invoice counter last:
+    // one lock order with balance purchases and staff adjustments
     await fulfil(tx, t)
+    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return { transactionId: t.id, status: 'ok', applied: true }
   })

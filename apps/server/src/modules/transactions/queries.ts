@@ -141,11 +141,11 @@ export async function lockTransaction(tx: Queryable, id: number): Promise<Transa
   return row ? toRow(row) : null
 }
 
-/** pending → ok, with its invoice number and how it was paid */
+/** pending (or expired, when the payment came late) → ok, with its invoice number and how it was paid */
 export async function markTransactionPaid(tx: Queryable, id: number, invoiceNumber: number, paymentMethod: string | null) {
   await tx.query(
     `UPDATE transactions SET status = 0, invoice_number = $2, payment_method = COALESCE($3, payment_method), paid_at = now(), updated_at = now()
-      WHERE id = $1 AND status = 1`,
+      WHERE id = $1 AND status IN (1, 3)`,
     [id, invoiceNumber, paymentMethod],
   )
 }
@@ -175,6 +175,22 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
     [now, limit],
   )
   return rows.map(toRow)
+}
+
+/** a transaction by its id alone (the receipt job's), whoever's it is */
+export async function findTransactionById(db: Queryable, id: number): Promise<TransactionRow | null> {
+  const [row] = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE id = $1`, [id])
+  return row ? toRow(row) : null
+}
+
+/**
+ * Marks a paid transaction's receipt sent, in the caller's transaction (the one that puts the mail
+ * into the outbox). False when it was sent before or the transaction is not paid: the row lock
+ * makes a second, parallel run wait for the first and then find it set.
+ */
+export async function claimReceipt(tx: Queryable, id: number): Promise<boolean> {
+  const rows = await tx.query('UPDATE transactions SET receipt_sent_at = now() WHERE id = $1 AND status = 0 AND receipt_sent_at IS NULL RETURNING id', [id])
+  return rows.length > 0
 }
 
 /** removes a pending transaction whose checkout could not be opened (nothing refers to it yet) */

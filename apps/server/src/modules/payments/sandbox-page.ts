@@ -1,0 +1,84 @@
+import { formatUsd } from '@portal/domain'
+import type { SandboxSessionView as View } from './sandbox.ts'
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+
+const SOURCE_NAMES = { stripe: 'Card', paypal: 'PayPal' } as const
+
+const CLOSED_TEXT: Record<Exclude<View['status'], 'open'>, string> = {
+  paid: 'This checkout has been paid.',
+  declined: 'This payment was declined.',
+  cancelled: 'This checkout was cancelled.',
+  expired: 'This checkout has expired.',
+}
+
+function page(title: string, main: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(title)}</title>
+<link rel="stylesheet" href="/sandbox/checkout.css">
+<script src="/sandbox/checkout.js" defer></script>
+</head>
+<body>
+<main class="checkout">
+<p class="badge">Sandbox payment: no real money moves</p>
+${main}
+</main>
+</body>
+</html>
+`
+}
+
+/**
+ * The sandbox's hosted checkout, rendered on the server from the same view its API answers: the
+ * merchant, the source, the lines and the total, and Pay, Decline and Cancel (checkout.js sends
+ * them). An unknown checkout (view null) or a closed one says so.
+ */
+export function sandboxPage(checkout: { view: View; successUrl: string; cancelUrl: string } | null, csrf: { cookie: string; header: string }): string {
+  if (!checkout) {
+    return page(
+      'Checkout not found',
+      `<h1>Checkout not found</h1>
+<p>There is no checkout at this address. Start the payment again from the portal.</p>`,
+    )
+  }
+  const { view } = checkout
+  const source = SOURCE_NAMES[view.source]
+  if (view.status !== 'open') {
+    const back = view.status === 'paid' ? checkout.successUrl : checkout.cancelUrl
+    return page(
+      `Checkout closed · ${view.merchant}`,
+      `<h1>${esc(view.merchant)}</h1>
+<p class="closed" role="status">${esc(CLOSED_TEXT[view.status])} Nothing more can be done here.</p>
+<p><a class="button" href="${esc(back)}">Back to the portal</a></p>`,
+    )
+  }
+  const lines = view.lines
+    .map((l) => `<tr><td>${esc(l.description)}</td><td class="num">${l.quantity}</td><td class="num">${esc(formatUsd(l.amount))}</td></tr>`)
+    .join('\n')
+  const total = formatUsd(view.amount)
+  return page(
+    `Pay ${total} · ${view.merchant}`,
+    `<h1 id="merchant">${esc(view.merchant)}</h1>
+<p class="source">Payment by <strong>${esc(source)}</strong> for ${esc(view.customer_email)}</p>
+<table aria-labelledby="merchant">
+<caption>What you pay for</caption>
+<thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>
+${lines}
+</tbody>
+<tfoot><tr><th scope="row" colspan="2">Total (${esc(view.currency)})</th><td class="num total">${esc(total)}</td></tr></tfoot>
+</table>
+<div class="actions" role="group" data-session="${esc(view.id)}" data-csrf-cookie="${esc(csrf.cookie)}" data-csrf-header="${esc(csrf.header)}" aria-label="Payment">
+<button type="button" data-action="pay" class="primary">Pay ${esc(total)}</button>
+<button type="button" data-action="decline">Decline</button>
+<button type="button" data-action="cancel" class="secondary">Cancel</button>
+</div>
+<p class="status" role="status" aria-live="polite"></p>
+<p class="hint">Pay completes the payment, Decline acts as if the ${view.source === 'paypal' ? 'PayPal account' : 'card'} was refused, Cancel returns to the portal without paying.</p>`,
+  )
+}

@@ -1,0 +1,291 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { centsToUsd, type ExternalPaymentSource } from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import type { Db } from '../../db/db.ts'
+import type { Config } from '../../platform/config.ts'
+import { safeEqual } from '../../platform/crypto.ts'
+import { fail } from '../../platform/errors.ts'
+import type { JobQueue } from '../../platform/jobs.ts'
+import { WebhookSignatureError, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from '../../platform/payments/port.ts'
+import { closeSandboxSession, findSandboxSession, insertSandboxSession, type SandboxSessionRow, type SandboxSignedEvent } from './queries.ts'
+
+/**
+ * The built-in sandbox payment provider: our own hosted checkout (/sandbox/checkout/{id}/) with
+ * Pay, Decline and Cancel, so the portal takes money offline in development and on a staging site.
+ * It behaves like a real provider from the portal's side: it keeps its checkouts in its own table,
+ * and reports the outcome only through a webhook signed with HMAC-SHA256 (a secret generated into
+ * DATA_DIR), delivered over real HTTP by the job queue, so a crash between the customer's click and
+ * the credit loses nothing and the same event delivered again credits once.
+ */
+
+export const SANDBOX_DELIVER_JOB = 'payments.sandbox.deliver'
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
+/** a signature older than this is refused (a replayed capture of an old delivery) */
+export const SIGNATURE_TOLERANCE_SECONDS = 300
+export const SANDBOX_WEBHOOK_PATH = '/api/payments/webhook/sandbox/'
+const DEFAULT_MERCHANT = '3DiVi Inc.'
+
+export const SANDBOX_EVENT_TYPES = {
+  paid: 'checkout.session.completed',
+  declined: 'checkout.session.declined',
+  cancelled: 'checkout.session.cancelled',
+} as const
+type SandboxOutcome = keyof typeof SANDBOX_EVENT_TYPES
+
+/** What the sandbox's webhook carries (the raw body is this as JSON). */
+export interface SandboxEventBody {
+  id: string
+  type: (typeof SANDBOX_EVENT_TYPES)[SandboxOutcome]
+  created: number
+  data: { session_id: string; amount_cents: number; payment_method: string | null }
+}
+
+/** The webhook secret, generated once into DATA_DIR (every process sharing DATA_DIR reads the same one). */
+export function sandboxWebhookSecret(dataDir: string): string {
+  const file = resolve(dataDir, 'sandbox-webhook-secret')
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch {
+    mkdirSync(dataDir, { recursive: true })
+    const secret = randomBytes(32).toString('base64url')
+    try {
+      // exclusive: two processes starting at once keep the first one's secret
+      writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' })
+      return secret
+    } catch {
+      return readFileSync(file, 'utf8').trim()
+    }
+  }
+}
+
+const hmac = (secret: string, timestamp: number, body: string | Buffer) => createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
+
+/** The X-Sandbox-Signature header of a body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
+export function signSandboxBody(secret: string, body: string, nowMs = Date.now()): string {
+  const t = Math.floor(nowMs / 1000)
+  return `t=${t},v1=${hmac(secret, t, body)}`
+}
+
+/** Whether a raw body carries a good, fresh signature (within SIGNATURE_TOLERANCE_SECONDS either way). */
+export function verifySandboxSignature(secret: string, rawBody: Buffer, header: unknown, nowMs = Date.now()): boolean {
+  if (typeof header !== 'string' || header.length > 500) return false
+  const parts = new Map(header.split(',').map((p) => [p.slice(0, p.indexOf('=')).trim(), p.slice(p.indexOf('=') + 1).trim()] as const))
+  const t = Number(parts.get('t'))
+  const v1 = parts.get('v1')
+  if (!Number.isSafeInteger(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return false
+  if (Math.abs(nowMs / 1000 - t) > SIGNATURE_TOLERANCE_SECONDS) return false
+  return safeEqual(v1, hmac(secret, t, rawBody))
+}
+
+/** Where the sandbox's webhooks go and how they are signed: shared by the app, its job and the CLI. */
+export interface SandboxWebhooks {
+  readonly secret: string
+  /** the delivery address at this moment */
+  url(): string
+  /** signs `body` with the current time and POSTs it; answers the status and the answer's text */
+  deliver(body: string): Promise<{ status: number; text: string }>
+}
+
+/**
+ * The delivery address: PAYMENTS_SANDBOX_WEBHOOK_URL when set; else the running server's own
+ * listening address once it listens (no proxy or TLS hop in between); else PUBLIC_URL's webhook.
+ */
+export function sandboxWebhooks(
+  config: Pick<Config, 'DATA_DIR' | 'PUBLIC_URL' | 'PAYMENTS_SANDBOX_WEBHOOK_URL'>,
+  listening?: () => string | null,
+): SandboxWebhooks {
+  const secret = sandboxWebhookSecret(config.DATA_DIR)
+  const url = () => {
+    if (config.PAYMENTS_SANDBOX_WEBHOOK_URL) return config.PAYMENTS_SANDBOX_WEBHOOK_URL
+    const own = listening?.()
+    return own ? `${own}${SANDBOX_WEBHOOK_PATH}` : `${config.PUBLIC_URL}${SANDBOX_WEBHOOK_PATH}`
+  }
+  return {
+    secret,
+    url,
+    async deliver(body) {
+      // signed at each delivery, as Stripe does on its retries: the event (and its id) stays the
+      // same, so a late or repeated delivery still verifies and still applies once
+      const res = await fetch(url(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(secret, body) },
+        body,
+        signal: AbortSignal.timeout(15_000),
+      })
+      return { status: res.status, text: await res.text() }
+    },
+  }
+}
+
+const expiresAt = (s: Pick<SandboxSessionRow, 'metadata'>) => (s.metadata.expires_at ? new Date(s.metadata.expires_at) : null)
+
+/** What the checkout shows; an open checkout past its time shows as expired before the expiry job gets to it. */
+export function sandboxStatus(s: SandboxSessionRow, now = new Date()): SandboxSessionRow['status'] {
+  const until = expiresAt(s)
+  return s.status === 'open' && until && until <= now ? 'expired' : s.status
+}
+
+export interface SandboxProvider extends PaymentProvider {
+  readonly name: 'sandbox'
+  readonly webhooks: SandboxWebhooks
+}
+
+export const isSandboxProvider = (p: PaymentProvider): p is SandboxProvider => p.name === 'sandbox' && 'webhooks' in p
+
+/** The sandbox adapter of the payment port. */
+export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBLIC_URL' | 'INVOICE_SELLER'>; webhooks: SandboxWebhooks }): SandboxProvider {
+  const { db, config, webhooks } = deps
+  return {
+    name: 'sandbox',
+    webhooks,
+    async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
+      const id = `sbx_${randomBytes(18).toString('base64url')}`
+      await insertSandboxSession(db, {
+        id,
+        source: req.source,
+        mode: req.mode,
+        merchant: config.INVOICE_SELLER?.name ?? DEFAULT_MERCHANT,
+        customer_email: req.customerEmail,
+        lines: req.lines,
+        amount_cents: req.amountCents,
+        success_url: req.successUrl,
+        cancel_url: req.cancelUrl,
+        metadata: { transaction_id: req.transactionId, expires_at: req.expiresAt.toISOString() },
+      })
+      return { provider: 'sandbox', sessionId: id, url: `${config.PUBLIC_URL}/sandbox/checkout/${id}/` }
+    },
+    parseWebhook({ rawBody, headers }): PaymentEvent | null {
+      if (!verifySandboxSignature(webhooks.secret, rawBody, headers[SANDBOX_SIGNATURE_HEADER])) throw new WebhookSignatureError()
+      let body: SandboxEventBody
+      try {
+        body = JSON.parse(rawBody.toString('utf8')) as SandboxEventBody
+      } catch {
+        return null
+      }
+      const outcome = (Object.keys(SANDBOX_EVENT_TYPES) as SandboxOutcome[]).find((o) => SANDBOX_EVENT_TYPES[o] === body?.type)
+      if (!outcome || typeof body.id !== 'string' || typeof body.data?.session_id !== 'string') return null
+      return {
+        provider: 'sandbox',
+        eventId: body.id,
+        sessionId: body.data.session_id,
+        outcome,
+        ...(Number.isSafeInteger(body.data.amount_cents) ? { amountCents: body.data.amount_cents } : {}),
+        ...(typeof body.data.payment_method === 'string' ? { paymentMethod: body.data.payment_method } : {}),
+      }
+    },
+  }
+}
+
+// ---- the hosted checkout's calls ----
+
+function viewOf(s: SandboxSessionRow) {
+  return {
+    id: s.id,
+    source: s.source,
+    merchant: s.merchant,
+    customer_email: s.customer_email,
+    lines: s.lines.map((l) => ({ description: l.description, quantity: l.quantity, amount: centsToUsd(l.amount_cents) })),
+    amount: centsToUsd(s.amount_cents),
+    currency: s.currency.toUpperCase(),
+    status: sandboxStatus(s),
+  }
+}
+export type SandboxSessionView = ReturnType<typeof viewOf>
+
+/** the checkout as the sandboxSession contract answers it */
+export async function sandboxSessionView(ctx: Pick<AppContext, 'db'>, id: string): Promise<SandboxSessionView> {
+  const s = (await findSandboxSession(ctx.db, id)) ?? fail('route_not_found', 'No such checkout')
+  return viewOf(s)
+}
+
+/** the checkout page's data: the view and where its links lead back to; null for an address that is no checkout */
+export async function sandboxCheckoutPage(ctx: Pick<AppContext, 'db'>, id: string) {
+  if (id.length > 200 || id.includes('\u0000')) return null
+  const s = await findSandboxSession(ctx.db, id)
+  return s ? { view: viewOf(s), successUrl: s.success_url, cancelUrl: s.cancel_url } : null
+}
+
+/** How the sandbox says the customer paid: its test card, or the PayPal account. */
+function paymentMethod(source: ExternalPaymentSource, email: string, outcome: SandboxOutcome): string | null {
+  if (outcome === 'cancelled') return null
+  if (source === 'paypal') return `PayPal (${email})`
+  // Stripe's test cards: 4242 pays, 0002 is declined
+  return outcome === 'paid' ? 'Visa •••• 4242' : 'Visa •••• 0002'
+}
+
+/**
+ * The customer pays, declines or cancels: the checkout closes and its signed webhook is queued in
+ * the same database transaction, so the browser can go on at once and a crash right after the
+ * click still delivers. Answers where the browser goes next.
+ */
+export async function completeSandboxCheckout(
+  ctx: Pick<AppContext, 'db' | 'jobs'>,
+  webhooks: Pick<SandboxWebhooks, 'secret'>,
+  id: string,
+  outcome: SandboxOutcome,
+): Promise<{ redirect_url: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const s = (await findSandboxSession(tx, id, true)) ?? fail('route_not_found', 'No such checkout')
+    if (sandboxStatus(s) !== 'open') fail('payment_closed')
+    const body: SandboxEventBody = {
+      id: `evt_${randomBytes(18).toString('base64url')}`,
+      type: SANDBOX_EVENT_TYPES[outcome],
+      created: Math.floor(Date.now() / 1000),
+      data: { session_id: s.id, amount_cents: s.amount_cents, payment_method: paymentMethod(s.source, s.customer_email, outcome) },
+    }
+    const raw = JSON.stringify(body)
+    const signed: SandboxSignedEvent = { body: raw, signature: signSandboxBody(webhooks.secret, raw) }
+    if (!(await closeSandboxSession(tx, s.id, outcome, signed))) fail('payment_closed')
+    await ctx.jobs.enqueue(tx, SANDBOX_DELIVER_JOB, { session_id: s.id })
+    return { redirect_url: outcome === 'paid' ? s.success_url : s.cancel_url }
+  })
+}
+
+/**
+ * Sends a checkout's last signed webhook `times` times at once (the delivery job sends it once;
+ * payments:redeliver more). Answers each delivery's status and text, or its network error.
+ */
+export async function redeliverSandboxEvent(
+  db: Pick<Db, 'query'>,
+  webhooks: SandboxWebhooks,
+  sessionId: string,
+  times = 1,
+): Promise<{ found: boolean; url: string; answers: { status: number | null; text: string }[] }> {
+  const s = await findSandboxSession(db, sessionId)
+  if (!s?.last_event) return { found: false, url: webhooks.url(), answers: [] }
+  const body = s.last_event.body
+  const answers = await Promise.all(
+    Array.from({ length: times }, () =>
+      webhooks.deliver(body).then(
+        (r) => ({ status: r.status as number | null, text: r.text }),
+        (err: unknown) => ({
+          status: null,
+          text: err instanceof Error ? `${err.name}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}` : String(err),
+        }),
+      ),
+    ),
+  )
+  return { found: true, url: webhooks.url(), answers }
+}
+
+/**
+ * The delivery job: sends the checkout's webhook and fails (to be retried with back-off) until the
+ * portal answers 2xx. The portal applies the event once however often it arrives.
+ */
+export function registerSandboxDelivery(jobs: JobQueue, db: Db, webhooks: SandboxWebhooks) {
+  jobs.register(
+    SANDBOX_DELIVER_JOB,
+    async (job) => {
+      const sessionId = String(job.payload.session_id ?? '')
+      const { found, url, answers } = await redeliverSandboxEvent(db, webhooks, sessionId, 1)
+      if (!found) return
+      const [answer] = answers
+      if (!answer || answer.status === null || answer.status < 200 || answer.status >= 300) {
+        throw new Error(`sandbox webhook to ${url} answered ${answer?.status ?? 'nothing'}: ${answer?.text.slice(0, 200) ?? ''}`)
+      }
+    },
+    { leaseSeconds: 60, maxAttempts: 12 },
+  )
+}

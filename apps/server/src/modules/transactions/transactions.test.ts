@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest'
+import { contracts, formatInvoiceNumber } from '@portal/domain'
+import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
+import { pdfText } from '../../test/pdf.ts'
+import { paidTopUp, pendingTopUp, settle } from '../../test/transactions.ts'
+import { updateClientProfile } from '../account/queries.ts'
+import { closeTransaction, insertTransaction, nextInvoiceNumber } from './queries.ts'
+
+const SELLER = { name: 'Seller Ltd.', address: '1 Example Road, Springfield', tax_id: 'US-TAX-777', email: 'invoices@seller.example' }
+const t = useTestApp({ INVOICE_SELLER: JSON.stringify(SELLER) })
+
+const ctx = () => t.app.ctx
+
+/** a client with one transaction of each status, oldest first: paid, pending, declined, expired, paid */
+async function clientWithHistory() {
+  const you = await signedInClient(t)
+  const paid = await paidTopUp(t.db, you.client.id, 15_000)
+  const pending = await pendingTopUp(t.db, you.client.id, 2_000)
+  const declined = await pendingTopUp(t.db, you.client.id, 3_000)
+  await settle(ctx(), declined.sessionId, 'declined')
+  const expired = await pendingTopUp(t.db, you.client.id, 4_000)
+  await t.db.transaction((tx) => closeTransaction(tx, expired.id, 3))
+  const viaProvider = await pendingTopUp(t.db, you.client.id, 123_456)
+  expect((await settle(ctx(), viaProvider.sessionId, 'paid', { amountCents: 123_456, paymentMethod: 'PayPal (buyer@example.com)' })).status).toBe('ok')
+  return { ...you, ids: { paid: paid.id, pending: pending.id, declined: declined.id, expired: expired.id, viaProvider: viaProvider.id } }
+}
+
+describe('GET /api/transaction/', () => {
+  it("answers the client's transactions newest first, each in the contract's shape with status in words and numbers", async () => {
+    const { agent, ids } = await clientWithHistory()
+    const res = await agent.get('/api/transaction/')
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('private, no-store')
+    const { transactions } = contracts.transactionList.response[200].parse(res.json())
+    expect(transactions.map((x) => x.id)).toEqual([ids.viaProvider, ids.expired, ids.declined, ids.pending, ids.paid])
+    expect(transactions.map((x) => [x.status, x.status_code])).toEqual([
+      ['ok', 0],
+      ['expired', 3],
+      ['declined', 2],
+      ['pending', 1],
+      ['ok', 0],
+    ])
+    const [latest, expired, , pending, first] = transactions
+    expect(latest).toEqual({
+      id: ids.viaProvider,
+      creation_date: latest!.creation_date,
+      dates: { createdDate: latest!.creation_date },
+      status: 'ok',
+      status_code: 0,
+      amount: 1234.56,
+      type: 0,
+      description: 'Balance top-up',
+      payment_method: 'PayPal (buyer@example.com)',
+      invoice_number: 2,
+      invoice_url: `/api/transaction/${ids.viaProvider}/invoice/`,
+    })
+    expect(new Date(latest!.creation_date).toISOString()).toBe(latest!.creation_date)
+    expect(first).toMatchObject({ amount: 150, invoice_number: 1, invoice_url: `/api/transaction/${ids.paid}/invoice/`, payment_method: 'Visa •••• 4242' })
+    // only paid ones have an invoice
+    for (const x of [expired!, pending!]) expect(x).toMatchObject({ invoice_number: null, invoice_url: null })
+    expect(pending!.amount).toBe(20)
+    // the dates run newest first
+    const times = transactions.map((x) => Date.parse(x.creation_date))
+    expect([...times].sort((a, b) => b - a)).toEqual(times)
+  })
+
+  it('answers an empty list to a client with none, and nobody else sees them', async () => {
+    await clientWithHistory()
+    const other = await signedInClient(t)
+    expect((await other.agent.get('/api/transaction/')).json()).toEqual({ transactions: [] })
+  })
+
+  it('shows a debit with type 1 and its amount unsigned', async () => {
+    const { agent, client } = await signedInClient(t)
+    await paidTopUp(t.db, client.id, 10_000)
+    await t.db.transaction(async (tx) =>
+      insertTransaction(tx, {
+        clientId: client.id,
+        type: 1,
+        status: 0,
+        amountCents: 328,
+        kind: 'adjustment',
+        description: 'Balance adjustment (debit)',
+        lines: [],
+        paymentSource: 'staff',
+        invoiceNumber: await nextInvoiceNumber(tx),
+      }),
+    )
+    const [debit] = (await agent.get('/api/transaction/')).json().transactions
+    expect(debit).toMatchObject({ type: 1, amount: 3.28, payment_method: 'Balance adjustment', status: 'ok' })
+  })
+
+  it('needs a session', async () => {
+    const res = await new Agent(t.app).get('/api/transaction/')
+    expect(res.statusCode).toBe(401)
+  })
+})
+
+describe('GET /api/transaction/{id}/invoice/', () => {
+  it('answers the PDF as an attachment invoice-{id}.pdf with seller, buyer, number, date, lines, total and payment method', async () => {
+    const { agent, client, email, ids } = await clientWithHistory()
+    await updateClientProfile(t.db, client.id, { name: 'Ada', last_name: 'Lovelace' })
+    const res = await agent.get(`/api/transaction/${ids.viaProvider}/invoice/`)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('application/pdf')
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="invoice-${ids.viaProvider}.pdf"`)
+    expect(res.headers['cache-control']).toBe('private, no-store')
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+    const text = await pdfText(res.rawPayload)
+    for (const part of [SELLER.name, SELLER.address, `Tax ID: ${SELLER.tax_id}`, SELLER.email]) expect(text).toContain(part)
+    expect(text).toContain('Ada Lovelace')
+    expect(text).toContain(email)
+    expect(text).toContain(`Invoice number: ${formatInvoiceNumber(2)}`)
+    expect(text).toContain('INV-000002')
+    const paidOn = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date())
+    expect(text).toContain(`Date paid: ${paidOn}`)
+    expect(text).toContain('Balance top-up')
+    expect(text).toMatch(/Total \(USD\)\s+\$1,234\.56/)
+    expect(text).toContain('Payment method: PayPal (buyer@example.com)')
+    // a private buyer: no company block
+    expect(text).not.toContain('Tax ID (VAT)')
+  })
+
+  it("prints a corporate buyer's company, address and tax id", async () => {
+    const { agent, client } = await signedInClient(t)
+    await updateClientProfile(t.db, client.id, {
+      name: 'Grace',
+      last_name: 'Hopper',
+      options: { corporate_member: true },
+      company: { name: 'Hopper Computing LLC', address: '42 Harbor Street, Arlington, VA', vat: 'VAT-DE-998877' },
+    })
+    const paid = await paidTopUp(t.db, client.id, 2_000_00)
+    const text = await pdfText((await agent.get(`/api/transaction/${paid.id}/invoice/`)).rawPayload)
+    expect(text).toContain('Hopper Computing LLC')
+    expect(text).toContain('42 Harbor Street, Arlington, VA')
+    expect(text).toContain('Tax ID (VAT): VAT-DE-998877')
+    expect(text).toContain('Attn: Grace Hopper')
+    expect(text).toMatch(/Total \(USD\)\s+\$2,000\.00/)
+  })
+
+  it('prints the default seller when INVOICE_SELLER is not set, over which the setting lays its fields', async () => {
+    const { invoiceSeller, DEFAULT_SELLER } = await import('./invoice.ts')
+    expect(invoiceSeller({ INVOICE_SELLER: undefined })).toEqual(DEFAULT_SELLER)
+    expect(DEFAULT_SELLER.name).toBe('3DiVi Inc.')
+    expect(invoiceSeller({ INVOICE_SELLER: { email: 'x@example.com' } })).toEqual({ ...DEFAULT_SELLER, email: 'x@example.com' })
+  })
+
+  it('never fails on names the font cannot draw: Łukasz 日本 with emoji prints, unknown glyphs as "?"', async () => {
+    const { agent, client } = await signedInClient(t)
+    await updateClientProfile(t.db, client.id, {
+      name: 'Łukasz 日本 😀',
+      last_name: 'Żółć Ωμέγα Привет',
+      options: { corporate_member: true },
+      company: { name: 'Zakład 東京 🚀', address: 'ul. Długa 5\n00-001 Warszawa', vat: 'PL 123' },
+    })
+    const paid = await paidTopUp(t.db, client.id, 5_000)
+    const res = await agent.get(`/api/transaction/${paid.id}/invoice/`)
+    expect(res.statusCode).toBe(200)
+    const text = await pdfText(res.rawPayload)
+    expect(text).toContain('Łukasz ?? 😀')
+    expect(text).toContain('Żółć')
+    expect(text).toContain('Ωμέγα Привет')
+    expect(text).toContain('Zakład ?? ?')
+    expect(text).toContain('ul. Długa 5')
+    expect(text).toMatch(/\$50\.00/)
+  })
+
+  it('prints control characters as spaces and lone surrogates as "?", keeping line breaks', async () => {
+    const { printable } = await import('./invoice.ts')
+    expect(printable('a\u0000b\u0007c\u0085d')).toBe('a b c d')
+    expect(printable('x\ud800y\udfffz')).toBe('x?y?z')
+    expect(printable('one\ntwo')).toBe('one\ntwo')
+    // DejaVu Sans has the emoticons block (😀) but no CJK and no pictographs (🚀, 🦄)
+    expect(printable('日本😀Ł')).toBe('??😀Ł')
+    expect(printable('🚀🦄')).toBe('??')
+    expect(printable('x'.repeat(5000))).toHaveLength(1000)
+  })
+
+  it("answers 404 not_found for another client's invoice, an unpaid transaction and an id that is not one", async () => {
+    const owner = await clientWithHistory()
+    const stranger = await signedInClient(t)
+    expectError(await stranger.agent.get(`/api/transaction/${owner.ids.paid}/invoice/`), 404, '63f560db')
+    for (const id of [owner.ids.pending, owner.ids.declined, owner.ids.expired]) {
+      expectError(await owner.agent.get(`/api/transaction/${id}/invoice/`), 404, '63f560db')
+    }
+    for (const bad of ['abc', '0', '-1', '1.5', '1e3', '99999999999999999999', '%20', `${owner.ids.paid}x`, '999999']) {
+      expectError(await owner.agent.get(`/api/transaction/${bad}/invoice/`), 404, '63f560db')
+    }
+    // the owner's own paid one still answers
+    expect((await owner.agent.get(`/api/transaction/${owner.ids.paid}/invoice/`)).statusCode).toBe(200)
+  })
+
+  it('answers 500 internal_server_error when the PDF cannot be generated (a corrupt line), and the server goes on', async () => {
+    const { agent, client } = await signedInClient(t)
+    const paid = await paidTopUp(t.db, client.id, 9_900)
+    await t.db.query(`UPDATE transactions SET lines = '[null]'::jsonb WHERE id = $1`, [paid.id])
+    const res = await agent.get(`/api/transaction/${paid.id}/invoice/`)
+    expectError(res, 500, 'internal_server_error')
+    expect(res.json().error).toBe('Something went wrong, please try again later.')
+    expect(res.headers['content-disposition']).toBeUndefined()
+    expect((await agent.get('/api/transaction/')).statusCode).toBe(200)
+    const fine = await paidTopUp(t.db, client.id, 100)
+    expect((await agent.get(`/api/transaction/${fine.id}/invoice/`)).headers['content-type']).toBe('application/pdf')
+  })
+
+  it('needs a session', async () => {
+    const { ids } = await clientWithHistory()
+    expect((await new Agent(t.app).get(`/api/transaction/${ids.paid}/invoice/`)).statusCode).toBe(401)
+  })
+})
+
+describe('invoice numbers', () => {
+  it('run without gaps: an attempt that rolls back gives its number back', async () => {
+    const { client } = await signedInClient(t)
+    const first = await paidTopUp(t.db, client.id, 1_000)
+    await expect(
+      t.db.transaction(async (tx) => {
+        await insertTransaction(tx, {
+          clientId: client.id,
+          type: 0,
+          status: 0,
+          amountCents: 1_000,
+          kind: 'top_up',
+          description: 'Balance top-up',
+          lines: [],
+          paymentSource: 'stripe',
+          invoiceNumber: await nextInvoiceNumber(tx),
+        })
+        throw new Error('the provider call failed after numbering')
+      }),
+    ).rejects.toThrow('the provider call failed')
+    // a payment completing through the provider takes the next number, with no hole
+    const pending = await pendingTopUp(t.db, client.id, 2_500)
+    await settle(ctx(), pending.sessionId, 'paid')
+    const second = await paidTopUp(t.db, client.id, 1_000)
+    const numbers = await t.db.query<{ n: string | number }>(
+      'SELECT invoice_number AS n FROM transactions WHERE invoice_number IS NOT NULL ORDER BY invoice_number',
+    )
+    expect(numbers.map((r) => Number(r.n))).toEqual([1, 2, 3])
+    expect(first.invoice_number).toBe(1)
+    expect(second.invoice_number).toBe(3)
+    expect(await count(t.db, 'transactions')).toBe(3)
+  })
+})

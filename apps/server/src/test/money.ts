@@ -1,0 +1,51 @@
+import { COOKIES, CSRF_HEADER } from '@portal/domain'
+import type { Db } from '../db/db.ts'
+import { balanceAndLedgerSum } from '../modules/balance/queries.ts'
+
+/** A browser over real HTTP: keeps cookies and echoes the CSRF cookie on POST (the harness's Agent, with fetch). */
+export class HttpAgent {
+  cookies = new Map<string, string>()
+  constructor(public base: string) {}
+
+  private remember(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const name = pair.slice(0, pair.indexOf('='))
+      const value = pair.slice(pair.indexOf('=') + 1)
+      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return res
+  }
+
+  private headers(): Record<string, string> {
+    return { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+  }
+
+  async get(path: string, accept = 'application/json') {
+    return this.remember(await fetch(new URL(path, this.base), { headers: { ...this.headers(), accept }, redirect: 'manual' }))
+  }
+
+  async post(path: string, body?: unknown) {
+    if (!this.cookies.has(COOKIES.csrf)) await this.get('/api/health/')
+    const headers: Record<string, string> = { ...this.headers(), [CSRF_HEADER]: this.cookies.get(COOKIES.csrf)! }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    return this.remember(
+      await fetch(new URL(path, this.base), { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' }),
+    )
+  }
+}
+
+export const TOP_UP = { success_url: '/app/nuitrack/balance-purchase-success/?next=%2Fapp%2Fnuitrack%2F', cancel_url: '/app/nuitrack/' }
+
+/** A client's balance and its ledger's sum, and the state of one transaction. */
+export async function moneyState(db: Db, clientId: number, transactionId?: number) {
+  const { balance, ledger } = await balanceAndLedgerSum(db, clientId)
+  const [t] = transactionId
+    ? await db.query<{ status: number; invoice_number: number | null; payment_method: string | null }>(
+        'SELECT status, invoice_number, payment_method FROM transactions WHERE id = $1',
+        [transactionId],
+      )
+    : []
+  return { balance, ledger, status: t?.status, invoice: t?.invoice_number ?? null, method: t?.payment_method ?? null }
+}
