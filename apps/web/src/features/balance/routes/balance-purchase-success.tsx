@@ -40,7 +40,7 @@ export function BalancePurchaseSuccessRoute() {
             </Group>
           )}
           {status === 'ok' && balanceRead && balance !== undefined && (
-            <Text size="sm" fw={600} c="green.9">
+            <Text size="sm" fw={600} c="teal.9">
               {t('The payment is confirmed. Your balance is {{amount}}.', { amount: formatUsd(balance) })}
             </Text>
           )}
