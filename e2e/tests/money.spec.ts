@@ -18,8 +18,8 @@ async function pdfText(pdf: Uint8Array): Promise<string> {
   }
 }
 
-/** Opens the fill-balance modal from the side menu's balance card and starts a card payment of `amount`. */
-async function startCardTopUp(page: Page, amount: string, opts: { shots?: boolean } = {}) {
+/** Opens the fill-balance modal from the side menu's balance card and starts a payment of `amount` (by card unless told). */
+async function startTopUp(page: Page, amount: string, opts: { shots?: boolean; pay?: 'Pay by card' | 'PayPal' } = {}) {
   await page.getByRole('button', { name: /Add funds/ }).click()
   const dialog = page.getByRole('dialog', { name: 'Add funds' })
   const field = dialog.getByRole('textbox', { name: 'Amount, USD' })
@@ -34,7 +34,7 @@ async function startCardTopUp(page: Page, amount: string, opts: { shots?: boolea
     await expectAccessible(page, 'fill-balance')
     await screenshots(page, 'money-fill-balance')
   }
-  await dialog.getByRole('button', { name: 'Pay by card' }).click()
+  await dialog.getByRole('button', { name: opts.pay ?? 'Pay by card' }).click()
   await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/]+\/$/)
 }
 
@@ -45,7 +45,7 @@ test('a card top-up of $150 through the sandbox checkout: the balance, the payme
   await page.goto('/app/nuitrack/dashboard/')
   await expect(page.getByTestId('balance')).toHaveText('$0.00')
 
-  await startCardTopUp(page, '150', { shots: true })
+  await startTopUp(page, '150', { shots: true })
   // the provider's hosted checkout: merchant, the top-up line and the total
   await expect(page.locator('#merchant')).not.toBeEmpty()
   await expect(page.getByRole('table')).toContainText('$150.00')
@@ -98,13 +98,14 @@ test('a declined and a cancelled checkout leave the balance as it was and show a
   await expect(page.getByTestId('balance')).toHaveText('$0.00')
 
   // declined: the checkout sends the browser to the cancel address, the platform's dashboard
-  await startCardTopUp(page, '40')
+  await startTopUp(page, '40')
   await page.getByRole('button', { name: 'Decline' }).click()
   await expect(page).toHaveURL(/\/app\/face\/dashboard\/$/)
   await expect(page.getByTestId('balance')).toHaveText('$0.00')
 
-  // cancelled
-  await startCardTopUp(page, '60')
+  // cancelled, at PayPal's checkout (the sandbox serves both sources)
+  await startTopUp(page, '60', { pay: 'PayPal' })
+  await expect(page.getByText('Payment by PayPal')).toBeVisible()
   await page.getByRole('button', { name: 'Cancel' }).click()
   await expect(page).toHaveURL(/\/app\/face\/dashboard\/$/)
 
