@@ -32,6 +32,8 @@ import { staffRoutes } from './modules/staff/routes.ts'
 import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
+import { promoRoutes } from './modules/promo/routes.ts'
+import { supportRoutes } from './modules/support/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
@@ -156,6 +158,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(staffRoutes, { ctx })
       await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
+      await api.register(promoRoutes, { ctx })
+      await api.register(supportRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
       await api.register(providerRoutes, { ctx })

@@ -38,6 +38,11 @@ export const RATE_LIMITS = {
   signupPerIp: { max: 20, windowSeconds: 3600 },
   mailPerAddress: { max: 5, windowSeconds: 900 },
   mailPerIp: { max: 30, windowSeconds: 3600 },
+  // promo codes: enough for a customer trying a few, too few to guess codes by the thousand
+  promoValidatePerClient: { max: 30, windowSeconds: 900 },
+  // contact sales: per sender address and per client, so one customer cannot flood sales' inbox
+  salesPerSender: { max: 5, windowSeconds: 3600 },
+  salesPerIp: { max: 20, windowSeconds: 3600 },
   // each top-up opens a checkout at the payment provider
   refillPerClient: { max: 30, windowSeconds: 3600 },
 } as const

@@ -58,6 +58,12 @@ export const ERRORS = {
   webhook_signature: { code: 'cddb3120', status: 400, message: 'The webhook signature does not match' },
   item_not_for_sale: { code: '5897dc79', status: 400, message: 'This item is not for sale. Refresh the page and choose again' },
   insufficient_funds: { code: '851abab0', status: 409, message: 'Insufficient funds on the balance' },
+  // promo codes (spec section 8 names these four codes) and contact sales
+  promo_not_found: { code: 'c2bcf3bf', status: 400, message: "This promo code doesn't exist" },
+  promo_expired: { code: '860468cb', status: 400, message: 'This promo code has expired' },
+  promo_wrong_platform: { code: '75d895af', status: 400, message: "This promo code can't be applied to this platform" },
+  promo_used_up: { code: 'c8f7c88b', status: 400, message: 'This promo code has reached its maximum activation count' },
+  sales_recipient_unknown: { code: '9ee0dd80', status: 400, message: 'The contact-sales recipient is unknown' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const

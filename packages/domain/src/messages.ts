@@ -1,6 +1,8 @@
 import { ERRORS, errorByCode } from './errors.ts'
 import { LICENSE_TITLE_MAX } from './licenses.ts'
 import { LIMITS } from './validation.ts'
+import { PROMO_CODE_MAX } from './promo.ts'
+import { SALES_LIMITS } from './support.ts'
 
 /**
  * English texts for every message key: validation keys of section 5, the generic texts of
@@ -33,6 +35,15 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   // money (money.ts)
   refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
   return_url_error: 'The return address must be a page of this portal',
+  // promo codes (promo.ts)
+  promo_empty_error: 'Please enter a promo code',
+  promo_format_error: `A promo code is up to ${PROMO_CODE_MAX} letters, digits, - or _`,
+  product_unknown_error: 'Choose a product of the catalogue',
+  // the contact-sales form (support.ts)
+  sales_recipient_error: 'Choose who the message is for',
+  details_empty_error: 'Please describe your request',
+  details_low_length_error: `Please write at least ${SALES_LIMITS.detailsMin} characters`,
+  details_alot_length_error: `The details must be at most ${SALES_LIMITS.detailsMax} characters`,
   database_size_error: 'Choose one of the offered database sizes',
   // titles and group keys (licenses.ts rules)
   license_title_max_length_error: `The title must be at most ${LICENSE_TITLE_MAX} characters`,

@@ -51,6 +51,25 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('3DiVi Portal <no-reply@portal.local>'),
+  // contact-sales recipients: JSON {"name": "address"}, laid over the default {"sales": DEFAULT_SALES_ADDRESS}
+  SALES_RECIPIENTS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of recipient name to e-mail address' })
+        return z.NEVER
+      }
+    })
+    .pipe(
+      z.record(z.string(), z.email({ message: 'must be an e-mail address' })).superRefine((map, ctx) => {
+        for (const name of Object.keys(map))
+          if (!/^[a-z0-9_-]{1,64}$/.test(name))
+            ctx.addIssue({ code: 'custom', message: `recipient names are 1 to 64 lowercase letters, digits, - and _: ${name}` })
+      }),
+    )
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LICENSE_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
@@ -109,9 +128,14 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>
 
-export interface Config extends Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL'> {
+/** Where a contact-sales message to "sales" goes unless SALES_RECIPIENTS says otherwise. */
+export const DEFAULT_SALES_ADDRESS = 'sales@portal.local'
+
+export interface Config extends Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL' | 'SALES_RECIPIENTS'> {
   SESSION_SECRET: string
   PUBLIC_URL: string
+  /** contact-sales recipient name → address; always has "sales" */
+  SALES_RECIPIENTS: Readonly<Record<string, string>>
   databaseKind: 'pglite' | 'postgres'
 }
 
@@ -149,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DATA_DIR: dataDir,
     SESSION_SECRET: e.SESSION_SECRET ?? sessionSecretFromDataDir(dataDir),
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    SALES_RECIPIENTS: { sales: DEFAULT_SALES_ADDRESS, ...e.SALES_RECIPIENTS },
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
   }
 }

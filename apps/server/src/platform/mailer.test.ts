@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { SMTPServer } from 'smtp-server'
 import type { AddressInfo } from 'node:net'
 import { buildApp } from '../app.ts'
-import { Agent, STRONG_PASSWORD, testConfig, useTestApp } from '../test/harness.ts'
+import { Agent, STRONG_PASSWORD, signedInClient, testConfig, useTestApp } from '../test/harness.ts'
 
 interface Received {
   to: string
@@ -92,6 +92,23 @@ describe('mail over SMTP through the outbox', () => {
       await t.db.query('UPDATE mail_outbox SET next_attempt_at = now()')
       await app.mailer.flush()
       expect(smtp.state.received).toHaveLength(1)
+    })
+  })
+
+  it('a contact-sales message reaches the sales address over SMTP with Reply-To the sender', async () => {
+    await withSmtpApp(smtpPort, async (app) => {
+      const { agent } = await signedInClient({ app, db: t.db })
+      const res = await agent.post('/api/support/contacts-sales/', {
+        recipient: 'sales',
+        name: 'Ann Lee',
+        email: 'ann@customer.test',
+        message: 'We would like a quote for 40 licenses.',
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      await app.mailer.flush()
+      expect(smtp.state.received.map((r) => r.to)).toEqual(['sales@portal.local'])
+      expect(smtp.state.received[0]!.body).toMatch(/^Reply-To: ann@customer\.test\r?$/m)
+      expect(smtp.state.received[0]!.body).toContain('Subject: Contact sales: Ann Lee')
     })
   })
 

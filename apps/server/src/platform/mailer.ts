@@ -16,6 +16,8 @@ export interface Mail {
   subject: string
   text: string
   html: string
+  /** where a reply goes, when not to MAIL_FROM (a contact-sales message answers to its sender) */
+  replyTo?: string
   attachments?: MailAttachment[]
 }
 
@@ -56,6 +58,7 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; smtpUrl?: string; f
         await transport.sendMail({
           from: opts.from,
           to: m.to_address,
+          ...(m.reply_to ? { replyTo: m.reply_to } : {}),
           subject: m.subject,
           text: m.text_body,
           html: m.html_body,

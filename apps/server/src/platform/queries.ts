@@ -40,22 +40,24 @@ export interface OutboxMail {
   subject: string
   text_body: string
   html_body: string
+  reply_to: string | null
   attachments: StoredAttachment[]
   attempts: number
 }
 
 export async function insertMail(
   tx: Queryable,
-  mail: { to: string; subject: string; text: string; html: string; attachments?: StoredAttachment[] },
+  mail: { to: string; subject: string; text: string; html: string; attachments?: StoredAttachment[]; replyTo?: string },
   status: 'pending' | 'dev',
 ) {
-  await tx.query(`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, attachments, status) VALUES ($1, $2, $3, $4, $5, $6)`, [
+  await tx.query(`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, attachments, status, reply_to) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
     mail.to,
     mail.subject,
     mail.text,
     mail.html,
     JSON.stringify(mail.attachments ?? []),
     status,
+    mail.replyTo ?? null,
   ])
 }
 
@@ -67,7 +69,7 @@ export async function claimMail(db: Queryable, batch: number): Promise<OutboxMai
                     WHERE status = 'pending' AND next_attempt_at <= now()
                       AND (locked_until IS NULL OR locked_until < now())
                     ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, to_address, subject, text_body, html_body, attachments, attempts`,
+      RETURNING id, to_address, subject, text_body, html_body, reply_to, attachments, attempts`,
     [batch],
   )
 }

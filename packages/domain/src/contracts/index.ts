@@ -7,6 +7,8 @@ import { staffContracts } from './staff.ts'
 import { licenseContracts } from './licenses.ts'
 import { moneyContracts } from './money.ts'
 import { platformContracts } from './platform.ts'
+import { promoContracts } from './promo.ts'
+import { supportContracts } from './support.ts'
 
 /** Every API call, by name: the server serves exactly these and the web calls them. */
 export const contracts = {
@@ -18,5 +20,7 @@ export const contracts = {
   ...accountContracts,
   ...platformContracts,
   ...moneyContracts,
+  ...promoContracts,
+  ...supportContracts,
   ...basketContracts,
 } as const

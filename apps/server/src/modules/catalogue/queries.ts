@@ -65,3 +65,55 @@ export async function seedCatalogue(db: Queryable) {
     ])
   }
 }
+
+/** The key of a price row: a platform's product and license type, and its tier (null for an untiered row). */
+export interface PriceKey {
+  platform: string
+  product: string
+  license_type: string
+  tier: number | null
+}
+
+/** What staff may change in a price row; an absent field stays as it is, null clears a nullable one. */
+export interface PriceChange {
+  cost_cents: number
+  old_price_cents?: number | null
+  discount?: number | null
+  deprecated?: boolean
+}
+
+/** Updates one price row (prices:set); null when no row has the key. The seed never overwrites it after. */
+export async function updatePrice(db: Queryable, key: PriceKey, change: PriceChange): Promise<CataloguePriceRow | null> {
+  const rows = await db.query<PriceRow>(
+    `UPDATE prices SET cost_cents = $5,
+            old_price_cents = CASE WHEN $6::boolean THEN $7::bigint ELSE old_price_cents END,
+            discount = CASE WHEN $8::boolean THEN $9::numeric ELSE discount END,
+            deprecated = coalesce($10::boolean, deprecated)
+      WHERE platform = $1 AND product = $2 AND license_type = $3 AND tier IS NOT DISTINCT FROM $4::int
+      RETURNING ${PRICE_COLUMNS()}`,
+    [
+      key.platform,
+      key.product,
+      key.license_type,
+      key.tier,
+      change.cost_cents,
+      change.old_price_cents !== undefined,
+      change.old_price_cents ?? null,
+      change.discount !== undefined,
+      change.discount ?? null,
+      change.deprecated ?? null,
+    ],
+  )
+  return rows[0] ?? null
+}
+
+/** A price row as stored (cents), for the staff's price list. */
+export type CataloguePriceRow = PriceRow
+
+/** The stored price rows, of one platform or all, in the order the price list shows them. */
+export async function listStoredPrices(db: Queryable, platform?: string): Promise<CataloguePriceRow[]> {
+  return db.query<PriceRow>(
+    `SELECT ${PRICE_COLUMNS()} FROM prices WHERE ($1::text IS NULL OR platform = $1) ORDER BY platform, product, license_type, tier NULLS FIRST`,
+    [platform ?? null],
+  )
+}

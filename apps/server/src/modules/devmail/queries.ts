@@ -12,6 +12,7 @@ export interface OutboxRow {
   subject: string
   text_body: string
   html_body: string
+  reply_to: string | null
   attachments: OutboxAttachmentInfo[]
   created_at: Date
 }
@@ -19,7 +20,7 @@ export interface OutboxRow {
 /** The newest 200 mails of the outbox, to one address or to all. */
 export async function listOutbox(db: Queryable, to?: string): Promise<OutboxRow[]> {
   const rows = await db.query<OutboxRow>(
-    `SELECT id, to_address, subject, text_body, html_body, created_at,
+    `SELECT id, to_address, subject, text_body, html_body, reply_to, created_at,
             (SELECT COALESCE(jsonb_agg(jsonb_build_object('filename', a->>'filename', 'content_type', a->>'content_type')), '[]'::jsonb)
                FROM jsonb_array_elements(attachments) a) AS attachments
        FROM mail_outbox

@@ -32,6 +32,7 @@ export const devMailRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     messages: (await list(req.query.to)).map((m) => ({
       id: m.id,
       to: m.to_address,
+      ...(m.reply_to ? { reply_to: m.reply_to } : {}),
       subject: m.subject,
       text: m.text_body,
       html: m.html_body,
@@ -44,7 +45,9 @@ export const devMailRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     const mails = await list(req.query.to)
     const items = mails
       .map(
-        (m) => `<article><h2>${esc(m.subject)}</h2><p class="meta">To ${esc(m.to_address)} · ${new Date(m.created_at).toISOString()}</p>
+        (
+          m,
+        ) => `<article><h2>${esc(m.subject)}</h2><p class="meta">To ${esc(m.to_address)}${m.reply_to ? ` · Reply-To ${esc(m.reply_to)}` : ''} · ${new Date(m.created_at).toISOString()}</p>
         <div class="body">${m.html_body}</div>${attachmentList(m)}</article>`,
       )
       .join('\n')

@@ -7,6 +7,7 @@ import { PLATFORMS, PLATFORM_TITLES, PORTAL_VERSION, displayName, formatUsd } fr
 import { external, paths } from '../../config/paths.ts'
 import { FillBalanceModal } from '../../features/balance/components/FillBalanceModal.tsx'
 import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
+import { ContactSalesModal } from '../../features/support/components/ContactSalesModal.tsx'
 import { useProfile } from '../../lib/auth.ts'
 import { openFillBalance } from '../../lib/fill-balance.ts'
 import classes from './shell.module.css'
@@ -121,6 +122,7 @@ export function Shell() {
       </AppShell.Main>
       <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
       <FillBalanceModal />
+      <ContactSalesModal />
     </AppShell>
   )
 }
