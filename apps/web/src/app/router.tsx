@@ -15,6 +15,8 @@ import { PreInfoPage } from '../features/groups/routes/pre-info.tsx'
 import { DashboardPage } from '../features/licenses/routes/dashboard.tsx'
 import { StaffLicensePage } from '../features/staff/routes/staff-license.tsx'
 import { LicenseInfoRoute } from './routes/LicenseInfoRoute.tsx'
+import { AddFundsRoute } from '../features/balance/routes/add-funds.tsx'
+import { BalancePurchaseSuccessRoute } from '../features/balance/routes/balance-purchase-success.tsx'
 import { PaymentDocRoute } from '../features/transactions/routes/payment-doc.tsx'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
@@ -127,6 +129,8 @@ export const appRoutes: RouteObject[] = [
                 element: <PreInfoPage />,
                 handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`),
               },
+              { path: routes.addFunds, element: <AddFundsRoute />, handle: titled('Add funds') },
+              { path: routes.balancePurchaseSuccess, element: <BalancePurchaseSuccessRoute />, handle: titled('Thank you for your payment') },
             ],
           },
         ],

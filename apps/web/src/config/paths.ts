@@ -23,6 +23,8 @@ export const routes = {
   dashboard: '/app/:platform/dashboard/',
   licenseInfo: '/app/:platform/dashboard/:id/info/',
   preInfo: '/app/:platform/dashboard/:id/pre-info/',
+  addFunds: '/app/:platform/add-funds/',
+  balancePurchaseSuccess: '/app/:platform/balance-purchase-success/',
   account: '/app/account/',
   groupKeys: '/app/group-keys/',
   groupKeyInfo: '/app/group-keys/:id/group-key-info/',
@@ -58,6 +60,11 @@ export const paths = {
   dashboard: (platform: Platform) => fill(routes.dashboard, { platform }),
   licenseInfo: (platform: Platform, id: number | string) => fill(routes.licenseInfo, { platform, id }),
   preInfo: (platform: Platform, id: number | string, holded = false) => `${fill(routes.preInfo, { platform, id })}${holded ? '?holded' : ''}`,
+  /** opens the fill-balance modal (with the amount when given), then the dashboard */
+  addFunds: (platform: Platform, amount?: number) => `${fill(routes.addFunds, { platform })}${amount !== undefined ? `?amount=${amount}` : ''}`,
+  /** where a top-up's checkout returns to; `next` (an /app/ path) is where closing the success modal goes */
+  balancePurchaseSuccess: (platform: Platform, next?: string) =>
+    `${fill(routes.balancePurchaseSuccess, { platform })}${next !== undefined ? `?next=${encodeURIComponent(next)}` : ''}`,
   account: routes.account,
   groupKeys: routes.groupKeys,
   groupKeyInfo: (id: number | string) => fill(routes.groupKeyInfo, { id }),
