@@ -57,6 +57,7 @@ export const ERRORS = {
   payment_closed: { code: '68a50aa1', status: 409, message: 'This checkout is already paid, cancelled or expired' },
   webhook_signature: { code: 'cddb3120', status: 400, message: 'The webhook signature does not match' },
   item_not_for_sale: { code: '5897dc79', status: 400, message: 'This item is not for sale. Refresh the page and choose again' },
+  promo_not_with_balance: { code: '754e7202', status: 400, message: 'A promo code applies to card and PayPal payments only' },
   insufficient_funds: { code: '851abab0', status: 409, message: 'Insufficient funds on the balance' },
   // promo codes (spec section 8 names these four codes) and contact sales
   promo_not_found: { code: 'c2bcf3bf', status: 400, message: "This promo code doesn't exist" },

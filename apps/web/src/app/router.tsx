@@ -19,6 +19,8 @@ import { BasketGate } from './routes/BasketGate.tsx'
 import { BasketIndexRoute, LicenseSelectionRoute } from '../features/basket/routes/license-selection.tsx'
 import { CheckoutRoute, SubscriptionCheckoutRoute } from '../features/basket/routes/checkout.tsx'
 import { LicensePurchaseSuccessRoute } from '../features/basket/routes/license-purchase-success.tsx'
+import { AddFundsRoute } from '../features/balance/routes/add-funds.tsx'
+import { BalancePurchaseSuccessRoute } from '../features/balance/routes/balance-purchase-success.tsx'
 import { PaymentDocRoute } from '../features/transactions/routes/payment-doc.tsx'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
@@ -166,6 +168,8 @@ export const appRoutes: RouteObject[] = [
                 element: <LicensePurchaseSuccessRoute />,
                 handle: titled(({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`),
               },
+              { path: routes.addFunds, element: <AddFundsRoute />, handle: titled('Add funds') },
+              { path: routes.balancePurchaseSuccess, element: <BalancePurchaseSuccessRoute />, handle: titled('Thank you for your payment') },
             ],
           },
         ],

@@ -30,6 +30,8 @@ export const routes = {
   checkout: '/app/:platform/basket/checkout/',
   subscriptionCheckout: '/app/:platform/basket/checkout/subscriptions/:licenseType/',
   licensePurchaseSuccess: '/app/:platform/license-purchase-success/',
+  addFunds: '/app/:platform/add-funds/',
+  balancePurchaseSuccess: '/app/:platform/balance-purchase-success/',
   account: '/app/account/',
   groupKeys: '/app/group-keys/',
   groupKeyInfo: '/app/group-keys/:id/group-key-info/',
@@ -72,6 +74,11 @@ export const paths = {
   subscriptionCheckout: (platform: Platform, licenseType: string) => fill(routes.subscriptionCheckout, { platform, licenseType }),
   licensePurchaseSuccess: (platform: Platform, next?: string) =>
     `${fill(routes.licensePurchaseSuccess, { platform })}${next ? `?next=${encodeURIComponent(next)}` : ''}`,
+  /** opens the fill-balance modal (with the amount when given), then the dashboard */
+  addFunds: (platform: Platform, amount?: number) => `${fill(routes.addFunds, { platform })}${amount !== undefined ? `?amount=${amount}` : ''}`,
+  /** where a top-up's checkout returns to; `next` (an /app/ path) is where closing the success modal goes */
+  balancePurchaseSuccess: (platform: Platform, next?: string) =>
+    `${fill(routes.balancePurchaseSuccess, { platform })}${next !== undefined ? `?next=${encodeURIComponent(next)}` : ''}`,
   account: routes.account,
   groupKeys: routes.groupKeys,
   groupKeyInfo: (id: number | string) => fill(routes.groupKeyInfo, { id }),

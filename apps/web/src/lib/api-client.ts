@@ -52,6 +52,8 @@ export interface RequestOptions {
   handle?: readonly ErrorName[]
   /** no modal at all, whatever the failure (the caller decides) */
   silent?: boolean
+  /** the catalogue error an error answer without a code stands for (a refill's: external_payments_unavailable) */
+  codeless?: ErrorName
   signal?: AbortSignal
 }
 
@@ -135,8 +137,12 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
     try {
       data = JSON.parse(text)
     } catch {
-      if (!res.ok) notifySession()
-      return fail({ status: res.status, code: 'internal_server_error', message: 'internal_server_error', modal: ise, silent: opts.silent })
+      // an error page that is no JSON (a proxy's 502) has no code either
+      if (!res.ok && opts.codeless) data = undefined
+      else {
+        if (!res.ok) notifySession()
+        return fail({ status: res.status, code: 'internal_server_error', message: 'internal_server_error', modal: ise, silent: opts.silent })
+      }
     }
   }
   if (res.ok) return data as T
@@ -144,7 +150,8 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
   // the logged flag follows the user_status cookie: recheck it on every failed answer
   notifySession()
   const err: ErrorBody = data && typeof data === 'object' ? (data as ErrorBody) : {}
-  const code = typeof err.error_code === 'string' && err.error_code !== '' ? err.error_code : null
+  const given = typeof err.error_code === 'string' && err.error_code !== '' ? err.error_code : null
+  const code = given ?? (opts.codeless ? ERRORS[opts.codeless].code : null)
   const text_ = typeof err.error === 'string' ? err.error : ''
   const field = typeof err.field === 'string' ? err.field : undefined
 
@@ -203,4 +210,28 @@ export function fieldErrorOf(err: unknown): { field: string | undefined; code: s
 export function describeFailure(err: ApiError): { title: string; message: string; kind: 'error' } {
   const message = err.code && isKnownCode(err.code) ? err.code : 'internal_server_error'
   return { title: translate('error_title') || GENERIC_MESSAGES.error_title, message, kind: 'error' }
+}
+
+/**
+ * GET of a file the API serves (an invoice PDF) with the session's cookies. Any failure opens the
+ * internal_server_error modal, as the spec says of a failed invoice download (section 8).
+ */
+export async function getFile(url: string, opts: { signal?: AbortSignal } = {}): Promise<Blob> {
+  const ise = { kind: 'error', message: 'internal_server_error' } as const
+  const failed = (status: number): never => fail({ status, code: 'internal_server_error', message: 'internal_server_error', modal: ise })
+  let res: Response
+  try {
+    res = await fetch(url, { method: 'GET', credentials: 'same-origin', signal: opts.signal })
+  } catch {
+    return failed(0)
+  }
+  if (!res.ok) {
+    notifySession()
+    return failed(res.status)
+  }
+  try {
+    return await res.blob()
+  } catch {
+    return failed(res.status)
+  }
 }

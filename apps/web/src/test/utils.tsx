@@ -1,7 +1,16 @@
 import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { vi } from 'vitest'
-import { ERRORS, groupViewSchema, licenseViewSchema, profileResponseSchema, type GroupView, type LicenseView, type ProfileResponse } from '@portal/domain'
+import {
+  ERRORS,
+  groupViewSchema,
+  licenseViewSchema,
+  profileResponseSchema,
+  type GroupView,
+  type LicenseView,
+  type ProfileResponse,
+  type TransactionView,
+} from '@portal/domain'
 import { AppProviders } from '../app/providers.tsx'
 import { appRoutes } from '../app/router.tsx'
 import { makeQueryClient } from '../lib/query-client.ts'
@@ -180,8 +189,10 @@ export const groupView = (over: Partial<GroupView> = {}): GroupView =>
     ...over,
   })
 
-/** The reads a signed-in screen makes: the profile, licenses (the list and each one), groups and the changelog. */
-export const signedInRoutes = (data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[] } = {}): Routes => ({
+/** The reads a signed-in screen makes: the profile, licenses (the list and each one), groups, the changelog and the transactions. */
+export const signedInRoutes = (
+  data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[]; transactions?: TransactionView[] } = {},
+): Routes => ({
   'GET /api/client/': () => json(200, data.profile ?? profile()),
   'GET /api/license/': () => json(200, { licenses: data.licenses ?? [] }),
   'GET /api/license/:id/': (c) => {
@@ -190,6 +201,7 @@ export const signedInRoutes = (data: { profile?: ProfileResponse; licenses?: Lic
   },
   'GET /api/group/': () => json(200, { groups: data.groups ?? [] }),
   'GET /api/changelog/': () => json(200, { entries: [] }),
+  'GET /api/transaction/': () => json(200, { transactions: data.transactions ?? [] }),
 })
 
 /** A new offline Face SDK license #5 of group #9 (for screens that show Face SDK activation). */

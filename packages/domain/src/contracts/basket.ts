@@ -29,7 +29,16 @@ const purchaseResponse = z.object({
   payment: paymentSchema.nullable(),
 })
 
-const purchaseErrors = ['item_not_for_sale', 'insufficient_funds', 'external_payments_unavailable'] as const
+const purchaseErrors = [
+  'item_not_for_sale',
+  'insufficient_funds',
+  'external_payments_unavailable',
+  'promo_not_found',
+  'promo_expired',
+  'promo_wrong_platform',
+  'promo_used_up',
+  'promo_not_with_balance',
+] as const
 
 export const basketContracts = {
   resourceBuy: contract({

@@ -6,6 +6,7 @@ import type { TransactionLine } from '../transactions/queries.ts'
 /** Puts a paid order's licenses into the client's default groups: the one fulfilment path. */
 export async function fulfilLines(tx: Queryable, clientId: number, lines: readonly TransactionLine[]) {
   for (const line of lines) {
+    if (line.kind === 'discount') continue
     if (line.license_content) {
       // a builder's line: the customer's components, in a group of their own
       await fulfilCustom(tx, {

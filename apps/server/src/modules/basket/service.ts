@@ -4,6 +4,7 @@ import {
   TRANSACTION_STATUS,
   TRANSACTION_TYPE,
   centsToUsd,
+  discountedTotal,
   orderTotalCents,
   priceOrder,
   type ContractBody,
@@ -17,6 +18,7 @@ import { listPriceRows } from '../catalogue/queries.ts'
 import { lockClient } from '../licenses/service.ts'
 import { openCheckout } from '../payments/checkout.ts'
 import { RECEIPT_JOB } from '../payments/service.ts'
+import { promoDiscountFor, releasePromoOfTransaction, reservePromo } from '../promo/service.ts'
 import { fulfilLines } from './fulfilment.ts'
 import { insertTransaction, markTransactionPaid, nextInvoiceNumber, type TransactionLine } from '../transactions/queries.ts'
 
@@ -49,27 +51,37 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
   }))
   const description = lines.length === 1 ? `${lines[0]!.description} × ${lines[0]!.quantity}` : `Order of ${lines.length} products`
   const source = body.payment_source ?? 'stripe'
+  const code = body.promocode?.trim() || null
 
   if (source !== 'balance') {
+    // a promo code: its discount now, its activation reserved with the pending transaction (released if
+    // the checkout cannot open, the payment is declined or expires; spent when it is paid)
+    const platform = priced.lines[0]!.entry.platform
+    const discount = code ? await promoDiscountFor(ctx.db, code, platform) : null
+    const amount = discountedTotal(total, discount)
+    const promoLine: TransactionLine[] =
+      code && amount !== total ? [{ description: `Promo code ${code.toUpperCase()}`, quantity: 1, amount_cents: amount - total, kind: 'discount' }] : []
     const opened = await openCheckout(ctx, {
       clientId,
       kind: 'purchase',
       type: TRANSACTION_TYPE.debit,
       description,
-      lines,
-      amountCents: total,
+      lines: [...lines, ...promoLine],
+      // the provider charges the discounted total as one line
+      checkoutLines: promoLine.length ? [{ description: `${description} (promo ${code!.toUpperCase()})`, quantity: 1, amount_cents: amount }] : undefined,
+      amountCents: amount,
       source,
       successPath: body.success_url,
       cancelPath: body.cancel_url,
+      reserve: code
+        ? (tx, transactionId) => reservePromo(tx, { code, clientId, ref: `transaction:${transactionId}`, platform, transactionId }).then(() => undefined)
+        : undefined,
+      release: code ? (tx, transactionId) => releasePromoOfTransaction(tx, transactionId) : undefined,
     })
-    return {
-      status: 'pending' as const,
-      order_id: opened.transaction_id,
-      transaction_id: opened.transaction_id,
-      amount: centsToUsd(total),
-      payment: opened.payment,
-    }
+    return { ...answer(opened.transaction_id, amount, opts), status: 'pending' as const, payment: opened.payment }
   }
+  // section 5: the balance does not pay an order with a promo code
+  if (code) return fail('promo_not_with_balance', undefined, 'payment_source')
 
   const id = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)

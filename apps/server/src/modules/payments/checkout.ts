@@ -1,5 +1,6 @@
 import { PAYMENT_SESSION_HOURS, TRANSACTION_STATUS, TRANSACTION_TYPE, type Cents, type ExternalPaymentSource } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
 import { fail } from '../../platform/errors.ts'
 import { findClientById } from '../account/queries.ts'
 import { deleteTransaction, insertTransaction, setProviderSession, type TransactionLine } from '../transactions/queries.ts'
@@ -18,6 +19,12 @@ export interface CheckoutOrder {
   /** /app/ paths (the contract checked them); made absolute on PUBLIC_URL for the provider */
   successPath: string
   cancelPath: string
+  /** what the provider is asked to charge, when it differs from the invoice's lines (a discounted order: one line of the total) */
+  checkoutLines?: TransactionLine[]
+  /** runs in the transaction that writes the pending transaction (a purchase reserves its promo code there) */
+  reserve?: (tx: Queryable, transactionId: number) => Promise<void>
+  /** gives back what reserve took when the checkout cannot be opened */
+  release?: (tx: Queryable, transactionId: number) => Promise<unknown>
 }
 
 export interface OpenedCheckout {
@@ -40,24 +47,28 @@ export async function openCheckout(ctx: AppContext, order: CheckoutOrder): Promi
   }
   const client = (await findClientById(ctx.db, order.clientId)) ?? fail('unauthorized')
   const expiresAt = new Date(Date.now() + PAYMENT_SESSION_HOURS * 3600_000)
-  const t = await insertTransaction(ctx.db, {
-    clientId: order.clientId,
-    type: order.type,
-    status: TRANSACTION_STATUS.pending,
-    amountCents: order.amountCents,
-    kind: order.kind,
-    description: order.description,
-    lines: order.lines,
-    paymentSource: order.source,
-    expiresAt,
-    invoiceNumber: null,
+  const t = await ctx.db.transaction(async (tx) => {
+    const row = await insertTransaction(tx, {
+      clientId: order.clientId,
+      type: order.type,
+      status: TRANSACTION_STATUS.pending,
+      amountCents: order.amountCents,
+      kind: order.kind,
+      description: order.description,
+      lines: order.lines,
+      paymentSource: order.source,
+      expiresAt,
+      invoiceNumber: null,
+    })
+    await order.reserve?.(tx, row.id)
+    return row
   })
   try {
     const session = await provider.createCheckout({
       transactionId: t.id,
       source: order.source,
       mode: order.mode ?? 'payment',
-      lines: order.lines.map((l) => ({ description: l.description, quantity: l.quantity, amount_cents: l.amount_cents })),
+      lines: (order.checkoutLines ?? order.lines).map((l) => ({ description: l.description, quantity: l.quantity, amount_cents: l.amount_cents })),
       amountCents: order.amountCents,
       customerEmail: client.email,
       successUrl: ctx.config.PUBLIC_URL + order.successPath,
@@ -68,7 +79,12 @@ export async function openCheckout(ctx: AppContext, order: CheckoutOrder): Promi
     return { transaction_id: t.id, payment: { provider: session.provider, provider_data: { session_id: session.sessionId, url: session.url } } }
   } catch (err) {
     ctx.log.warn({ err, source: order.source, provider: provider.name }, 'payment provider refused a checkout')
-    await deleteTransaction(ctx.db, t.id).catch((e: unknown) => ctx.log.error({ err: e, transaction: t.id }, 'could not remove a failed checkout'))
+    await ctx.db
+      .transaction(async (tx) => {
+        await order.release?.(tx, t.id)
+        await deleteTransaction(tx, t.id)
+      })
+      .catch((e: unknown) => ctx.log.error({ err: e, transaction: t.id }, 'could not remove a failed checkout'))
     return fail('external_payments_unavailable')
   }
 }

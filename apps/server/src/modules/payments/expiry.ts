@@ -2,6 +2,7 @@ import { TRANSACTION_STATUS } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
 import { closeTransaction, listExpiredPending, lockTransaction } from '../transactions/queries.ts'
+import { releasePromoOfTransaction } from '../promo/service.ts'
 import { expireSandboxSession, findSandboxSession } from './queries.ts'
 
 export const PAYMENT_EXPIRY_JOB = 'payments.expire'
@@ -25,6 +26,7 @@ async function expireOne(ctx: Pick<AppContext, 'db'>, id: number, now: Date): Pr
       if (session) await expireSandboxSession(tx, session.id)
     }
     await closeTransaction(tx, t.id, TRANSACTION_STATUS.expired)
+    await releasePromoOfTransaction(tx, t.id)
     return true
   })
 }

@@ -5,6 +5,7 @@ import type { PaymentEvent } from '../../platform/payments/port.ts'
 import { applyLedgerEntry } from '../balance/queries.ts'
 import { fulfilLines } from '../basket/fulfilment.ts'
 import { closeTransaction, lockTransactionBySession, markTransactionPaid, nextInvoiceNumber, type TransactionRow } from '../transactions/queries.ts'
+import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
 import { recordPaymentEvent } from './queries.ts'
 
 /** The job that mails the receipt (with the invoice when the client's bills_mail is on) of a paid transaction. */
@@ -53,6 +54,8 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
     if (event.outcome !== 'paid') {
       const status = event.outcome === 'declined' ? TRANSACTION_STATUS.declined : TRANSACTION_STATUS.expired
       await closeTransaction(tx, t.id, status)
+      // a promo code reserved for the order is free again
+      await releasePromoOfTransaction(tx, t.id)
       return { transactionId: t.id, status: transactionStatusOf(status), applied: true }
     }
     if (event.amountCents !== undefined && event.amountCents !== t.amount_cents) {
@@ -66,6 +69,7 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
     // one lock order with balance purchases and staff adjustments
     await fulfil(tx, t)
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
+    await confirmPromoOfTransaction(tx, t.id)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return { transactionId: t.id, status: 'ok', applied: true }
   })

@@ -42,6 +42,14 @@ export async function validatePromo(ctx: AppContext, clientId: number, body: { p
   return { promocode: promo!.code, discount: promo!.discount }
 }
 
+/** The discount text a code gives an order of the platform now, or its refusal (no rate limit: a purchase, not a guess). */
+export async function promoDiscountFor(db: Queryable, code: string, platform: Platform): Promise<string> {
+  const promo = await findPromo(db, code)
+  const why = refusal(promo, platform)
+  if (why) return fail(why)
+  return promo!.discount
+}
+
 export interface PromoReservation {
   reservationId: number
   code: string

@@ -9,6 +9,8 @@ export interface TransactionLine {
   /** a basket line: the catalogue entry it sells and the os of its licenses, for fulfilment */
   entry_id?: string
   os_type?: number | null
+  /** a discount line (a promo code): a negative amount, nothing to fulfil */
+  kind?: 'discount'
   /** a custom Face SDK line: the components and database size the customer chose */
   license_content?: Record<string, number>
 }

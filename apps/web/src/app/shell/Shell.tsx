@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react'
-import { Anchor, AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
+import { Anchor, AppShell, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, PORTAL_VERSION, displayName, formatUsd } from '@portal/domain'
 import { external, paths } from '../../config/paths.ts'
+import { FillBalanceModal } from '../../features/balance/components/FillBalanceModal.tsx'
 import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
 import { ContactSalesModal } from '../../features/support/components/ContactSalesModal.tsx'
 import { useProfile } from '../../lib/auth.ts'
+import { openFillBalance } from '../../lib/fill-balance.ts'
 import classes from './shell.module.css'
 
 /** Collapse breakpoint: at 1024 px and below the menu sits behind the burger. */
@@ -66,18 +68,22 @@ export function Shell() {
 
       <AppShell.Navbar id="side-menu" aria-label={t('Main menu')} p="sm">
         <AppShell.Section>
-          <Box p="sm" className={classes.balance}>
-            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          {/* the balance card opens the fill-balance modal */}
+          <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog">
+            <Text span display="block" size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('Balance')}
             </Text>
             {info ? (
-              <Text fz={22} fw={700} data-testid="balance">
+              <Text span display="block" fz={22} fw={700} data-testid="balance">
                 {formatUsd(info.balance)}
               </Text>
             ) : (
-              <Skeleton h={28} w={90} mt={4} />
+              <Skeleton component="span" display="block" h={28} w={90} mt={4} />
             )}
-          </Box>
+            <Text span display="block" size="sm" fw={600} c="indigo.8" mt={2}>
+              {t('Add funds')}
+            </Text>
+          </UnstyledButton>
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} mt="sm">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600} px="sm" mb={4}>
@@ -115,6 +121,7 @@ export function Shell() {
         <Outlet />
       </AppShell.Main>
       <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
+      <FillBalanceModal />
       <ContactSalesModal />
     </AppShell>
   )

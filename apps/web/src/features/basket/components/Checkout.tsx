@@ -10,11 +10,9 @@ import {
   balanceCanPay,
   discountedTotal,
   formatCents,
-  formatUsd,
   orderTotalCents,
   shortfallCents,
   stepperValue,
-  topUpDefault,
   OS_TYPES,
   type Cents,
   type OsType,
@@ -22,9 +20,9 @@ import {
 } from '@portal/domain'
 import { ApiError } from '../../../lib/api-client.ts'
 import { leave } from '../../../lib/leave.ts'
+import { openFillBalance } from '../../../lib/fill-balance.ts'
 import { paths } from '../../../config/paths.ts'
 import { buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
-import { refillBalance } from '../api/refill.ts'
 import { useRefreshProfile } from '../api/refresh.ts'
 import { isSubscription, osTypesOf, type ShownLine } from './catalogue.ts'
 import { PromoInput, type AppliedPromo } from './PromoInput.tsx'
@@ -281,7 +279,7 @@ function PaymentStep({
           {t(ERRORS.insufficient_funds.code)}
         </Alert>
       )}
-      {shortfall > 0 && !promo && <FillBalance shortfall={shortfall} returnTo={here} />}
+      {shortfall > 0 && !promo && <FillBalance shortfall={shortfall} />}
       {problem === 'item_not_for_sale' && (
         <Alert color="red" role="alert">
           {t('The prices have changed: check your order and pay again.')}
@@ -304,28 +302,16 @@ function PaymentStep({
   )
 }
 
-/** The balance is short of the total: offer to fill it with the shortfall (at least the minimum top-up). */
-function FillBalance({ shortfall, returnTo }: { shortfall: Cents; returnTo: string }) {
+/** The balance is short of the total: offer to fill it with the shortfall (the fill-balance modal; its checkout returns here). */
+function FillBalance({ shortfall }: { shortfall: Cents }) {
   const { t } = useTranslation()
-  const [going, setGoing] = useState(false)
-  const amount = topUpDefault(shortfall)
-  const fill = async () => {
-    setGoing(true)
-    try {
-      const answer = await refillBalance({ amount, success_url: returnTo, cancel_url: returnTo, payment_source: 'stripe' })
-      leave.to(answer.payment.provider_data.url)
-    } catch {
-      // the error modal has told the user
-      setGoing(false)
-    }
-  }
   return (
     <Alert color="yellow" role="status">
       <Stack gap="xs">
         <Text size="sm">{t('Your balance is short of {{amount}} for this order.', { amount: formatCents(shortfall) })}</Text>
         <Group>
-          <Button size="xs" variant="light" onClick={() => void fill()} loading={going}>
-            {t('Add {{amount}} to the balance', { amount: formatUsd(amount) })}
+          <Button size="xs" variant="light" onClick={() => openFillBalance({ shortfallCents: shortfall })}>
+            {t('Fill the balance')}
           </Button>
         </Group>
       </Stack>

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CATALOGUE_PRICES, ERRORS, PLATFORMS, type ProfileResponse } from '@portal/domain'
 import { contactSales } from '../../../lib/contact-sales.ts'
+import { fillBalanceStore } from '../../../lib/fill-balance.ts'
 import { leave } from '../../../lib/leave.ts'
 import { json, mockApi, profile, renderApp, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
 
@@ -48,6 +49,7 @@ beforeEach(() => {
 afterEach(() => {
   // the contact-sales modal's store is a module singleton: a modal left open must not reach the next test
   contactSales.close()
+  fillBalanceStore.close()
   sessionStorage.clear()
   localStorage.clear()
 })
@@ -169,8 +171,12 @@ describe('checkout', () => {
     expect(screen.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
     expect(screen.getByRole('radio', { name: /By card/ })).toBeChecked()
     expect(screen.getByText('Your balance is short of $17.50 for this order.')).toBeInTheDocument()
-    // the minimum top-up is $20
-    expect(screen.getByRole('button', { name: 'Add $20.00 to the balance' })).toBeInTheDocument()
+    // the fill-balance modal, starting at the minimum top-up ($20 covers the $17.50 short)
+    fireEvent.click(screen.getByRole('button', { name: 'Fill the balance' }))
+    const fill = await screen.findByRole('dialog', { name: 'Add funds' })
+    expect(within(fill).getByRole('textbox', { name: /Amount, USD/ })).toHaveValue('20')
+    fillBalanceStore.close()
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add funds' })).toBeNull())
     fireEvent.click(screen.getByRole('button', { name: 'Back to the order' }))
     expect(await screen.findByRole('textbox', { name: 'Quantity of Face SDK subscription' })).toBeInTheDocument()
   })
@@ -401,6 +407,29 @@ describe('license-purchase-success', () => {
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/41/info/'))
     await waitFor(() => expect(licenseReads).toBeGreaterThan(l0))
     expect(groupReads).toBeGreaterThan(g0)
+  })
+
+  it('back from PayPal (?token=): the order is captured once, then the modal closes as usual', async () => {
+    const captures: Call[] = []
+    let release: (() => void) | null = null
+    mockApi({
+      ...signedInRoutes({ profile: withPrices() }),
+      'POST /api/paypal/capture-payment/': (c) => {
+        captures.push(c)
+        return new Promise<Response>((resolve) => {
+          release = () => resolve(json(200, { status: 'ok', transaction_id: 4, transaction_status: 'ok' }))
+        })
+      },
+    })
+    const app = renderApp('/app/nuitrack/license-purchase-success/?token=5O190127TN364715T&PayerID=X')
+    expect(await screen.findByText('Confirming your PayPal payment…')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Go to my licenses' })).toBeDisabled()
+    await waitFor(() => expect(release).not.toBeNull())
+    release!()
+    expect(await screen.findByText('Your licenses will be added soon. This may take some time.')).toBeInTheDocument()
+    expect(captures.map((c) => c.body)).toEqual([{ order_id: '5O190127TN364715T' }])
+    fireEvent.click(screen.getByRole('button', { name: 'Go to my licenses' }))
+    await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/dashboard/'))
   })
 
   it('a next outside /app/ is ignored: the dashboard', async () => {

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react'
-import { Anchor, Button, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { useEffect, useRef, useState } from 'react'
+import { Anchor, Button, Group, Loader, Modal, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { SUPPORT_SERVICE, isAppReturnPath, type Platform } from '@portal/domain'
 import { paths, supportUrl } from '../../../config/paths.ts'
+import { capturePaypalOrder } from '../api/paypal.ts'
 import { useRefreshAfterPurchase } from '../api/refresh.ts'
 import { basketStore } from '../components/basket-store.ts'
 import { clearDraft } from '../components/custom-draft.ts'
@@ -23,6 +24,20 @@ export function LicensePurchaseSuccessRoute() {
   const [opened, setOpened] = useState(true)
   const next = search.get('next')
   const target = next && isAppReturnPath(next) ? next : paths.dashboard(platform)
+
+  // PayPal comes back with its order (?token=): the portal captures it (section 4: a sync after approval)
+  const paypalOrder = search.get('token')
+  const [capturing, setCapturing] = useState(paypalOrder !== null)
+  const captured = useRef(false)
+  useEffect(() => {
+    if (!paypalOrder || captured.current) return
+    captured.current = true
+    capturePaypalOrder(paypalOrder)
+      .catch(() => {
+        // the error modal has told the user; the order stays pending and a later sync applies it
+      })
+      .finally(() => setCapturing(false))
+  }, [paypalOrder])
 
   // the purchase is done: the basket and the builder's draft start over
   useEffect(() => {
@@ -46,7 +61,14 @@ export function LicensePurchaseSuccessRoute() {
       closeButtonProps={{ 'aria-label': t('Close') }}
     >
       <Stack gap="sm">
-        <Text>{t('Your licenses will be added soon. This may take some time.')}</Text>
+        {capturing ? (
+          <Group gap="sm">
+            <Loader size="sm" aria-label={t('Confirming your PayPal payment')} />
+            <Text>{t('Confirming your PayPal payment…')}</Text>
+          </Group>
+        ) : (
+          <Text>{t('Your licenses will be added soon. This may take some time.')}</Text>
+        )}
         <Text size="sm" c="dimmed">
           {t('Not there after a while?')}{' '}
           <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" underline="always">
@@ -55,7 +77,7 @@ export function LicensePurchaseSuccessRoute() {
           </Anchor>
         </Text>
         <Group justify="flex-end">
-          <Button onClick={close} data-autofocus>
+          <Button onClick={close} data-autofocus disabled={capturing}>
             {t('Go to my licenses')}
           </Button>
         </Group>

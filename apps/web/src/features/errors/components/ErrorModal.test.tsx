@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { api } from '../../../lib/api-client.ts'
+import { ApiError, api } from '../../../lib/api-client.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { json, mockApi, renderApp } from '../../../test/utils.tsx'
 
@@ -31,6 +31,20 @@ describe('error modal (spec section 8)', () => {
     await userEvent.setup().click(within(d).getByRole('button', { name: 'Go to login' }))
     await waitFor(() => expect(app.location().pathname).toBe('/app/login/'))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
+
+  it('a call naming a codeless error: an answer without a code, or no JSON at all, is that error (a refill: external_payments_unavailable)', async () => {
+    renderApp('/app/login/')
+    for (const answer of [() => json(502, { error: 'bad gateway' }), () => new Response('<html>502</html>', { status: 502 })]) {
+      const err = (await failWith(answer, { codeless: 'external_payments_unavailable', handle: ['external_payments_unavailable'] })) as ApiError
+      expect(err).toBeInstanceOf(ApiError)
+      expect(err.code).toBe('external_payments_unavailable')
+      expect(err.shown).toBe(false)
+    }
+    expect(screen.queryByRole('dialog')).toBeNull()
+    // not handled by the caller: the modal says it
+    await failWith(() => json(503, {}), { codeless: 'external_payments_unavailable' })
+    expect(await dialog()).toHaveTextContent('The payment system is unavailable. Please try again later')
   })
 
   it('missing error_code: generic text', async () => {

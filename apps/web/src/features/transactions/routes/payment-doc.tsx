@@ -1,55 +1,104 @@
 import { useState } from 'react'
-import { Card, Group, SegmentedControl, Stack, Table, TextInput, Title } from '@mantine/core'
+import { Button, Card, Group, Input, SegmentedControl, Skeleton, Stack, Title } from '@mantine/core'
+import { DatePickerInput } from '@mantine/dates'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/EmptyState.tsx'
+import { useTransactions } from '../api/transactions.ts'
+import { STATUS_LABELS, TransactionTable } from '../components/TransactionTable.tsx'
+import { TRANSACTION_FILTERS, filterTransactions, type DayRange, type StatusFilter } from '../components/filters.ts'
 
-export const TRANSACTION_FILTERS = ['all', 'ok', 'pending', 'declined', 'expired'] as const
-type Filter = (typeof TRANSACTION_FILTERS)[number]
-const FILTER_LABELS: Record<Filter, string> = { all: 'All', ok: 'Paid', pending: 'Pending', declined: 'Declined', expired: 'Expired' }
+const FILTER_LABELS: Record<StatusFilter, string> = { all: 'All', ...STATUS_LABELS }
+const NO_RANGE: DayRange = [null, null]
 
-/** /app/payment-doc/: transactions by status and creation date (the list arrives in a later issue). */
+/** /app/payment-doc/: the client's transactions by status and creation date, with their invoices (spec section 2). */
 export function PaymentDocRoute() {
   const { t } = useTranslation()
-  const [status, setStatus] = useState<Filter>('all')
-  const [from, setFrom] = useState('')
-  const [to, setTo] = useState('')
+  const transactions = useTransactions()
+  const [status, setStatus] = useState<StatusFilter>('all')
+  const [range, setRange] = useState<DayRange>(NO_RANGE)
+
+  const all = transactions.data?.transactions ?? []
+  const shown = filterTransactions(all, status, range)
+  const filtered = status !== 'all' || range[0] !== null || range[1] !== null
+  const clear = () => {
+    setStatus('all')
+    setRange(NO_RANGE)
+  }
 
   return (
     <Stack gap="lg" maw={1200} mx="auto">
       <Title order={1}>{t('Payment documents')}</Title>
       <Card withBorder radius="md" padding="lg">
         <Group justify="space-between" align="flex-end" mb="md" gap="md">
-          <SegmentedControl
-            aria-label={t('Status')}
-            value={status}
-            onChange={(v) => setStatus(v as Filter)}
-            data={TRANSACTION_FILTERS.map((f) => ({ value: f, label: t(FILTER_LABELS[f]) }))}
+          <Input.Wrapper label={t('Status')} id="transaction-status" labelElement="div">
+            <SegmentedControl
+              aria-labelledby="transaction-status-label"
+              value={status}
+              onChange={(v) => setStatus(v as StatusFilter)}
+              data={TRANSACTION_FILTERS.map((f) => ({ value: f, label: t(FILTER_LABELS[f]) }))}
+              display="flex"
+            />
+          </Input.Wrapper>
+          <DatePickerInput
+            type="range"
+            // the calendar dialog is named by its field: the popover labels it by `${popover id}-target`
+            id="created-range-target"
+            popoverProps={{ id: 'created-range' }}
+            hideOutsideDates
+            // weekends in the default light red fall below 4.5:1; payments know no weekends anyway
+            weekendDays={[]}
+            label={t('Created')}
+            placeholder={t('Any date')}
+            value={range}
+            onChange={(v) => setRange([v[0] ? String(v[0]) : null, v[1] ? String(v[1]) : null])}
+            valueFormat="MMM DD, YYYY"
+            allowSingleDateInRange
+            clearable
+            clearButtonProps={{ 'aria-label': t('Clear dates') }}
+            ariaLabels={{
+              nextMonth: t('Next month'),
+              previousMonth: t('Previous month'),
+              nextYear: t('Next year'),
+              previousYear: t('Previous year'),
+              nextDecade: t('Next decade'),
+              previousDecade: t('Previous decade'),
+              monthLevelControl: t('Choose a month'),
+              yearLevelControl: t('Choose a year'),
+            }}
+            miw={260}
+            // the placeholder as dark as the other dimmed texts (4.5:1)
+            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
           />
-          <Group gap="sm" align="flex-end">
-            <TextInput type="date" label={t('From')} value={from} max={to || undefined} onChange={(e) => setFrom(e.currentTarget.value)} />
-            <TextInput type="date" label={t('To')} value={to} min={from || undefined} onChange={(e) => setTo(e.currentTarget.value)} />
-          </Group>
         </Group>
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" aria-label={t('Transactions')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('Date')}</Table.Th>
-                <Table.Th>{t('Description')}</Table.Th>
-                <Table.Th>{t('Status')}</Table.Th>
-                <Table.Th>{t('Amount')}</Table.Th>
-                <Table.Th>{t('Invoice')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <EmptyState title={t('No transactions yet')} text={t('Your payments and balance top-ups appear here.')} />
-                </Table.Td>
-              </Table.Tr>
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {transactions.isPending ? (
+          <Stack gap="xs" aria-busy="true" aria-label={t('Loading transactions')} data-testid="transactions-loading">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} h={36} />
+            ))}
+          </Stack>
+        ) : transactions.isError ? (
+          <EmptyState
+            title={t('The transactions could not be loaded')}
+            action={
+              <Button variant="light" onClick={() => void transactions.refetch()}>
+                {t('Try again')}
+              </Button>
+            }
+          />
+        ) : all.length === 0 ? (
+          <EmptyState title={t('No transactions yet')} text={t('Your payments and balance top-ups appear here.')} />
+        ) : shown.length === 0 && filtered ? (
+          <EmptyState
+            title={t('No transactions match the filters')}
+            action={
+              <Button variant="light" onClick={clear}>
+                {t('Clear filters')}
+              </Button>
+            }
+          />
+        ) : (
+          <TransactionTable transactions={shown} />
+        )}
       </Card>
     </Stack>
   )

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { ERRORS } from '@portal/domain'
+import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
+import { applyPaymentEvent } from '../payments/service.ts'
+import { createPromo } from '../promo/service.ts'
+
+const t = useTestApp()
+
+const AI = { config: { product: 'nuitrack_ai_perpetual' }, count: 1 }
+const order = (promocode: string | null, payment_source = 'stripe') => ({
+  payment_source,
+  success_url: '/app/nuitrack/license-purchase-success/',
+  cancel_url: '/app/nuitrack/basket/checkout/',
+  items: [AI],
+  promocode,
+})
+
+async function promo(code: string, discount: string, maxActivations: number | null = null, platforms: string[] = []) {
+  const made = await createPromo(t.db, { code, discount, platforms, expires: null, maxActivations })
+  expect(made.ok).toBe(true)
+}
+
+const used = async (code: string) =>
+  Number((await t.db.query<{ n: number }>('SELECT activations_used AS n FROM promo_codes WHERE lower(code) = lower($1)', [code]))[0]!.n)
+
+const sessionOf = async (transactionId: number) =>
+  (await t.db.query<{ provider_session_id: string }>('SELECT provider_session_id FROM transactions WHERE id = $1', [transactionId]))[0]!.provider_session_id
+
+describe('promo codes in a purchase', () => {
+  it('discounts a card order, reserves an activation, spends it when paid and fulfils once', async () => {
+    await promo('SPRING10', '10%', 3)
+    const c = await signedInClient(t)
+    const res = await c.agent.post('/api/resource/buy/', order('spring10'))
+    expect(res.statusCode, res.body).toBe(200)
+    // 299.90 less 10 %
+    expect(res.json()).toMatchObject({ status: 'pending', amount: 269.91 })
+    expect(await used('SPRING10')).toBe(1)
+    const sessionId = await sessionOf(res.json().transaction_id)
+    // the sandbox checkout charges the discounted total as one line
+    const page = (await c.agent.get(`/api/sandbox/checkout/${sessionId}/`)).json()
+    expect(page).toMatchObject({ amount: 269.91, lines: [{ amount: 269.91 }] })
+    const event = { provider: 'sandbox' as const, eventId: 'evt_promo_1', sessionId, outcome: 'paid' as const, amountCents: 26_991 }
+    await Promise.all([applyPaymentEvent(t.app.ctx, event), applyPaymentEvent(t.app.ctx, event)])
+    const [group] = (await c.agent.get('/api/group/')).json().groups
+    expect(group).toMatchObject({ limit: 1, config: { product: 'nuitrack_ai_perpetual' } })
+    expect(await used('SPRING10')).toBe(1)
+    expect(await count(t.db, 'promo_reservations WHERE confirmed_at IS NOT NULL')).toBe(1)
+    // the invoice lines show the discount
+    const [row] = await t.db.query<{ lines: { amount_cents: number; kind?: string }[] }>('SELECT lines FROM transactions WHERE id = $1', [
+      res.json().transaction_id,
+    ])
+    expect(row!.lines.map((l) => l.amount_cents)).toEqual([29_990, -2_999])
+  })
+
+  it('gives the activation back when the payment is declined or the checkout cannot open', async () => {
+    await promo('ONCE', '15', 1)
+    const c = await signedInClient(t)
+    const res = await c.agent.post('/api/resource/buy/', order('ONCE'))
+    expect(res.json().amount).toBe(284.9)
+    expectError(await c.agent.post('/api/resource/buy/', order('ONCE')), 400, ERRORS.promo_used_up.code)
+    await applyPaymentEvent(t.app.ctx, {
+      provider: 'sandbox',
+      eventId: 'evt_decline',
+      sessionId: await sessionOf(res.json().transaction_id),
+      outcome: 'declined',
+    })
+    expect(await used('ONCE')).toBe(0)
+    expect((await c.agent.post('/api/resource/buy/', order('ONCE'))).statusCode).toBe(200)
+  })
+
+  it("refuses each kind of bad code with the spec's codes, and a promo with balance payment", async () => {
+    await promo('FACEONLY', '5%', null, ['face'])
+    const c = await signedInClient(t)
+    expectError(await c.agent.post('/api/resource/buy/', order('NOPE')), 400, 'c2bcf3bf')
+    expectError(await c.agent.post('/api/resource/buy/', order('FACEONLY')), 400, '75d895af')
+    expectError(await c.agent.post('/api/resource/buy/', order('FACEONLY', 'balance')), 400, ERRORS.promo_not_with_balance.code, 'payment_source')
+    expect(await count(t.db, 'transactions')).toBe(0)
+  })
+
+  it('30 parallel purchases use a code with 5 activations at most 5 times', async () => {
+    await promo('FIVE', '50%', 5)
+    const c = await signedInClient(t)
+    const results = await Promise.all(Array.from({ length: 30 }, () => c.agent.post('/api/resource/buy/', order('FIVE'))))
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5)
+    for (const r of results.filter((r) => r.statusCode !== 200)) expectError(r, 400, ERRORS.promo_used_up.code)
+    expect(await used('FIVE')).toBe(5)
+    expect(await count(t.db, 'transactions WHERE status = 1')).toBe(5)
+  })
+})
