@@ -14,6 +14,7 @@ import {
   shortfallCents,
   stepperValue,
   OS_TYPES,
+  PLATFORM_TITLES,
   type Cents,
   type OsType,
   type Platform,
@@ -22,7 +23,7 @@ import { ApiError } from '../../../lib/api-client.ts'
 import { leave } from '../../../lib/leave.ts'
 import { openFillBalance } from '../../../lib/fill-balance.ts'
 import { paths } from '../../../config/paths.ts'
-import { buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
+import { PURCHASE_PROMO_ERRORS, buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
 import { useRefreshProfile } from '../api/refresh.ts'
 import { isSubscription, osTypesOf, type ShownLine } from './catalogue.ts'
 import { PromoInput, type AppliedPromo } from './PromoInput.tsx'
@@ -220,7 +221,8 @@ function PaymentStep({
   const balanceOk = balanceCanPay(balance, total, promo !== null)
   const [method, setMethod] = useState<PaymentSource>(balanceOk ? 'balance' : 'stripe')
   const [paying, setPaying] = useState(false)
-  const [problem, setProblem] = useState<'insufficient_funds' | 'item_not_for_sale' | 'external_payments_unavailable' | null>(null)
+  const [problem, setProblem] = useState<'insufficient_funds' | 'item_not_for_sale' | 'external_payments_unavailable' | 'promo' | null>(null)
+  const [promoProblem, setPromoProblem] = useState('')
   const shortfall = shortfallCents(balance, total)
   const here = `${location.pathname}${location.search}`
 
@@ -243,7 +245,11 @@ function PaymentStep({
       await refreshProfile()
       void navigate(paths.licensePurchaseSuccess(platform))
     } catch (err) {
-      if (err instanceof ApiError && !err.shown) {
+      const promoRefusal = PURCHASE_PROMO_ERRORS.find((name) => err instanceof ApiError && err.code === ERRORS[name].code)
+      if (promoRefusal) {
+        setProblem('promo')
+        setPromoProblem(t('{{message}} ({{platform}})', { message: t(ERRORS[promoRefusal].code), platform: PLATFORM_TITLES[platform] }))
+      } else if (err instanceof ApiError && !err.shown) {
         const code =
           err.code === ERRORS.insufficient_funds.code
             ? 'insufficient_funds'
@@ -283,6 +289,11 @@ function PaymentStep({
       {problem === 'item_not_for_sale' && (
         <Alert color="red" role="alert">
           {t('The prices have changed: check your order and pay again.')}
+        </Alert>
+      )}
+      {problem === 'promo' && (
+        <Alert color="red" role="alert">
+          {promoProblem} {t('Go back to the order to remove the code.')}
         </Alert>
       )}
       {problem === 'external_payments_unavailable' && (

@@ -350,6 +350,25 @@ describe('promo codes', () => {
   })
 })
 
+describe('a promo refused at purchase time', () => {
+  it('says why in step 2, without the error modal', async () => {
+    basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
+    mockApi({
+      ...signedInRoutes({ profile: withPrices(100) }),
+      'POST /api/promocode/validate/': () => json(200, { promocode: 'LAST', discount: '5' }),
+      'POST /api/resource/subscribe/': () => json(400, { error_code: ERRORS.promo_used_up.code, error: ERRORS.promo_used_up.message }),
+    })
+    renderApp('/app/face/basket/checkout/')
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Promo code' }), { target: { value: 'LAST' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
+    await waitFor(() => expect(total()).toBe('$25.00'))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay $25.00' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(`${ERRORS.promo_used_up.message} (Face SDK)`)
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
 describe('the custom Face SDK builder', () => {
   it('prices live from the tier rows, keeps its draft, and puts the line into the checkout', async () => {
     mockApi(signedInRoutes({ profile: withPrices() }))
