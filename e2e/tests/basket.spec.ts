@@ -192,4 +192,13 @@ test('a promo code in the checkout: refusals under the input, then applied and c
   await page.getByRole('button', { name: 'Back to the order' }).click()
   await page.getByRole('button', { name: 'Remove the code' }).click()
   await expect(page.getByTestId('order-total')).toHaveText('$600.00')
+
+  // applied again and paid by card: the provider charges the discounted total
+  await page.getByRole('textbox', { name: 'Promo code' }).fill(`FACE10-${suffix}`)
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(page.getByTestId('order-total')).toHaveText('$540.00')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await page.getByRole('button', { name: 'Pay $540.00' }).click()
+  await page.getByRole('button', { name: 'Pay $540.00' }).click()
+  await expect(page.getByRole('dialog', { name: 'Thank you for your purchase' })).toBeVisible()
 })
