@@ -28,8 +28,8 @@ import { useRefreshProfile } from '../api/refresh.ts'
 import { isSubscription, osTypesOf, type ShownLine } from './catalogue.ts'
 import { PromoInput, type AppliedPromo } from './PromoInput.tsx'
 
-/** Section 4: the basket's steps, clamped 1 to 2 (1 order, 2 payment). */
-export const BASKET_STEPS = 2
+/** Section 4: the basket's two steps (1 order, 2 payment); the step is clamped to them. */
+const STEPS = ['Order', 'Payment'] as const
 type PaymentSource = PurchaseBody['payment_source']
 
 /** A step's status: completing a step makes the next one active. */
@@ -64,8 +64,14 @@ export function Checkout({
     <Grid gutter="lg">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Card withBorder padding="lg">
-          <Stepper active={step} onStepClick={(s) => s < step && setStep(s)} allowNextStepsSelect={false} size="sm" mb="lg">
-            {['Order', 'Payment'].map((label, i) => (
+          <Stepper
+            active={step}
+            onStepClick={(s) => s < step && setStep(Math.max(0, Math.min(STEPS.length - 1, s)))}
+            allowNextStepsSelect={false}
+            size="sm"
+            mb="lg"
+          >
+            {STEPS.map((label, i) => (
               <Stepper.Step key={label} label={t(label)} description={t(statusOf(i, step))} />
             ))}
           </Stepper>
