@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react'
 import { DEFAULT_SALES_RECIPIENT } from '@portal/domain'
+import { createModalStore, useModalStore } from './modal-store.ts'
 
 /**
  * The contact-sales modal, openable from anywhere (the basket's on-premise card, a help tile):
@@ -15,28 +15,17 @@ export interface ContactSalesState {
   id: number
 }
 
-let current: ContactSalesState | null = null
+const store = createModalStore<ContactSalesState>()
 let openings = 0
-const listeners = new Set<() => void>()
-const emit = () => listeners.forEach((l) => l())
 
 export const contactSales = {
   open(state: { recipient?: string; details?: string } = {}) {
-    current = { recipient: DEFAULT_SALES_RECIPIENT, ...state, id: ++openings }
-    emit()
+    store.set({ recipient: DEFAULT_SALES_RECIPIENT, ...state, id: ++openings })
   },
-  close() {
-    current = null
-    emit()
-  },
-  get: () => current,
-  subscribe(listener: () => void) {
-    listeners.add(listener)
-    return () => {
-      listeners.delete(listener)
-    }
-  },
+  close: store.close,
+  get: store.get,
+  subscribe: store.subscribe,
 }
 
 /** The open modal's state, or null while it is closed. */
-export const useContactSales = () => useSyncExternalStore(contactSales.subscribe, contactSales.get, contactSales.get)
+export const useContactSales = () => useModalStore(store)

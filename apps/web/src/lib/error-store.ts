@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { createModalStore, useModalStore } from './modal-store.ts'
 
 /** What the one global error modal shows. `message` is a translation key (or an error code). */
 export interface ErrorModalState {
@@ -9,29 +9,13 @@ export interface ErrorModalState {
   kind: 'error' | 'unauthorized'
 }
 
-let current: ErrorModalState | null = null
-const listeners = new Set<() => void>()
-const emit = () => listeners.forEach((l) => l())
+const store = createModalStore<ErrorModalState>()
 
 export const errorStore = {
-  show(state: ErrorModalState) {
-    current = state
-    emit()
-  },
-  close() {
-    current = null
-    emit()
-  },
-  get: () => current,
-  subscribe(listener: () => void) {
-    listeners.add(listener)
-    return () => {
-      listeners.delete(listener)
-    }
-  },
+  show: (state: ErrorModalState) => store.set(state),
+  close: store.close,
+  get: store.get,
+  subscribe: store.subscribe,
 }
 
-export const useErrorModalState = () => useSyncExternalStore(errorStore.subscribe, errorStore.get, errorStore.get)
-
-/** alias kept for callers that use the dialog name */
-export const useErrorDialog = useErrorModalState
+export const useErrorModalState = () => useModalStore(store)

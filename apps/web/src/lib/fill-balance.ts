@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react'
 import type { Cents } from '@portal/domain'
+import { createModalStore, useModalStore } from './modal-store.ts'
 
 /**
  * The fill-balance modal is one for the whole app (the shell renders it): any feature opens it
@@ -13,30 +13,17 @@ export interface FillBalanceRequest {
   amount?: number
 }
 
-let current: FillBalanceRequest | null = null
-const listeners = new Set<() => void>()
-const emit = () => listeners.forEach((l) => l())
+const store = createModalStore<FillBalanceRequest>()
 
 export const fillBalanceStore = {
-  open(request: FillBalanceRequest = {}) {
-    current = { ...request }
-    emit()
-  },
-  close() {
-    current = null
-    emit()
-  },
-  get: () => current,
-  subscribe(listener: () => void) {
-    listeners.add(listener)
-    return () => {
-      listeners.delete(listener)
-    }
-  },
+  open: (request: FillBalanceRequest = {}) => store.set({ ...request }),
+  close: store.close,
+  get: store.get,
+  subscribe: store.subscribe,
 }
 
 /** Opens the fill-balance modal (from any feature). */
 export const openFillBalance = (request: FillBalanceRequest = {}) => fillBalanceStore.open(request)
 
 /** What the modal is open for, or null when it is closed. */
-export const useFillBalance = () => useSyncExternalStore(fillBalanceStore.subscribe, fillBalanceStore.get, fillBalanceStore.get)
+export const useFillBalance = () => useModalStore(store)
