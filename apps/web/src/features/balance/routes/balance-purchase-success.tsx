@@ -4,6 +4,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { formatUsd, isAppReturnPath, isPlatform } from '@portal/domain'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import { useProfile } from '../../../lib/auth.ts'
+import { usePaypalReturnCapture } from '../../../api/paypal.ts'
 import { useRefreshBalance } from '../api/refresh-balance.ts'
 import { useTopUpStatus } from '../api/top-up-status.ts'
 
@@ -18,6 +19,8 @@ export function BalancePurchaseSuccessRoute() {
   const [search] = useSearchParams()
   const navigate = useNavigate()
   const refreshBalance = useRefreshBalance()
+  // PayPal comes back with its order: capture it before the top-up can be confirmed
+  const { capturing } = usePaypalReturnCapture()
   const { status, balanceRead } = useTopUpStatus()
   const balance = useProfile().data?.client_info.balance
   const next = search.get('next')
@@ -33,7 +36,13 @@ export function BalancePurchaseSuccessRoute() {
       <Stack>
         <Text>{t('Your balance will be topped up soon. Confirming the payment may take some time.')}</Text>
         <div role="status" aria-live="polite" data-testid="top-up-status">
-          {status === 'pending' && (
+          {capturing && (
+            <Group gap="xs" wrap="nowrap">
+              <Loader size="xs" />
+              <Text size="sm">{t('Confirming your PayPal payment…')}</Text>
+            </Group>
+          )}
+          {!capturing && status === 'pending' && (
             <Group gap="xs" wrap="nowrap">
               <Loader size="xs" />
               <Text size="sm">{t('Waiting for the payment system to confirm the payment…')}</Text>

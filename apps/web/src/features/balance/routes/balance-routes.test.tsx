@@ -96,6 +96,18 @@ describe('/app/{platform}/balance-purchase-success/', () => {
     expect(calls.filter((c) => c.url === '/api/transaction/').length).toBe(2)
   })
 
+  it('back from PayPal (?token=): the order is captured once before the top-up is awaited', async () => {
+    setLogged()
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'POST /api/paypal/capture-payment/': () => json(200, { status: 'ok', transaction_id: 41, transaction_status: 'ok' }),
+    })
+    renderApp('/app/nuitrack/balance-purchase-success/?token=5O190127TN364715T&PayerID=X')
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/paypal/capture-payment/').map((c) => c.body)).toEqual([{ order_id: '5O190127TN364715T' }]))
+    await waitFor(() => expect(screen.getByTestId('top-up-status')).not.toHaveTextContent('Confirming your PayPal payment…'))
+    expect(calls.filter((c) => c.url === '/api/paypal/capture-payment/')).toHaveLength(1)
+  })
+
   it('without ?next, or with one outside the portal, closing goes to the dashboard', async () => {
     for (const next of [null, 'https://evil.example/app/', '//evil.example/app/', '/app/%2e%2e/admin']) {
       setLogged()

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Anchor, Button, Group, Loader, Modal, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { SUPPORT_SERVICE, isAppReturnPath, type Platform } from '@portal/domain'
 import { paths, supportUrl } from '../../../config/paths.ts'
-import { capturePaypalOrder } from '../api/paypal.ts'
+import { usePaypalReturnCapture } from '../../../api/paypal.ts'
 import { useRefreshAfterPurchase } from '../api/refresh.ts'
 import { basketStore } from '../components/basket-store.ts'
 import { clearDraft } from '../components/custom-draft.ts'
@@ -25,19 +25,7 @@ export function LicensePurchaseSuccessRoute() {
   const next = search.get('next')
   const target = next && isAppReturnPath(next) ? next : paths.dashboard(platform)
 
-  // PayPal comes back with its order (?token=): the portal captures it (section 4: a sync after approval)
-  const paypalOrder = search.get('token')
-  const [capturing, setCapturing] = useState(paypalOrder !== null)
-  const captured = useRef(false)
-  useEffect(() => {
-    if (!paypalOrder || captured.current) return
-    captured.current = true
-    capturePaypalOrder(paypalOrder)
-      .catch(() => {
-        // the error modal has told the user; the order stays pending and a later sync applies it
-      })
-      .finally(() => setCapturing(false))
-  }, [paypalOrder])
+  const { capturing } = usePaypalReturnCapture()
 
   // the purchase is done: the basket and the builder's draft start over
   useEffect(() => {
