@@ -137,3 +137,9 @@ export const balanceCanPay = (balance: Cents, total: Cents, promoApplied: boolea
 
 /** What is missing on the balance for a total: the fill-balance modal's shortfall. */
 export const shortfallCents = (balance: Cents, total: Cents): Cents => Math.max(0, total - balance)
+
+/**
+ * The platforms with a basket (/app/{platform}/basket/ and the dashboard's Buy tile): those the
+ * catalogue sells on (nuitrack, face, nuitrack-analytics); Face Machine is bought by its own upgrade.
+ */
+export const platformHasBasket = (platform: Platform) => platform !== 'face-machine' && saleEntriesOf(platform).length > 0

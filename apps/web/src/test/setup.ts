@@ -42,6 +42,8 @@ afterEach(() => {
   cleanup()
   // the error modal's store is a module singleton: a modal left open must not reach the next test
   errorStore.close()
+  // what a test's session remembered (the first steps, a remembered path) must not reach the next test
+  sessionStorage.clear()
   vi.restoreAllMocks()
   document.cookie.split(';').forEach((c) => {
     document.cookie = `${c.split('=')[0]!.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`

@@ -2,7 +2,9 @@ import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { vi } from 'vitest'
 import {
+  CATALOGUE_PRICES,
   ERRORS,
+  PLATFORMS,
   groupViewSchema,
   licenseViewSchema,
   profileResponseSchema,
@@ -128,6 +130,24 @@ export const profile = (over: Partial<ProfileResponse['client_info']> = {}): Pro
     paypal_merchant_id: 'm',
     paypal_client_id: 'c',
   })
+
+/** The seeded price table (the catalogue's rows) as GET /api/client/ answers it, in USD. */
+export const seededPrices = (): ProfileResponse['prices'] =>
+  Object.fromEntries(
+    PLATFORMS.map((p) => [
+      p,
+      CATALOGUE_PRICES.filter((r) => r.platform === p).map((r) => ({
+        product: r.product,
+        license_type: r.license_type,
+        plan_id: r.plan_id,
+        tier: r.tier,
+        cost: r.cost_cents / 100,
+        old_price: r.old_price_cents === null ? null : r.old_price_cents / 100,
+        discount: r.discount,
+        deprecated: r.deprecated,
+      })),
+    ]),
+  ) as ProfileResponse['prices']
 
 /** A license as GET /api/license/ answers it: a new Nuitrack perpetual license by default. */
 export const licenseView = (over: Partial<LicenseView> = {}): LicenseView =>

@@ -1,9 +1,9 @@
 import { Outlet, useParams } from 'react-router'
-import { isPlatform, saleEntriesOf } from '@portal/domain'
+import { isPlatform, platformHasBasket } from '@portal/domain'
 import { NotFoundRoute } from '../../features/errors/routes/not-found.tsx'
 
-/** The basket exists for the platforms the catalogue sells on (nuitrack, face, nuitrack-analytics); Face Machine is bought by its own upgrade. */
-export const hasBasket = (platform: string | undefined) => isPlatform(platform) && platform !== 'face-machine' && saleEntriesOf(platform).length > 0
+/** The basket exists for the platforms the catalogue sells on (platformHasBasket: nuitrack, face, nuitrack-analytics). */
+export const hasBasket = (platform: string | undefined) => isPlatform(platform) && platformHasBasket(platform)
 
 export function BasketGate() {
   const { platform } = useParams()

@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, productTitle, type LicenseState, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, platformHasBasket, productTitle, type LicenseState, type Platform } from '@portal/domain'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
-import { supportUrl } from '../../../config/paths.ts'
+import { paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
 import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
 
@@ -26,26 +26,46 @@ function NoLicenses({
   // the link's words sit inside each sentence, so a translation can move them
   const components = {
     support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit />,
+    basket: <Anchor component={Link} to={paths.basket(platform)} inherit />,
     hidden: <VisuallyHidden />,
   }
   const link = '<support>contact support<hidden> (opens in a new tab)</hidden></support>'
+  const text = platformHasBasket(platform) ? (
+    trialOffered ? (
+      firstStepsShown ? (
+        <Trans
+          defaults={`Licenses you get appear here. Start a trial in the first steps above or buy one in the <basket>basket</basket>; for anything else, ${link}.`}
+          components={components}
+        />
+      ) : (
+        <Trans
+          defaults={`Licenses you get appear here. Start a free trial from the first steps or buy one in the <basket>basket</basket>; for anything else, ${link}.`}
+          components={components}
+        />
+      )
+    ) : (
+      <Trans defaults={`Licenses you get appear here. Buy one in the <basket>basket</basket>; for a custom license, ${link}.`} components={components} />
+    )
+  ) : trialOffered ? (
+    firstStepsShown ? (
+      <Trans defaults={`Licenses you get appear here. Start with a trial in the first steps above, or ${link} to buy.`} components={components} />
+    ) : (
+      <Trans defaults={`Licenses you get appear here. Start a free trial from the first steps, or ${link} to buy.`} components={components} />
+    )
+  ) : (
+    <Trans
+      defaults={`Licenses you get appear here. {{platform}} licenses are issued by our sales team: ${link} to get one.`}
+      values={{ platform: PLATFORM_TITLES[platform] }}
+      components={components}
+    />
+  )
   return (
     <Alert color="gray" title={t('You have no licenses yet')}>
-      {!trialOffered ? (
-        <>
-          <Trans
-            defaults={`Licenses you get appear here. {{platform}} licenses are issued by our sales team: ${link} to get one.`}
-            values={{ platform: PLATFORM_TITLES[platform] }}
-            components={components}
-          />
-        </>
-      ) : firstStepsShown ? (
-        <Trans defaults={`Licenses you get appear here. Start with a trial in the first steps above, or ${link} to buy.`} components={components} />
+      {firstStepsShown ? (
+        text
       ) : (
         <Stack gap="xs" align="flex-start">
-          <span>
-            <Trans defaults={`Licenses you get appear here. Start a free trial from the first steps, or ${link} to buy.`} components={components} />
-          </span>
+          <span>{text}</span>
           <Button variant="light" size="xs" onClick={onShowFirstSteps}>
             {t('Show the first steps')}
           </Button>

@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { Anchor, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { PLATFORM_TITLES, SUPPORT_SERVICE, trialOfPlatform, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOfPlatform, type Platform } from '@portal/domain'
 import { useLicenses } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
@@ -11,6 +11,7 @@ import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
 import { buildRows } from '../components/filters.ts'
 import { DefaultGroups } from '../components/DefaultGroups.tsx'
 import { FirstSteps } from '../components/FirstSteps.tsx'
+import { useFirstStepsVisibility } from '../components/first-steps-storage.ts'
 import { LicenseTable } from '../components/LicenseTable.tsx'
 
 export function DashboardPage() {
@@ -20,15 +21,26 @@ export function DashboardPage() {
   const groups = useGroups()
   const loading = licenses.isPending || groups.isPending
   const rows = useMemo(() => buildRows(platform, licenses.data?.licenses ?? [], groups.data?.groups ?? []), [platform, licenses.data, groups.data])
-  const firstSteps = useFirstStepsHidden(platform)
-  const showFirstSteps = !loading && rows.length === 0 && !firstSteps.hidden
+  const email = useProfile().data?.client_info.email ?? ''
+  // hidden when the client had licenses on first opening this dashboard in the session; once shown
+  // it stays (progressing to success) until Hide or Done
+  const firstSteps = useFirstStepsVisibility(platform, email, loading ? null : rows.length > 0)
+  const showFirstSteps = !loading && firstSteps.visible
 
   return (
     <>
       <PageTitle>{PLATFORM_TITLES[platform]}</PageTitle>
       <Stack gap="lg">
         <HelpTiles platform={platform} />
-        {showFirstSteps && <FirstSteps steps={STEPS[platform]} trial={trialFor(platform) ?? undefined} onHide={() => firstSteps.setHidden(true)} />}
+        {showFirstSteps && (
+          <FirstSteps
+            platform={platform}
+            hasLicense={rows.length > 0}
+            trial={trialFor(platform) ?? undefined}
+            docsHref={DOCS[platform]}
+            onHide={firstSteps.hide}
+          />
+        )}
         {loading ? (
           <Center py="xl">
             <Loader aria-label={t('Loading licenses')} />
@@ -42,7 +54,7 @@ export function DashboardPage() {
               rows={rows}
               trialOffered={trialOfPlatform(platform) !== null}
               firstStepsShown={showFirstSteps}
-              onShowFirstSteps={() => firstSteps.setHidden(false)}
+              onShowFirstSteps={firstSteps.show}
             />
           </>
         )}
@@ -58,14 +70,11 @@ const DOCS: Record<Platform, string> = {
   'nuitrack-analytics': EXTERNAL.analyticsDocs,
 }
 
-/** Section 2: the platforms whose help tiles start with Buy (the basket). */
-const BUY_TILE: readonly Platform[] = ['nuitrack', 'face', 'nuitrack-analytics']
-
 /** Help tiles per platform (section 2): buy (into the basket), support, docs and, for Nuitrack, the forum. */
 function HelpTiles({ platform }: { platform: Platform }) {
   const { t } = useTranslation()
   const tiles: { title: string; text: string; cta: string; to?: string; href?: string }[] = [
-    ...(BUY_TILE.includes(platform)
+    ...(platformHasBasket(platform)
       ? [
           {
             title: 'Buy',
@@ -118,26 +127,4 @@ const trialFor = (platform: Platform) => {
   if (!trial) return null
   const label = trial.days ? 'Start the {{days}}-day {{name}} trial' : 'Start the free {{name}} trial'
   return { product: trial.product, tag: trial.tag, label, labelValues: { days: trial.days, name: TRIAL_NAME[platform] } }
-}
-
-const STEPS: Record<Platform, string[]> = {
-  nuitrack: ['Get a license', 'Start building'],
-  face: ['Fill the balance', 'Get a license', 'Start building'],
-  'face-machine': ['Start a trial', 'Fill the balance', 'Start working'],
-  'nuitrack-analytics': ['Start a trial', 'Fill the balance', 'Start working'],
-}
-
-/** Whether the client closed the first steps, remembered in session storage per e-mail and platform. */
-function useFirstStepsHidden(platform: Platform) {
-  const email = useProfile().data?.client_info.email ?? ''
-  const key = `portal.first-steps.${email}.${platform}`
-  const [, rerender] = useState(0)
-  return {
-    hidden: sessionStorage.getItem(key) === 'hidden',
-    setHidden: (hidden: boolean) => {
-      if (hidden) sessionStorage.setItem(key, 'hidden')
-      else sessionStorage.removeItem(key)
-      rerender((n) => n + 1)
-    },
-  }
 }

@@ -1,0 +1,73 @@
+import { saleEntriesOf, unitPriceCents, type PriceRow } from './basket.ts'
+import type { Cents } from './money.ts'
+import type { Platform } from './platforms.ts'
+
+/**
+ * The dashboard's first-steps block (spec section 4, "Onboarding"): nuitrack = buy, success;
+ * face = fill balance (skippable), buy, success; face-machine and nuitrack-analytics = buy (start a
+ * trial), fill balance, success. Buy is done once the platform has a license; fill once the balance
+ * reaches the plan price. The block shows the first step that is not done; the last step is success.
+ */
+export type FirstStepKind = 'buy' | 'fill' | 'success'
+
+export const FIRST_STEPS: Readonly<Record<Platform, readonly FirstStepKind[]>> = {
+  nuitrack: ['buy', 'success'],
+  face: ['fill', 'buy', 'success'],
+  'face-machine': ['buy', 'fill', 'success'],
+  'nuitrack-analytics': ['buy', 'fill', 'success'],
+}
+
+/** Only Face SDK's fill step may be skipped (the customer may pay by card instead). */
+export const fillSkippable = (platform: Platform) => platform === 'face'
+
+export interface FirstStepsState {
+  /** the platform has a license or a group slot (a trial counts) */
+  hasLicense: boolean
+  balanceCents: Cents
+  /** the plan price the fill step aims at; null when nothing of the platform is for sale */
+  planPriceCents: Cents | null
+  /** the customer skipped the fill step (face only) */
+  fillSkipped: boolean
+}
+
+export interface FirstStep {
+  kind: FirstStepKind
+  done: boolean
+}
+
+export interface FirstStepsView {
+  steps: FirstStep[]
+  /** index of the step the block shows: the first one not done (the success step is never done) */
+  active: number
+  /** what the balance lacks to reach the plan price (0 when it does) */
+  shortfallCents: Cents
+}
+
+/**
+ * The plan price of a platform's fill step: the cheapest thing its basket sells (face: the cheapest
+ * face entry; face-machine: fmc_subscribe; nuitrack-analytics: na_subscribe's sold tier 4). Null when
+ * the price table has no row for any of them.
+ */
+export function planPriceCents(platform: Platform, rows: readonly PriceRow[]): Cents | null {
+  const costs = saleEntriesOf(platform)
+    .map((e) => unitPriceCents(e, rows))
+    .filter((c): c is Cents => c !== null)
+  return costs.length === 0 ? null : Math.min(...costs)
+}
+
+/** The steps of a platform's first-steps block and the one it shows. */
+export function firstSteps(platform: Platform, state: FirstStepsState): FirstStepsView {
+  const price = state.planPriceCents
+  // with nothing for sale there is no amount to reach: the fill step does not hold the customer back
+  const funded = price === null || state.balanceCents >= price
+  const done = (kind: FirstStepKind): boolean => {
+    if (kind === 'buy') return state.hasLicense
+    if (kind === 'success') return false
+    // face fills before buying: a license bought by card (or a skip) makes the fill step moot
+    if (fillSkippable(platform)) return funded || state.fillSkipped || state.hasLicense
+    return funded
+  }
+  const steps = FIRST_STEPS[platform].map((kind) => ({ kind, done: done(kind) }))
+  const active = steps.findIndex((s) => !s.done)
+  return { steps, active, shortfallCents: price === null ? 0 : Math.max(0, price - state.balanceCents) }
+}
