@@ -25,7 +25,8 @@ test('the license selection of every platform, the builder and the checkout step
   await signIn(page, client.email)
 
   await page.goto('/app/nuitrack/dashboard/')
-  await page.getByRole('link', { name: 'Go to the basket' }).click()
+  // the Buy tile (the first steps have their own basket link)
+  await page.getByRole('region', { name: 'Help' }).getByRole('link', { name: 'Go to the basket' }).click()
   await expect(page).toHaveURL(/\/app\/nuitrack\/basket\/license-selection\/$/)
   const table = page.getByRole('table', { name: 'Nuitrack licenses compared' })
   await expect(table.getByRole('row', { name: /^iOS/ })).toHaveText(/iOS—No✓Yes—No/)

@@ -273,17 +273,18 @@ test('item 24: copy that matches the screen', async ({ page }) => {
   const client = await confirmedAccount(page.request)
   await signIn(page, client.email)
 
-  // Face SDK has no trial: the empty table says where licenses come from
+  // Face SDK has no trial: the empty table points to the basket (support for a custom license), the first steps start at fill
   await page.goto('/app/face/dashboard/')
   const empty = page.getByRole('alert').filter({ hasText: 'You have no licenses yet' })
-  await expect(empty).toContainText('Face SDK licenses are issued by our sales team')
-  await expect(empty).not.toContainText('first steps')
+  await expect(empty).toContainText('Buy one in the basket; for a custom license, contact support')
+  await expect(empty.getByRole('link', { name: 'basket' })).toHaveAttribute('href', '/app/face/basket/')
   await expect(empty.getByRole('link', { name: /contact support/ })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'First steps' }).getByRole('button', { name: 'Add funds' })).toBeVisible()
   await shots(page, 'face-empty')
 
   // Nuitrack: the first steps are above while shown; after Hide the text offers them back
   await page.goto('/app/nuitrack/dashboard/')
-  await expect(empty).toContainText('Start with a trial in the first steps above')
+  await expect(empty).toContainText('Start a trial in the first steps above or buy one in the basket')
   await page.getByRole('button', { name: 'Hide' }).click()
   await expect(page.getByRole('heading', { name: 'First steps' })).toHaveCount(0)
   await expect(empty).not.toContainText('first steps above')
@@ -291,7 +292,7 @@ test('item 24: copy that matches the screen', async ({ page }) => {
   await shots(page, 'nuitrack-empty-hidden')
   await empty.getByRole('button', { name: 'Show the first steps' }).click()
   await expect(page.getByRole('heading', { name: 'First steps' })).toBeVisible()
-  await expect(empty).toContainText('Start with a trial in the first steps above')
+  await expect(empty).toContainText('Start a trial in the first steps above or buy one in the basket')
 
   // buying through /resource/create/ points to the sales team, not to a basket that does not exist
   const res = await apiPost(page.request, '/api/resource/create/', { count: 1, config: { product: 'nuitrack_ai_perpetual' } })
