@@ -31,10 +31,11 @@ export interface Trial {
 }
 
 /** Each step's title (an i18next key); Face Machine and Analytics start with a trial and end at work. */
-const TITLES: Record<FirstStepKind, (platform: Platform) => string> = {
-  buy: (p) => (p === 'face-machine' || p === 'nuitrack-analytics' ? 'Start a trial' : 'Get a license'),
-  fill: () => 'Fill the balance',
-  success: (p) => (p === 'face-machine' || p === 'nuitrack-analytics' ? 'Start working' : 'Start building'),
+const TITLES: Record<Platform, Record<FirstStepKind, string>> = {
+  nuitrack: { buy: 'Get a license', fill: 'Fill the balance', success: 'Start building' },
+  face: { buy: 'Get a license', fill: 'Fill the balance', success: 'Start building' },
+  'face-machine': { buy: 'Start a trial', fill: 'Fill the balance', success: 'Start working' },
+  'nuitrack-analytics': { buy: 'Start a trial', fill: 'Fill the balance', success: 'Start working' },
 }
 
 /**
@@ -77,7 +78,7 @@ export function FirstSteps({
       {/* on success every step shows as completed */}
       <Stepper active={finished ? view.steps.length : view.active} size="sm" allowNextStepsSelect={false}>
         {view.steps.map((s) => (
-          <Stepper.Step key={s.kind} label={t(TITLES[s.kind](platform))} />
+          <Stepper.Step key={s.kind} label={t(TITLES[platform][s.kind])} />
         ))}
       </Stepper>
       <div data-testid="first-step" data-step={step.kind}>
