@@ -21,7 +21,10 @@ async function pdfText(pdf: Uint8Array): Promise<string> {
 /** Opens the fill-balance modal from the side menu's balance card and starts a payment of `amount` (by card unless told). */
 async function startTopUp(page: Page, amount: string, opts: { shots?: boolean; pay?: 'Pay by card' | 'PayPal' } = {}) {
   // the side menu's balance card (a dashboard's first steps may offer Add funds too)
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: /Add funds/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('button', { name: /Add funds/ })
+    .click()
   const dialog = page.getByRole('dialog', { name: 'Add funds' })
   const field = dialog.getByRole('textbox', { name: 'Amount, USD' })
   await expect(field).toHaveValue('100')
