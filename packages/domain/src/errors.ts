@@ -36,7 +36,7 @@ export const ERRORS = {
   source_group_limit_reached: { code: 'fe501c38', status: 400, message: 'The source group has no more licenses to add' },
   group_size: { code: '3073f8c2', status: 400, message: 'A group must contain 2 or more licenses' },
   trial_taken: { code: '153b99a1', status: 409, message: 'You already have a trial of this product' },
-  not_free: { code: 'ae5daa91', status: 400, message: 'Only free trials can be created here. To buy a license, contact our sales team through support' },
+  not_free: { code: 'ae5daa91', status: 400, message: 'Only free trials can be created here. To buy a license, use the basket' },
   invalid_license_file: {
     code: '71e4fc02',
     status: 400,
