@@ -1,6 +1,7 @@
-import { COOKIES, CSRF_HEADER } from '@portal/domain'
+import { COOKIES, CSRF_HEADER, TRANSACTION_STATUS, TRANSACTION_TYPE } from '@portal/domain'
 import type { Db } from '../db/db.ts'
-import { balanceAndLedgerSum } from '../modules/balance/queries.ts'
+import { applyLedgerEntry, balanceAndLedgerSum } from '../modules/balance/queries.ts'
+import { insertTransaction, nextInvoiceNumber } from '../modules/transactions/queries.ts'
 
 /** A browser over real HTTP: keeps cookies and echoes the CSRF cookie on POST (the harness's Agent, with fetch). */
 export class HttpAgent {
@@ -48,4 +49,23 @@ export async function moneyState(db: Db, clientId: number, transactionId?: numbe
       )
     : []
   return { balance, ledger, status: t?.status, invoice: t?.invoice_number ?? null, method: t?.payment_method ?? null }
+}
+
+/** A staff credit straight into the ledger, as balance:adjust makes one. */
+export async function credit(db: Db, clientId: number, cents: number) {
+  await db.transaction(async (tx) => {
+    const row = await insertTransaction(tx, {
+      clientId,
+      type: TRANSACTION_TYPE.credit,
+      status: TRANSACTION_STATUS.ok,
+      amountCents: cents,
+      kind: 'adjustment',
+      description: 'Test credit',
+      lines: [],
+      paymentSource: 'staff',
+      reason: 'test',
+      invoiceNumber: await nextInvoiceNumber(tx),
+    })
+    await applyLedgerEntry(tx, clientId, row.id, cents)
+  })
 }

@@ -5,15 +5,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ERRORS, TRANSACTION_STATUS, TRANSACTION_TYPE } from '@portal/domain'
+import { ERRORS, TRANSACTION_STATUS } from '@portal/domain'
 import { buildApp } from '../../app.ts'
 import { postgresDb, type Db } from '../../db/db.ts'
 import { DB_KIND, count, signedInClient, testConfig, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
-import { HttpAgent } from '../../test/money.ts'
-import { applyLedgerEntry, balanceAndLedgerSum } from '../balance/queries.ts'
+import { HttpAgent, credit } from '../../test/money.ts'
+import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { redeliverSandboxEvent, sandboxWebhooks, SANDBOX_DELIVER_JOB } from '../payments/sandbox.ts'
 import { createPromo } from '../promo/service.ts'
-import { insertTransaction, nextInvoiceNumber } from '../transactions/queries.ts'
 
 /**
  * The purchase's guarantees across real server processes on one PostgreSQL database (issue 12,
@@ -74,25 +73,6 @@ async function twoProcesses() {
   // the same cookies, sent to the child (fetch resolves an absolute URL against nothing)
   expect((await browser.get(`${child}/api/client/`)).status).toBe(200)
   return { dataDir, here, child, client, browser, bases: [here.base, child] as const }
-}
-
-/** a staff credit straight into the ledger, as balance:adjust makes one */
-async function credit(db: Db, clientId: number, cents: number) {
-  await db.transaction(async (tx) => {
-    const row = await insertTransaction(tx, {
-      clientId,
-      type: TRANSACTION_TYPE.credit,
-      status: TRANSACTION_STATUS.ok,
-      amountCents: cents,
-      kind: 'adjustment',
-      description: 'Test credit',
-      lines: [],
-      paymentSource: 'staff',
-      reason: 'test',
-      invoiceNumber: await nextInvoiceNumber(tx),
-    })
-    await applyLedgerEntry(tx, clientId, row.id, cents)
-  })
 }
 
 const order = (items: unknown[], payment_source: string, promocode?: string) => ({

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { ERRORS, TRANSACTION_STATUS, TRANSACTION_TYPE } from '@portal/domain'
-import type { Db } from '../../db/db.ts'
+import { ERRORS } from '@portal/domain'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
-import { applyLedgerEntry, balanceAndLedgerSum } from '../balance/queries.ts'
-import { insertTransaction, nextInvoiceNumber } from '../transactions/queries.ts'
+import { credit } from '../../test/money.ts'
+import { balanceAndLedgerSum } from '../balance/queries.ts'
 
 const t = useTestApp({ PAYMENTS_CARD_PROVIDER: 'stripe' })
-
-/** a staff credit straight into the ledger, as balance:adjust makes one */
-async function credit(db: Db, clientId: number, cents: number) {
-  await db.transaction(async (tx) => {
-    const row = await insertTransaction(tx, {
-      clientId,
-      type: TRANSACTION_TYPE.credit,
-      status: TRANSACTION_STATUS.ok,
-      amountCents: cents,
-      kind: 'adjustment',
-      description: 'Test credit',
-      lines: [],
-      paymentSource: 'staff',
-      reason: 'test',
-      invoiceNumber: await nextInvoiceNumber(tx),
-    })
-    await applyLedgerEntry(tx, clientId, row.id, cents)
-  })
-}
 
 const body = (items: unknown[], payment_source = 'balance') => ({
   payment_source,

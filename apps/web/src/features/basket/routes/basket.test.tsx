@@ -1,28 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CATALOGUE_PRICES, ERRORS, PLATFORMS, type ProfileResponse } from '@portal/domain'
+import { ERRORS, type ProfileResponse } from '@portal/domain'
 import { contactSales } from '../../../lib/contact-sales.ts'
 import { fillBalanceStore } from '../../../lib/fill-balance.ts'
 import { leave } from '../../../lib/leave.ts'
-import { json, mockApi, profile, renderApp, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
-
-/** The seeded price table as GET /api/client/ answers it (USD). */
-const seededPrices = (): ProfileResponse['prices'] =>
-  Object.fromEntries(
-    PLATFORMS.map((p) => [
-      p,
-      CATALOGUE_PRICES.filter((r) => r.platform === p).map((r) => ({
-        product: r.product,
-        license_type: r.license_type,
-        plan_id: r.plan_id,
-        tier: r.tier,
-        cost: r.cost_cents / 100,
-        old_price: r.old_price_cents === null ? null : r.old_price_cents / 100,
-        discount: r.discount,
-        deprecated: r.deprecated,
-      })),
-    ]),
-  ) as ProfileResponse['prices']
+import { json, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
 
 const withPrices = (balance = 12.5): ProfileResponse => ({ ...profile({ balance }), prices: seededPrices() })
 
