@@ -165,6 +165,7 @@ test('a promo code in the checkout: refusals under the input, then applied and c
   cli('promo:create', `FACE10-${suffix}`, '--discount', '10%', '--platform', 'face')
   cli('promo:create', `NUI5-${suffix}`, '--discount', '5', '--platform', 'nuitrack')
   cli('promo:create', `OLD-${suffix}`, '--discount', '5', '--expires', '2020-01-01')
+  cli('promo:create', `ONE-${suffix}`, '--discount', '10%', '--platform', 'face', '--max-activations', '1')
   const client = await confirmedAccount(page.request)
   await signIn(page, client.email)
   await page.goto('/app/face/basket/license-selection/')
@@ -194,12 +195,21 @@ test('a promo code in the checkout: refusals under the input, then applied and c
   await page.getByRole('button', { name: 'Remove the code' }).click()
   await expect(page.getByTestId('order-total')).toHaveText('$600.00')
 
-  // applied again and paid by card: the provider charges the discounted total
-  await page.getByRole('textbox', { name: 'Promo code' }).fill(`FACE10-${suffix}`)
+  // a code of one activation, applied and paid by card: the provider charges the discounted total
+  await page.getByRole('textbox', { name: 'Promo code' }).fill(`ONE-${suffix}`)
   await page.getByRole('button', { name: 'Apply' }).click()
   await expect(page.getByTestId('order-total')).toHaveText('$540.00')
   await page.getByRole('button', { name: 'Continue' }).click()
   await page.getByRole('button', { name: 'Pay $540.00' }).click()
   await page.getByRole('button', { name: 'Pay $540.00' }).click()
   await expect(page.getByRole('dialog', { name: 'Thank you for your purchase' })).toBeVisible()
+
+  // its one activation is spent: the next order is told so under the input
+  await page.goto('/app/face/basket/license-selection/')
+  await page.getByRole('link', { name: 'Choose a term' }).click()
+  await page.getByRole('textbox', { name: 'Promo code' }).fill(`ONE-${suffix}`)
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(page.getByRole('textbox', { name: 'Promo code' })).toHaveAccessibleDescription(
+    'This promo code has reached its maximum activation count (Face SDK)',
+  )
 })
