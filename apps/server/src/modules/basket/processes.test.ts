@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { FastifyInstance } from 'fastify'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ERRORS, TRANSACTION_STATUS } from '@portal/domain'
-import { buildApp } from '../../app.ts'
-import { postgresDb, type Db } from '../../db/db.ts'
-import { DB_KIND, count, signedInClient, testConfig, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
+import type { Db } from '../../db/db.ts'
+import { DB_KIND, count, signedInClient, testConfig, useTestApp } from '../../test/harness.ts'
+import { useProcesses } from '../../test/processes.ts'
 import { HttpAgent, credit } from '../../test/money.ts'
 import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { redeliverSandboxEvent, sandboxWebhooks, SANDBOX_DELIVER_JOB } from '../payments/sandbox.ts'
@@ -21,52 +18,12 @@ import { createPromo } from '../promo/service.ts'
  * One signed-in browser session is used on both: sessions live in the database.
  */
 const t = useTestApp()
-const CHILD = fileURLToPath(new URL('../../test/child-server.ts', import.meta.url))
-
-const children: ChildProcess[] = []
-const closers: (() => Promise<void>)[] = []
-
-afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
-  for (const close of closers.splice(0)) await close()
-})
-
-async function startChild(dataDir: string): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, CHILD_DATABASE_URL: workerDatabaseUrl()!, CHILD_DATA_DIR: dataDir, CHILD_RUN_JOBS: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(proc)
-  let err = ''
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      const line = out.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve((JSON.parse(line) as { port: number }).port)
-    })
-    proc.on('exit', (code) => reject(new Error(`the child portal exited (${code}): ${err}`)))
-  })
-  return `http://127.0.0.1:${port}`
-}
-
-/** This process's portal on its own connections, listening on loopback, with the child's DATA_DIR (job loop off). */
-async function startHere(dataDir: string): Promise<{ app: FastifyInstance; db: Db; base: string }> {
-  const db = postgresDb(workerDatabaseUrl()!, 6)
-  const app = await buildApp({ config: testConfig({ DATA_DIR: dataDir }), db, runJobs: false })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  closers.push(async () => {
-    await app.close()
-    await db.close()
-  })
-  return { app, db, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` }
-}
+const { startChild, startHere } = useProcesses()
 
 /** Both processes, and one customer signed in on the first whose session cookie the second accepts too. */
 async function twoProcesses() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-basket-'))
-  const [here, child] = await Promise.all([startHere(dataDir), startChild(dataDir)])
+  const [here, { base: child }] = await Promise.all([startHere(dataDir), startChild(dataDir)])
   const { client, email, password } = await signedInClient(t)
   const browser = new HttpAgent(here.base)
   expect((await browser.post('/api/client/signin/', { username: email, password })).status).toBe(200)

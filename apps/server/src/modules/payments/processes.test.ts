@@ -1,15 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import type { FastifyInstance } from 'fastify'
-import { afterEach, describe, expect, it } from 'vitest'
-import { buildApp } from '../../app.ts'
+import { describe, expect, it } from 'vitest'
 import { runCommand } from '../../cli/commands.ts'
-import { postgresDb, type Db } from '../../db/db.ts'
 import { DB_KIND, count, signedInClient, testConfig, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
+import { useProcesses } from '../../test/processes.ts'
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
 import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, sandboxWebhooks } from './sandbox.ts'
 
@@ -19,51 +17,7 @@ import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, sandboxW
  * sandbox's webhook secret), the way two instances behind a load balancer would.
  */
 const t = useTestApp()
-const CHILD = fileURLToPath(new URL('../../test/child-server.ts', import.meta.url))
-
-interface Child {
-  proc: ChildProcess
-  base: string
-}
-const children: ChildProcess[] = []
-const closers: (() => Promise<void>)[] = []
-
-afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
-  for (const close of closers.splice(0)) await close()
-})
-
-async function startChild(dataDir: string, runJobs: boolean): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, CHILD_DATABASE_URL: workerDatabaseUrl()!, CHILD_DATA_DIR: dataDir, CHILD_RUN_JOBS: runJobs ? '1' : '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(proc)
-  let err = ''
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      const line = out.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve((JSON.parse(line) as { port: number }).port)
-    })
-    proc.on('exit', (code) => reject(new Error(`the child portal exited (${code}): ${err}`)))
-  })
-  return { proc, base: `http://127.0.0.1:${port}` }
-}
-
-/** This process's portal on its own connections, listening on loopback, with the child's DATA_DIR. */
-async function startHere(dataDir: string): Promise<{ app: FastifyInstance; db: Db; base: string }> {
-  const db = postgresDb(workerDatabaseUrl()!, 6)
-  const app = await buildApp({ config: testConfig({ DATA_DIR: dataDir }), db, runJobs: false })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  closers.push(async () => {
-    await app.close()
-    await db.close()
-  })
-  return { app, db, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` }
-}
+const { startChild, startHere } = useProcesses()
 
 const sandboxOf = (app: FastifyInstance) => {
   const p = app.ctx.payments.byName('sandbox')!
