@@ -101,15 +101,15 @@ export async function expectAccessible(page: Page, name: string) {
   ).toEqual([])
 }
 
-const SHOTS = join(import.meta.dirname, 'screenshots')
+const SHOTS = process.env.E2E_SHOTS_DIR ?? join(import.meta.dirname, 'screenshots')
 
-/** Screenshots at 1280 and 800 px wide, for a person to look at. */
+/** Screenshots at 1280 and 800 px wide, for a person to look at (E2E_SHOTS_DIR, else e2e/screenshots). */
 export async function screenshots(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
   for (const width of [1280, 800]) {
     await page.setViewportSize({ width, height: 900 })
-    await page.waitForTimeout(150)
+    await page.waitForTimeout(300)
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
   }
   await page.setViewportSize(size)

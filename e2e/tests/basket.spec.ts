@@ -1,20 +1,4 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import type { Page } from '@playwright/test'
-import { cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
-
-/** Screenshots of the basket screens at 1280 and 800 px, where the lead asked for them (E2E_SHOTS_DIR, else e2e/screenshots). */
-const SHOTS = process.env.E2E_SHOTS_DIR ?? join(import.meta.dirname, '..', 'screenshots')
-async function shots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  const size = page.viewportSize() ?? { width: 1280, height: 800 }
-  for (const width of [1280, 800]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.waitForTimeout(300)
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize(size)
-}
+import { screenshots, cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
 
 /** Gives an account a balance through the portal's CLI. */
 const fund = (email: string, usd: number) => cli('balance:adjust', email, String(usd), '--reason', 'e2e basket')
@@ -31,17 +15,17 @@ test('the license selection of every platform, the builder and the checkout step
   const table = page.getByRole('table', { name: 'Nuitrack licenses compared' })
   await expect(table.getByRole('row', { name: /^iOS/ })).toHaveText(/iOS—No✓Yes—No/)
   await expectAccessible(page, 'nuitrack license selection')
-  await shots(page, 'license-selection-nuitrack')
+  await screenshots(page, 'license-selection-nuitrack')
 
   await page.goto('/app/face/basket/')
   await expect(page.getByRole('region', { name: 'Face SDK all-in-one' })).toContainText('$600.00')
   await expectAccessible(page, 'face license selection')
-  await shots(page, 'license-selection-face')
+  await screenshots(page, 'license-selection-face')
 
   await page.goto('/app/nuitrack-analytics/basket/')
   await expect(page.getByRole('region', { name: 'Cloud' })).toContainText('$20.00 a month')
   await expectAccessible(page, 'analytics license selection')
-  await shots(page, 'license-selection-analytics')
+  await screenshots(page, 'license-selection-analytics')
 
   // the face all-in-one checkout: 12 months chosen, step 1 then step 2 (the balance is short)
   await page.goto('/app/face/basket/')
@@ -50,12 +34,12 @@ test('the license selection of every platform, the builder and the checkout step
   await page.getByRole('radio', { name: 'Face SDK all-in-one, 6 months' }).check()
   await expect(page.getByTestId('order-total')).toHaveText('$300.00')
   await expectAccessible(page, 'checkout step 1')
-  await shots(page, 'checkout-step-1')
+  await screenshots(page, 'checkout-step-1')
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
   await expect(page.getByText('Your balance is short of $300.00 for this order.')).toBeVisible()
   await expectAccessible(page, 'checkout step 2')
-  await shots(page, 'checkout-step-2')
+  await screenshots(page, 'checkout-step-2')
 
   // the stepper checkout with two lines
   await page.goto('/app/face/basket/checkout/')
@@ -67,7 +51,7 @@ test('the license selection of every platform, the builder and the checkout step
   await page.reload()
   await expect(page.getByTestId('order-total')).toHaveText('$210.00')
   await expectAccessible(page, 'stepper checkout')
-  await shots(page, 'checkout-stepper')
+  await screenshots(page, 'checkout-stepper')
 
   // the builder: Escape closes it
   await page.goto('/app/face/basket/license-selection/')
@@ -77,7 +61,7 @@ test('the license selection of every platform, the builder and the checkout step
   await drawer.getByRole('checkbox', { name: 'Matcher (face search)' }).check()
   await expect(drawer.getByTestId('custom-total')).toHaveText('$19.00')
   await expectAccessible(page, 'builder')
-  await shots(page, 'builder')
+  await screenshots(page, 'builder')
   await page.keyboard.press('Escape')
   await expect(page).toHaveURL(/\/app\/face\/basket\/license-selection\/$/)
   await expect(drawer).toBeHidden()
@@ -99,7 +83,7 @@ test('buy Nuitrack Pro from the balance and find its group on the dashboard', as
   await expect(modal).toBeVisible()
   await expect(page).toHaveURL(/\/app\/nuitrack\/license-purchase-success\/$/)
   await expectAccessible(page, 'success modal')
-  await shots(page, 'license-purchase-success')
+  await screenshots(page, 'license-purchase-success')
   await modal.getByRole('button', { name: 'Go to my licenses' }).click()
   await expect(page).toHaveURL(/\/app\/nuitrack\/dashboard\/$/)
   await expect(page.getByText(/Nuitrack Pro subscription/).first()).toBeVisible()
@@ -188,7 +172,7 @@ test('a promo code in the checkout: refusals under the input, then applied and c
   await expect(page.getByTestId('order-total')).toHaveText('$540.00')
   await expect(page.getByRole('textbox', { name: 'Promo code' })).toHaveAttribute('readonly', '')
   await expectAccessible(page, 'promo applied')
-  await shots(page, 'checkout-promo-applied')
+  await screenshots(page, 'checkout-promo-applied')
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('radio', { name: 'From the balance' })).toBeDisabled()
   await page.getByRole('button', { name: 'Back to the order' }).click()

@@ -1,20 +1,5 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
-
-/** Screenshots at 1280 and 800 px, where the lead asked for them (E2E_SHOTS_DIR, else e2e/screenshots). */
-const SHOTS = process.env.E2E_SHOTS_DIR ?? join(import.meta.dirname, '..', 'screenshots')
-async function shots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  const size = page.viewportSize() ?? { width: 1280, height: 800 }
-  for (const width of [1280, 800]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.waitForTimeout(300)
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize(size)
-}
+import { screenshots, cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
 
 const step = (page: Page) => page.getByRole('region', { name: 'First steps' }).getByTestId('first-step')
 
@@ -29,12 +14,12 @@ test('the first steps advance: nuitrack buy to success by the trial, face fill t
   await expect(step(page)).toHaveAttribute('data-step', 'buy')
   await expect(steps.getByRole('link', { name: 'Go to the basket' })).toHaveAttribute('href', '/app/nuitrack/basket/')
   await expectAccessible(page, 'first steps: nuitrack buy')
-  await shots(page, 'first-steps-nuitrack-buy')
+  await screenshots(page, 'first-steps-nuitrack-buy')
   await steps.getByRole('button', { name: 'Start the free Nuitrack trial' }).click()
   await expect(step(page)).toHaveAttribute('data-step', 'success')
   await expect(steps).toContainText("You're set")
   await expectAccessible(page, 'first steps: success')
-  await shots(page, 'first-steps-nuitrack-success')
+  await screenshots(page, 'first-steps-nuitrack-success')
   // the block stays for the session until Done
   await page.reload()
   await expect(step(page)).toHaveAttribute('data-step', 'success')
@@ -49,7 +34,7 @@ test('the first steps advance: nuitrack buy to success by the trial, face fill t
   await expect(step(page)).toHaveAttribute('data-step', 'fill')
   await expect(steps).toContainText('starts at $30.00 and your balance is $0.00: add $30.00 or more')
   await expectAccessible(page, 'first steps: face fill')
-  await shots(page, 'first-steps-face-fill')
+  await screenshots(page, 'first-steps-face-fill')
   await steps.getByRole('button', { name: 'Add funds' }).click()
   const fill = page.getByRole('dialog', { name: 'Add funds' })
   await expect(fill.getByRole('textbox', { name: /Amount, USD/ })).toHaveValue('30')
