@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { MovableClock, type Clock } from './platform/clock.ts'
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
 import { trustProxyOption, type Config } from './platform/config.ts'
@@ -57,6 +58,8 @@ export interface BuildOptions {
   adminToken?: string
   /** run the job queue's poll loop (default); the shared test app leaves it off so tests stay deterministic */
   runJobs?: boolean
+  /** business time (platform/clock.ts): the wall clock unless a test passes one it moves */
+  clock?: Clock
 }
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
@@ -108,7 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const sandbox = sandboxAllowed(config) ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, () => ownAddress) }) : undefined
   adapters.sandbox = sandbox
   const payments = selectPaymentProviders(config, adapters)
-  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments }
+  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments, clock: opts.clock ?? new MovableClock() }
   if (sandbox) registerSandboxDelivery(jobs, db, sandbox.webhooks)
   schedulePaymentExpiry(jobs, ctx)
   // the sandbox delivers its webhooks to this process's own listening address (no proxy hop)

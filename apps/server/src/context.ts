@@ -1,4 +1,5 @@
 import type { Db } from './db/db.ts'
+import type { Clock } from './platform/clock.ts'
 import type { Config } from './platform/config.ts'
 import type { JobQueue } from './platform/jobs.ts'
 import type { Mailer } from './platform/mailer.ts'
@@ -23,6 +24,8 @@ export interface AppContext {
   keyring: Keyring
   /** the payment adapter serving each source (platform/payments) */
   payments: PaymentProviders
+  /** business time: periods, renewals, holds, trials (platform/clock.ts); tests move it */
+  clock: Clock
 }
 
 /**

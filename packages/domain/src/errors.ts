@@ -65,6 +65,19 @@ export const ERRORS = {
   promo_wrong_platform: { code: '75d895af', status: 400, message: "This promo code can't be applied to this platform" },
   promo_used_up: { code: 'c8f7c88b', status: 400, message: 'This promo code has reached its maximum activation count' },
   sales_recipient_unknown: { code: '9ee0dd80', status: 400, message: 'The contact-sales recipient is unknown' },
+  // subscriptions and upgrades (issue 13)
+  subscription_cancelled: {
+    code: '1cc98afd',
+    status: 400,
+    message: "Sorry, something went wrong. It seems like the subscription has been canceled and can't be renewed.",
+  },
+  wallet_renewal_unavailable: {
+    code: '5015fa05',
+    status: 400,
+    message: 'Renewing a PayPal subscription from the portal is not implemented yet. Please contact support to renew it',
+  },
+  upgrade_by_support: { code: 'e6c5af96', status: 400, message: 'This upgrade is done by our support team. Please contact support' },
+  face_machine_unavailable: { code: '9f22691f', status: 503, message: 'The Face Machine service is unavailable. Please try again later' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
+import { subscriptionViewSchema } from './subscriptions.ts'
 import { LICENSE_STATES, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
 
 /** License and group as the API answers them (spec section 3). */
@@ -49,6 +50,14 @@ export const licenseViewSchema = z.object({
   price: z.number().nullable(),
   lifetime: z.enum(['year', 'month']).nullable(),
   upgradeable: z.object({ toAI: z.enum(['self', 'bySupport']).nullable() }),
+  /** the renewing subscription of this license (how it is paid, cancelled, failed renewals); null if it does not renew */
+  subscription: subscriptionViewSchema.nullable(),
+  /** on hold under an upgrade until then (status 2 while it lasts) */
+  held_until: dateText,
+  /** a paused cloud license: when it was paused, and when its data is (or was) erased unless resumed */
+  paused_at: dateText,
+  data_erase_date: dateText,
+  data_erased_at: dateText,
 })
 export type LicenseView = z.infer<typeof licenseViewSchema>
 
@@ -71,6 +80,8 @@ export const groupViewSchema = z.object({
   upgradeable: z.object({ toAI: z.enum(['self', 'bySupport']).nullable() }),
   has_available_license: z.boolean(),
   created_date: z.string(),
+  /** holded_limit of its licenses are on hold under an upgrade until then */
+  held_until: dateText,
 })
 export type GroupView = z.infer<typeof groupViewSchema>
 

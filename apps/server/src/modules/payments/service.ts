@@ -6,23 +6,47 @@ import { applyLedgerEntry } from '../balance/queries.ts'
 import { fulfilLines } from '../basket/fulfilment.ts'
 import { closeTransaction, lockTransactionBySession, markTransactionPaid, nextInvoiceNumber, type TransactionRow } from '../transactions/queries.ts'
 import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
-import { recordPaymentEvent } from './queries.ts'
+import { recordPaymentEvent, savePaymentMethod } from './queries.ts'
 
 /** The job that mails the receipt (with the invoice when the client's bills_mail is on) of a paid transaction. */
 export const RECEIPT_JOB = 'payments.receipt'
 
-/**
- * What a paid transaction delivers, by its kind, inside the transaction that marks it paid. A top-up
- * credits the balance; the basket and subscriptions add their kinds (issues 12 and 13).
- */
-const FULFILMENT: Record<string, (tx: Queryable, t: TransactionRow) => Promise<void>> = {
-  top_up: async (tx, t) => {
-    // a credit cannot fail the balance's CHECK; a second entry for the transaction fails its unique index
-    await applyLedgerEntry(tx, t.client_id, t.id, t.amount_cents)
-  },
-  // a basket order paid by card or PayPal: its licenses, as a balance purchase gets them at once
-  purchase: (tx, t) => fulfilLines(tx, t.client_id, t.lines),
+/** What the paid event brought beside the money: the payment method the provider now keeps (subscriptions). */
+export interface PaidWith {
+  /** payment_methods.id of the method saved by a subscription checkout; null for a one-off payment */
+  methodId: number | null
 }
+
+/**
+ * What a transaction of a kind does when it is paid, inside the transaction that marks it paid, and
+ * (optionally) when it closes unpaid (declined, cancelled, expired: an upgrade's hold ends).
+ */
+export interface Fulfilment {
+  paid(tx: Queryable, t: TransactionRow, paidWith: PaidWith): Promise<void>
+  closed?(tx: Queryable, t: TransactionRow): Promise<void>
+}
+
+/**
+ * The fulfilments by transaction kind. A top-up credits the balance and the basket delivers its
+ * licenses (here); subscriptions and upgrades register theirs (renewal, upgrade…) when the app is built.
+ */
+const FULFILMENT = new Map<string, Fulfilment>([
+  [
+    'top_up',
+    {
+      // a credit cannot fail the balance's CHECK; a second entry for the transaction fails its unique index
+      paid: async (tx, t) => void (await applyLedgerEntry(tx, t.client_id, t.id, t.amount_cents)),
+    },
+  ],
+  // a basket order paid by card or PayPal: its licenses, as a balance purchase gets them at once
+  ['purchase', { paid: (tx, t, paidWith) => fulfilLines(tx, t.client_id, t.lines, paidWith) }],
+])
+
+/** Adds (or replaces) what a paid transaction of `kind` delivers. */
+export function registerFulfilment(kind: string, fulfilment: Fulfilment) {
+  FULFILMENT.set(kind, fulfilment)
+}
+export const fulfilmentOf = (kind: string) => FULFILMENT.get(kind)
 
 export interface AppliedEvent {
   transactionId: number | null
@@ -54,8 +78,9 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
     if (event.outcome !== 'paid') {
       const status = event.outcome === 'declined' ? TRANSACTION_STATUS.declined : TRANSACTION_STATUS.expired
       await closeTransaction(tx, t.id, status)
-      // a promo code reserved for the order is free again
+      // a promo code reserved for the order is free again; an upgrade's hold ends
       await releasePromoOfTransaction(tx, t.id)
+      await FULFILMENT.get(t.kind)?.closed?.(tx, t)
       return { transactionId: t.id, status: transactionStatusOf(status), applied: true }
     }
     if (event.amountCents !== undefined && event.amountCents !== t.amount_cents) {
@@ -63,11 +88,12 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
       ctx.log.error({ transaction: t.id, expected: t.amount_cents, paid: event.amountCents }, 'paid amount differs from the transaction; not applied')
       return { transactionId: t.id, status: current, applied: false }
     }
-    const fulfil = FULFILMENT[t.kind]
+    const fulfil = FULFILMENT.get(t.kind)
     if (!fulfil) throw new Error(`no fulfilment for transactions of kind ${t.kind}`)
+    const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
     // what was bought first (the client's row, as every balance change takes it), the invoice counter last:
     // one lock order with balance purchases and staff adjustments
-    await fulfil(tx, t)
+    await fulfil.paid(tx, t, { methodId })
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
     await confirmPromoOfTransaction(tx, t.id)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })

@@ -1,6 +1,6 @@
 import type { Cents } from '@portal/domain'
 import type { Config } from '../config.ts'
-import { PaymentUnavailable, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
+import { PaymentUnavailable, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
 
 /**
  * The PayPal source through PayPal's REST API v2 (Orders), over plain fetch (docs/decisions.md says
@@ -181,6 +181,10 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
   return {
     name: 'paypal',
 
+    // issue 13: the adapter's off-session charge is being written; until then renewals cannot charge here
+    async charge(): Promise<ChargeResult> {
+      throw new PaymentUnavailable('off-session charges are not implemented for this provider yet')
+    },
     async createCheckout(req): Promise<CheckoutSession> {
       const order = {
         intent: 'CAPTURE',

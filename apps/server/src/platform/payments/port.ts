@@ -22,9 +22,14 @@ export interface CheckoutRequest {
   /** our transaction, carried through the provider (metadata / custom_id) back to the event */
   transactionId: number
   source: ExternalPaymentSource
-  /** a one-off payment, or a subscription the provider charges again (issue 13) */
+  /**
+   * a one-off payment, or the first payment of a subscription: then the provider also keeps the
+   * payment method for later charges without the customer (Stripe setup_future_usage off_session,
+   * PayPal vault), and the paid event carries it as `savedMethod`. The portal, not the provider,
+   * decides when to charge again (the renewal job calls `charge`).
+   */
   mode: 'payment' | 'subscription'
-  /** how often a subscription charges again (default month); ignored for a one-off payment */
+  /** how often the subscription is charged (month unless said); shown by providers that show it */
   interval?: 'month' | 'year'
   lines: CheckoutLine[]
   amountCents: Cents
@@ -56,6 +61,44 @@ export interface PaymentEvent {
   amountCents?: Cents
   /** "Visa •••• 4242", "PayPal (buyer@example.com)" */
   paymentMethod?: string
+  /** a subscription checkout's payment method, kept by the provider for later charges */
+  savedMethod?: SavedPaymentMethod
+}
+
+/** A payment method a provider keeps for us: its reference and what the portal shows of it. */
+export interface SavedPaymentMethod {
+  provider: PaymentProviderName
+  /** stripe: a card; paypal: a PayPal wallet */
+  source: ExternalPaymentSource
+  /** the provider's id: Stripe's pm_…, PayPal's vault id, the sandbox's sbpm_… */
+  token: string
+  /** Stripe's customer (cus_…) the card is attached to; PayPal's customer id */
+  customerRef?: string | null
+  cardBrand?: string | null
+  cardLast4?: string | null
+  paypalEmail?: string | null
+}
+
+/** A charge without the customer, on a saved method: a renewal, or a threshold top-up of the balance. */
+export interface ChargeRequest {
+  /** our transaction, carried to the provider as metadata */
+  transactionId: number
+  /** the provider de-duplicates by it (Stripe Idempotency-Key, PayPal-Request-Id): a retried call charges once */
+  idempotencyKey: string
+  method: SavedPaymentMethod
+  amountCents: Cents
+  description: string
+  customerEmail: string
+}
+
+/**
+ * What the provider answered. `sessionId` is the provider's id of the charge (PaymentIntent, PayPal
+ * order, sandbox charge): the renewal's transaction records it, and the event applies like a webhook.
+ */
+export interface ChargeResult {
+  event: PaymentEvent
+  /** the provider's reason for a decline, for the failed-payment mail */
+  declineReason?: string
 }
 
 export interface WebhookRequest {
@@ -74,6 +117,11 @@ export interface PaymentProvider {
   parseWebhook?(req: WebhookRequest): PaymentEvent | null | Promise<PaymentEvent | null>
   /** PayPal: captures an approved order and answers the event it makes */
   capture?(sessionId: string): Promise<PaymentEvent>
+  /**
+   * charges a saved method now, without the customer: answers the paid or declined event; throws
+   * PaymentUnavailable when the provider cannot be reached (a retry later, not a decline)
+   */
+  charge(req: ChargeRequest): Promise<ChargeResult>
 }
 
 /** The provider is unreachable or refused: the caller answers external_payments_unavailable and changes nothing. */

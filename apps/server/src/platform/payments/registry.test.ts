@@ -9,6 +9,9 @@ import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './
 const adapter = (name: PaymentProviderName): PaymentProvider => ({
   name,
   createCheckout: async () => ({ provider: name, sessionId: `${name}-1`, url: `https://${name}.test/` }),
+  charge: async () => {
+    throw new Error('not charged in these tests')
+  },
 })
 const sandbox = adapter('sandbox')
 const stripe = adapter('stripe')

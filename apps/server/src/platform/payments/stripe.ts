@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import type { Config } from '../config.ts'
-import { PaymentUnavailable, WebhookSignatureError, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
+import { PaymentUnavailable, WebhookSignatureError, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
 
 /**
  * The card source through Stripe Checkout (the official `stripe` package). A checkout is a Checkout
@@ -130,6 +130,10 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
   return {
     name: 'stripe',
 
+    // issue 13: the adapter's off-session charge is being written; until then renewals cannot charge here
+    async charge(): Promise<ChargeResult> {
+      throw new PaymentUnavailable('off-session charges are not implemented for this provider yet')
+    },
     async createCheckout(req): Promise<CheckoutSession> {
       const now = Math.floor(Date.now() / 1000)
       const expiresAt = Math.min(now + MAX_EXPIRY_S, Math.max(now + MIN_EXPIRY_S, Math.floor(req.expiresAt.getTime() / 1000)))

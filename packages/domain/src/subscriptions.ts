@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { PAYMENT_SOURCES, appReturnPath } from './money.ts'
+import { boundedInt } from './validation.ts'
+
+/**
+ * Subscriptions that renew, and upgrades (spec section 4; issue 13). The constants every side reads;
+ * the rules that derive a subscription's state from stored facts live beside licenseStatus in
+ * licenses.ts.
+ */
+
+/** A failed renewal is tried again this many days after the period's end, then the license stops (status 1). */
+export const RENEWAL_RETRY_DAYS = [1, 3, 7] as const
+/** The expiring-soon mail goes this many days before a license that will not renew ends. */
+export const EXPIRY_WARNING_DAYS = 7
+/** A paused cloud trial's data is erased this many days after it was paused, unless resumed. */
+export const ERASE_AFTER_DAYS = 30
+/** The warning mail before the erasure goes this many days before it. */
+export const ERASE_WARNING_DAYS = 5
+/**
+ * An upgrade's checkout holds the license or group until the payment completes, is cancelled or
+ * expires: about 15 minutes (spec), at most 30 (Stripe's shortest checkout life).
+ */
+export const UPGRADE_HOLD_MINUTES = 30
+/** Section 9: the analytics upgrade amount when the server has none, and the floor of what is shown. */
+export const DEFAULT_UPGRADE_AMOUNT = 20
+/** Section 4: an upgrade cost below this is shown as the default amount (20.00). */
+export const UPGRADE_COST_EPSILON = 0.001
+
+/** The internal state of a subscription (subscriptions.state). */
+export const SUBSCRIPTION_STATES = ['active', 'past_due', 'stopped', 'ended'] as const
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number]
+
+const dateText = z.string().nullable()
+
+/** What a license view tells of its subscription; null for a license that does not renew. */
+export const subscriptionViewSchema = z.object({
+  id: z.number(),
+  state: z.enum(SUBSCRIPTION_STATES),
+  /** how renewals are paid: the balance, a saved card, or a PayPal wallet (vault) */
+  payment_source: z.enum(PAYMENT_SOURCES),
+  /** paid from a wallet provider (PayPal): the spec's reactivation is not self-service for it */
+  wallet: z.boolean(),
+  /** cancelled by the customer: stays active to the end of the prepaid period, then ends */
+  cancel_at_period_end: z.boolean(),
+  /** renewals that failed in the current period (0 while all is well) */
+  failed_attempts: z.number(),
+  /** when the renewal job charges next: the period's end, or the next retry */
+  next_attempt: dateText,
+  /** USD a period, as the next renewal charges it; null when the product has no price */
+  renewal_price: z.number().nullable(),
+})
+export type SubscriptionView = z.infer<typeof subscriptionViewSchema>
+
+const returnUrls = { success_url: appReturnPath, cancel_url: appReturnPath }
+export const returnUrlErrors = { success_url: 'return_url_invalid', cancel_url: 'return_url_invalid' } as const
+
+/** POST /license/{id}/upgrade/ */
+export const licenseUpgradeBody = z.object({ payment_source: z.enum(PAYMENT_SOURCES).default('stripe'), ...returnUrls })
+/** POST /group/{id}/upgrade/: `limit` of the group's available licenses are upgraded */
+export const groupUpgradeBody = z.object({ payment_source: z.enum(PAYMENT_SOURCES).default('stripe'), ...returnUrls, limit: boundedInt(1, 9999) })
+/** POST /license/{id}/reactivate-subscription/: the payment source defaults to the subscription's own */
+export const reactivateBody = z.object({ payment_source: z.enum(PAYMENT_SOURCES).optional(), ...returnUrls })
+
+/**
+ * A Face Machine plan (section 3): each limit a number, or null or 'infinite' for unlimited. Time
+ * limits are seconds (events retention) or minutes (video processing).
+ */
+const planLimit = z.union([z.number(), z.literal('infinite')]).nullable()
+export const faceMachinePlanSchema = z.object({
+  plan_id: z.number(),
+  title: z.string(),
+  transactions: z.object({ per_second: planLimit, per_month: planLimit }),
+  samples: z.object({ per_workspace: planLimit }),
+  streaming_video_processing_minutes: planLimit,
+  archived_video_processing_minutes: planLimit,
+  events_retention_period_seconds: planLimit,
+})
+export type FaceMachinePlan = z.infer<typeof faceMachinePlanSchema>
+export type PlanLimit = z.infer<typeof planLimit>
