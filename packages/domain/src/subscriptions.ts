@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { PAYMENT_SOURCES, appReturnPath } from './money.ts'
+import { unitPriceCents, type PriceRow } from './basket.ts'
+import { SALE_ENTRIES } from './catalogue.ts'
+import { PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
 import { boundedInt } from './validation.ts'
 
 /**
@@ -77,3 +79,21 @@ export const faceMachinePlanSchema = z.object({
 })
 export type FaceMachinePlan = z.infer<typeof faceMachinePlanSchema>
 export type PlanLimit = z.infer<typeof planLimit>
+
+/**
+ * What an upgrade costs: the price of the one sale entry of the product it upgrades to (a trial's
+ * paid product; Pro → AI's upgrade_nuitrack_pro), times the licenses upgraded (a group's `limit`).
+ * The server charges this and the upgrade checkout shows it. Null when the entry is not for sale.
+ * Nuitrack Analytics' amount is its upgrade-cost (GET /nuitrack-analytics/{id}/upgrade-cost/), which
+ * the server answers from the same rule.
+ */
+export function upgradePriceCents(soldAs: string, rows: readonly PriceRow[], count = 1): Cents | null {
+  const entry = SALE_ENTRIES.find((e) => e.product === soldAs)
+  if (!entry) return null
+  const unit = unitPriceCents(entry, rows)
+  return unit === null ? null : unit * count
+}
+
+/** Section 4: an upgrade cost below 0.001 is shown as 20.00. */
+export const shownUpgradeCost = (amount: number | null | undefined) =>
+  amount === null || amount === undefined || amount < UPGRADE_COST_EPSILON ? DEFAULT_UPGRADE_AMOUNT : amount
