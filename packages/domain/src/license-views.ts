@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
 import { subscriptionViewSchema } from './subscriptions.ts'
-import { LICENSE_STATES, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
+import { LICENSE_STATES, canPause, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
+import { productRecord } from './catalogue.ts'
 
 /** License and group as the API answers them (spec section 3). */
 
@@ -99,3 +100,55 @@ export function expiryText(l: Pick<LicenseView, 'expire_date' | 'next_payment' |
 
 /** The names of the states, for badges and filter tabs. */
 export const STATE_LABELS: Record<LicenseState, string> = { new: 'New', active: 'Active', suspended: 'Suspended', holded: 'On hold', paused: 'Paused' }
+
+/**
+ * Section 4, what the subscription block of an info screen shows, in order of precedence: on hold (no
+ * action), stopped (status 1: renewals failed, resume by paying), cancelled (ended: renew), paused
+ * (resume), past due (a renewal failed, retried), cancel pending (cancelled within the paid period:
+ * reactivate undoes it), active. Null for a license that does not renew (a perpetual one, a trial).
+ */
+export type SubscriptionPhase = 'on_hold' | 'stopped' | 'cancelled' | 'paused' | 'past_due' | 'cancel_pending' | 'active'
+export function subscriptionPhase(
+  l: Pick<LicenseView, 'status' | 'state' | 'subscription' | 'subscription_status' | 'is_trial' | 'is_subscription'>,
+): SubscriptionPhase | null {
+  const s = l.subscription
+  const renews = s !== null || (l.is_subscription && !l.is_trial && l.subscription_status !== null && l.subscription_status !== 'none')
+  if (!renews) return null
+  if (l.status === 2) return 'on_hold'
+  if (l.status === 1 || s?.state === 'stopped') return 'stopped'
+  if (l.subscription_status === 'cancelled' || s?.state === 'ended') return 'cancelled'
+  if (l.state === 'paused' || l.subscription_status === 'paused') return 'paused'
+  if (s?.state === 'past_due') return 'past_due'
+  if (s?.cancel_at_period_end) return 'cancel_pending'
+  return 'active'
+}
+
+/** A cloud subscription (Face Machine, Analytics; not a trial) is managed by pause and workspace calls. */
+export const isCloudSubscription = (l: Pick<LicenseView, 'config' | 'is_trial'>) => canPause(l.config.product) && !l.is_trial
+
+const CARD_BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'MasterCard', amex: 'American Express', 'american express': 'American Express' }
+
+/**
+ * How a subscription is paid, as the screen names it: "Visa •••• 4242", the PayPal e-mail, or
+ * "Balance"; null when the license tells nothing of it.
+ */
+export function paymentMethodText(
+  l: Pick<LicenseView, 'card_brand' | 'card_last4' | 'paypal_email'> & {
+    subscription: Pick<NonNullable<LicenseView['subscription']>, 'payment_source'> | null
+  },
+): string | null {
+  const source = l.subscription?.payment_source
+  if (source === 'balance') return 'Balance'
+  if (l.card_last4 && source !== 'paypal') {
+    const raw = l.card_brand?.trim() ?? ''
+    const brand = CARD_BRANDS[raw.toLowerCase()] ?? (raw ? raw[0]!.toUpperCase() + raw.slice(1) : 'Card')
+    return `${brand} •••• ${l.card_last4}`
+  }
+  if (l.paypal_email) return `PayPal (${l.paypal_email})`
+  if (source === 'paypal') return 'PayPal'
+  if (source === 'stripe') return 'Card'
+  return null
+}
+
+/** What a Pro → AI upgrade is sold as (its price row): the catalogue's, never a spelled code. */
+export const aiUpgradeSoldAs = (product: string) => productRecord(product)?.upgrade?.sold_as ?? null

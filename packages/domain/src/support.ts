@@ -15,6 +15,9 @@ export const SALES_LIMITS = {
 
 export const DEFAULT_SALES_RECIPIENT = 'sales'
 
+/** Where an upgrade done by support (upgradeable.toAI bySupport) is asked for: the mailto link of the info screen. */
+export const SUPPORT_EMAIL = 'support@3divi.com'
+
 export const salesMessageBody = z.object({
   recipient: text()
     .trim()
