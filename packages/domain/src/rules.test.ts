@@ -65,12 +65,8 @@ const RULES: { rule: string; server: string[]; web: string[] | null; why?: strin
   { rule: 'staff subscription needs a validity', server: ['checkStaffValidity'], web: ['checkStaffValidity'] },
   // the server takes titles through the body schemas made of titleField, which is checkTitle
   { rule: 'title rules', server: ['titleBody', 'splitBody', 'newLicenseBody'], web: ['checkTitle'] },
-  {
-    rule: 'can upgrade',
-    server: ['upgradeToAI'],
-    web: null,
-    why: 'the web has no upgrade action until the basket (spec: no button leads to a page that does not exist); it shows none',
-  },
+  // the server answers upgradeable.toAI from upgradeToAI (canUpgrade); the web asks canUpgrade for a trial's Upgrade now
+  { rule: 'can upgrade', server: ['upgradeToAI'], web: ['canUpgrade'] },
 ]
 
 /** The names the call contracts import from the rest of the domain: the body schemas they declare. */
@@ -97,8 +93,8 @@ describe('every rule once, called by both sides (issue 10, item 2)', () => {
     })
   }
 
-  it('the web decides no upgrade of its own while it has no upgrade action', () => {
-    const offenders = sources(join(ROOT, 'apps/web/src')).filter((f) => /upgradeable|toAI|upgrades_to/.test(readFileSync(f, 'utf8')))
+  it("the web decides no upgrade of its own: it reads the server's upgradeable and the domain's canUpgrade, never the catalogue's upgrade targets", () => {
+    const offenders = sources(join(ROOT, 'apps/web/src')).filter((f) => /upgrades_to/.test(readFileSync(f, 'utf8')))
     expect(offenders.map((f) => relative(ROOT, f))).toEqual([])
   })
 })

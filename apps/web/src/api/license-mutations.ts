@@ -1,7 +1,10 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { LicenseView } from '@portal/domain'
+import type { LicenseView, Platform } from '@portal/domain'
 import { activateOffline, releaseDevice, type OfflineInput } from '../features/activation/api/activation.ts'
+import { activateWorkspace } from './activate-workspace.ts'
+import { cancelSubscription } from './cancel-subscription.ts'
 import { groupsQueryOptions } from './groups.ts'
+import { reactivateSubscription, type ReactivateBody } from './reactivate-subscription.ts'
 import { licenseQueryOptions, licensesQueryOptions, pauseLicense, releaseLicense, renameLicense, resumeLicense, startTrial } from './licenses.ts'
 
 /**
@@ -53,6 +56,29 @@ export function useStartTrial() {
     onSuccess: ({ licenses }) => {
       for (const view of licenses) putLicense(qc, view)
       return qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+    },
+  })
+}
+
+export const useCancelSubscription = () => useLicenseMutation(cancelSubscription)
+export const useActivateWorkspace = () => useLicenseMutation(({ platform, id }: { platform: Platform; id: number }) => activateWorkspace(platform, id))
+
+/**
+ * Reactivating answers the license as it now is; a payment done (`paid`) or a cancellation undone
+ * (`ok`) also changes what the lists show (its group, the other licenses' rows), so those are read
+ * again. A checkout (`pending`) changes nothing yet: the caller sends the browser to it.
+ */
+export function useReactivateSubscription() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: ReactivateBody }) => reactivateSubscription(id, body),
+    onSuccess: (answer) => {
+      if (answer.status === 'pending') return
+      putLicense(qc, answer.license)
+      return Promise.all([
+        qc.invalidateQueries({ queryKey: licenseQueryOptions(String(answer.license.id)).queryKey }),
+        qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey }),
+      ])
     },
   })
 }

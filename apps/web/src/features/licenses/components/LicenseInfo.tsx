@@ -10,6 +10,7 @@ import {
   groupKind,
   revokeProblem,
   productTitle,
+  subscriptionPhase,
   trialDaysLeft,
   type LicenseView,
   type Platform,
@@ -22,6 +23,13 @@ import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { PauseDialog } from './PauseDialog.tsx'
+import { Field, SubscriptionPanel } from './SubscriptionPanel.tsx'
+import { AiUpgradePanel, TrialUpgradeButton } from './UpgradePanel.tsx'
+import { FaceMachinePlanPanel } from './FaceMachinePlanPanel.tsx'
+
+/** "Nov 23, 2026, 10:15 AM": when a hold ends is a matter of minutes. */
+const formatDateTime = (d: string) =>
+  new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' })
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
@@ -52,6 +60,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const cloud = canPause(license.config.product)
   const days = trialDaysLeft(license.expire_date, new Date())
   const paused = license.state === 'paused'
+  const phase = subscriptionPhase(license)
+  // a stopped or ended cloud subscription comes back through its notice in the subscription block
+  const pausable = cloud && !paused && license.subscription_status !== 'cancelled' && phase !== 'stopped' && phase !== 'cancelled'
   const resume = (
     <Button onClick={() => act(() => resumeMutation.mutateAsync(license.id))} loading={busy} disabled={onHold}>
       {license.is_trial ? t('Resume the trial') : t('Resume the subscription')}
@@ -88,7 +99,11 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
       </Group>
       {onHold && (
         <Alert color="orange" title={t('On hold')}>
-          {t('The license is being upgraded and is on hold for about 15 minutes (up to 30). Every action is disabled until then.')}
+          {license.held_until
+            ? t('The license is being upgraded and is on hold until {{time}} (about 15 minutes, up to 30). Every action is disabled until then.', {
+                time: formatDateTime(license.held_until),
+              })
+            : t('The license is being upgraded and is on hold for about 15 minutes (up to 30). Every action is disabled until then.')}
         </Alert>
       )}
       {paused && (
@@ -96,28 +111,56 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         <Alert color="yellow" title={t('Paused')} data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
-              {t(
-                license.is_trial
-                  ? 'This trial is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.'
-                  : 'This subscription is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.',
-                { service: PLATFORM_TITLES[platform] },
-              )}
+              {license.data_erased_at
+                ? t(
+                    license.is_trial
+                      ? 'This trial is paused: {{service}} runs no transactions for it.'
+                      : 'This subscription is paused: {{service}} runs no transactions for it.',
+                    {
+                      service: PLATFORM_TITLES[platform],
+                    },
+                  )
+                : t(
+                    license.is_trial
+                      ? 'This trial is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.'
+                      : 'This subscription is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.',
+                    { service: PLATFORM_TITLES[platform] },
+                  )}
             </Text>
-            {resume}
+            {license.data_erased_at ? (
+              <Text size="sm" fw={600} data-testid="erase-note">
+                {t('Its data was erased on {{date}}.', { date: formatDate(license.data_erased_at) })}
+              </Text>
+            ) : (
+              license.data_erase_date && (
+                <Text size="sm" fw={600} data-testid="erase-note">
+                  {t('Its data will be erased on {{date}} unless you resume it.', { date: formatDate(license.data_erase_date) })}
+                </Text>
+              )
+            )}
+            <Group gap="sm">
+              {resume}
+              <TrialUpgradeButton license={license} platform={platform} onHold={onHold} />
+            </Group>
           </Stack>
         </Alert>
       )}
       {license.is_trial && !paused && (
         <Alert color={days !== null && days <= 0 ? 'red' : 'blue'} title={t('Trial')}>
-          {days === null
-            ? t('This trial has no end date.')
-            : days > 0
-              ? days === 1
-                ? t('1 day left in the trial.')
-                : t('{{n}} days left in the trial.', { n: days })
-              : days === -1
-                ? t('The trial ended 1 day ago.')
-                : t('The trial ended {{n}} days ago.', { n: -days })}
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">
+              {days === null
+                ? t('This trial has no end date.')
+                : days > 0
+                  ? days === 1
+                    ? t('1 day left in the trial.')
+                    : t('{{n}} days left in the trial.', { n: days })
+                  : days === -1
+                    ? t('The trial ended 1 day ago.')
+                    : t('The trial ended {{n}} days ago.', { n: -days })}
+            </Text>
+            <TrialUpgradeButton license={license} platform={platform} onHold={onHold} />
+          </Stack>
         </Alert>
       )}
       <Card withBorder padding="lg" component="section" aria-labelledby="details-title">
@@ -158,7 +201,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             label={t('Expires')}
           >{`${expiryLabel(license, t)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` ${t('(in {{n}} days)', { n: license.dates.days })}` : ''}`}</Field>
           {license.lifetime && <Field label={t('Term')}>{license.lifetime === 'year' ? t('Annual') : t('Monthly')}</Field>}
-          {license.subscription_status && (
+          {/* a renewing license has its own block below; a trial says here what it is */}
+          {license.subscription_status && phase === null && (
             <Field label={t('Subscription')}>
               {paused
                 ? t('Paused')
@@ -167,11 +211,16 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
                   : license.subscription_status[0]!.toUpperCase() + license.subscription_status.slice(1)}
             </Field>
           )}
-          {license.next_payment && <Field label={t('Next payment')}>{formatDate(license.next_payment)}</Field>}
+          {license.next_payment && (phase === 'active' || (phase === null && license.subscription_status === 'active')) && (
+            <Field label={t('Next payment')}>{formatDate(license.next_payment)}</Field>
+          )}
           {license.serial_sensor && <Field label={t('Serial / sensor')}>{license.serial_sensor}</Field>}
           {license.config.max_version && <Field label={t('Up to SDK version')}>{license.config.max_version}</Field>}
         </SimpleGrid>
       </Card>
+      <SubscriptionPanel license={license} platform={platform} />
+      <AiUpgradePanel license={license} platform={platform} onHold={onHold} />
+      {platform === 'face-machine' && <FaceMachinePlanPanel license={license} />}
       {group && groupKind(group) === 'key' && <GroupCount group={group} disabled={onHold} />}
       {children}
       <Card withBorder padding="lg" component="section" aria-labelledby="manage-title">
@@ -180,17 +229,14 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         </Title>
         <Group>
           {/* a paused subscription resumes from its banner above */}
-          {cloud && license.subscription_status !== 'cancelled' && !paused && (
+          {pausable && (
             <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
               {license.is_trial ? t('Pause the trial') : t('Pause the subscription')}
             </Button>
           )}
-          {cloud && license.subscription_status === 'cancelled' && (
-            <Text c="red.9">
-              <Trans
-                defaults="The subscription has ended. To renew it, <support>contact support<hidden> (opens in a new tab)</hidden></support>."
-                components={supportLink}
-              />
+          {cloud && (phase === 'cancelled' || phase === 'stopped') && (
+            <Text size="sm">
+              <Trans defaults="Questions about renewing? <support>Contact support<hidden> (opens in a new tab)</hidden></support>." components={supportLink} />
             </Text>
           )}
           {revocable ? (
@@ -255,16 +301,5 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         </Group>
       </Modal>
     </Stack>
-  )
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <div>{children}</div>
-    </div>
   )
 }

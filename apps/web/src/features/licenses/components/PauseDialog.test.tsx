@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { LicenseView } from '@portal/domain'
+import { ERRORS, type LicenseView } from '@portal/domain'
 import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
 
 /** A Face Machine trial as the API answers it; `paused` as the server derives it. */
@@ -27,6 +27,8 @@ function serve(initial: LicenseView) {
     'POST /api/license/5/resume/': () => json(200, (current = trial(false))),
     'GET /api/license/5/': () => json(200, current),
     'GET /api/license/': () => json(200, { licenses: [current] }),
+    'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
+    'POST /api/facemachine/5/activate-workspace/': () => json(400, { error_code: ERRORS.license_status.code, error: ERRORS.license_status.message }),
   })
   return { calls, posts: () => calls.filter((c) => c.method === 'POST').map((c) => c.url) }
 }
@@ -76,9 +78,9 @@ describe('pausing a cloud subscription (issue 9, item 22)', () => {
     expect(posts()).toEqual(['/api/license/5/pause/', '/api/license/5/resume/'])
   })
 
-  it('a cancelled subscription offers support, not a basket (item 24)', async () => {
+  it('a cancelled subscription shows the expired notice and renews through the activation dialog, not a basket (item 24)', async () => {
     setLogged()
-    serve(
+    const { posts } = serve(
       trial(false, {
         is_trial: false,
         config: { product: 'fmc_subscribe' },
@@ -88,8 +90,16 @@ describe('pausing a cloud subscription (issue 9, item 22)', () => {
       }),
     )
     renderApp('/app/face-machine/dashboard/5/info/')
-    const note = await screen.findByText(/The subscription has ended/)
-    expect(note).not.toHaveTextContent(/basket/i)
-    expect(within(note).getByRole('link', { name: /contact support/ })).toHaveAttribute('href', '/api/service/redirect/?service=face-machine&license_id=5')
+    const block = await screen.findByRole('region', { name: 'Subscription' })
+    expect(block).toHaveTextContent('The license has expired')
+    expect(block).not.toHaveTextContent(/basket/i)
+    expect(screen.queryByRole('button', { name: 'Pause the subscription' })).toBeNull()
+    expect(screen.getByRole('link', { name: /Contact support/ })).toHaveAttribute('href', '/api/service/redirect/?service=face-machine&license_id=5')
+    const user = userEvent.setup()
+    await user.click(within(block).getByRole('button', { name: 'Renew' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Renew the subscription?' })
+    await user.click(within(dialog).getByRole('button', { name: 'Renew' }))
+    expect(await screen.findByRole('dialog', { name: 'Reactivate the subscription' })).toBeInTheDocument()
+    expect(posts()).toEqual(['/api/facemachine/5/activate-workspace/'])
   })
 })
