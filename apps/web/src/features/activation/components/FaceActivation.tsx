@@ -39,11 +39,12 @@ export function FaceActivation({ license, autoDownload, onActivated }: { license
   const onHold = license.status === 2
   const downloaded = useRef(false)
   useEffect(() => {
-    if (autoDownload && mode === 'download' && license.data && !downloaded.current) {
+    // on hold every action waits, the download that follows a group's new key too
+    if (autoDownload && !onHold && mode === 'download' && license.data && !downloaded.current) {
       downloaded.current = true
       downloadLicenseFile(license.data)
     }
-  }, [autoDownload, mode, license.data])
+  }, [autoDownload, onHold, mode, license.data])
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="activation-title">
