@@ -4,7 +4,7 @@ import { call } from '../lib/api-client.ts'
 /**
  * POST /api/facemachine/{id}/activate-workspace/ or /api/nuitrack-analytics/{id}/activate-workspace/:
  * renewing a cloud subscription turns its workspace back on. A subscription that cannot come back as
- * it is answers license_status (23504d45): the caller offers reactivation, so no modal for it.
+ * it is answers license_status: the caller offers reactivation, so no modal for it.
  */
 export const activateWorkspace = (platform: Platform, id: number) =>
   call(

@@ -228,6 +228,8 @@ export const signedInRoutes = (
   'GET /api/group/': () => json(200, { groups: data.groups ?? [] }),
   'GET /api/changelog/': () => json(200, { entries: [] }),
   'GET /api/transaction/': () => json(200, { transactions: data.transactions ?? [] }),
+  // the Face Machine info screen shows its plan: none listed is the default configuration
+  'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
 })
 
 /** A new offline Face SDK license #5 of group #9 (for screens that show Face SDK activation). */

@@ -12,7 +12,7 @@ import { notifySuccess } from '../../../lib/notify.ts'
 /**
  * Renewing and paying for a subscription (section 4). `renew` is the activation dialog of a cancelled
  * subscription: a cloud one asks its workspace back first (activate-workspace), and only when that
- * answers 23504d45 (license_status) offers reactivation, a new period paid now; any other goes to
+ * answers license_status offers reactivation, a new period paid now; any other goes to
  * reactivation at once. `pay` is the Pay now of a failed renewal and the resume of a stopped one:
  * reactivation straight away. A wallet (PayPal vault) subscription cannot be reactivated here.
  */
@@ -50,7 +50,7 @@ export function RenewDialog({
   }, [opened, mode, cloud])
 
   const wallet = license.subscription?.wallet === true
-  // the 23504d45 path: a wallet subscription's renewal is not self-service
+  // the license_status path: a wallet subscription's renewal is not self-service
   const walletBlocked = wallet && mode === 'renew'
   const own = paymentMethodText(license)
   const price = license.subscription?.renewal_price ?? license.price
