@@ -482,3 +482,27 @@ describe('Face Machine plan (sections 3 and 9)', () => {
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 })
+
+describe('accessibility (axe in the DOM; contrast is checked by the e2e axe run in a real browser)', () => {
+  const serious = async () => {
+    const axe = (await import('axe-core')).default
+    const results = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } })
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
+  }
+
+  it('the subscription block, the plan and the renew dialog have labels, names and headings', async () => {
+    setLogged()
+    const late = cloudSub({ config: { product: 'fmc_subscribe', plan_id: 3, paid_channels: 2 }, subscription: sub({ state: 'past_due', failed_attempts: 1 }) })
+    serve(late)
+    renderApp(info('face-machine'))
+    await screen.findByTestId('past-due')
+    await screen.findByTestId('channel-price')
+    expect(await serious()).toEqual([])
+    const user = userEvent.setup()
+    await user.click(within(screen.getByTestId('past-due')).getByRole('button', { name: 'Pay now' }))
+    await screen.findByRole('dialog', { name: 'Pay for the subscription' })
+    expect(await serious()).toEqual([])
+  })
+})
