@@ -68,6 +68,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
       {license.is_trial ? t('Resume the trial') : t('Resume the subscription')}
     </Button>
   )
+  // the Manage card only when it has something to offer or say
+  const manageable = pausable || (cloud && (phase === 'cancelled' || phase === 'stopped')) || revocable || (!cloud && activated)
   const supportLink = {
     support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform], license.id)} target="_blank" rel="noopener noreferrer" inherit />,
     hidden: <VisuallyHidden />,
@@ -98,7 +100,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         />
       </Group>
       {onHold && (
-        <Alert color="orange" title={t('On hold')}>
+        // orange's own title shade is too pale on its tint (contrast): the title takes the text colour
+        <Alert color="orange" title={t('On hold')} styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           {license.held_until
             ? t('The license is being upgraded and is on hold until {{time}} (about 15 minutes, up to 30). Every action is disabled until then.', {
                 time: formatDateTime(license.held_until),
@@ -111,7 +114,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         <Alert color="yellow" title={t('Paused')} data-testid="paused-banner" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
-              {license.data_erased_at
+              {license.data_erased_at || license.data_erase_date
                 ? t(
                     license.is_trial
                       ? 'This trial is paused: {{service}} runs no transactions for it.'
@@ -211,7 +214,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
                   : license.subscription_status[0]!.toUpperCase() + license.subscription_status.slice(1)}
             </Field>
           )}
-          {license.next_payment && (phase === 'active' || (phase === null && license.subscription_status === 'active')) && (
+          {/* a renewing license shows its next payment in the subscription block */}
+          {license.next_payment && phase === null && license.subscription_status === 'active' && (
             <Field label={t('Next payment')}>{formatDate(license.next_payment)}</Field>
           )}
           {license.serial_sensor && <Field label={t('Serial / sensor')}>{license.serial_sensor}</Field>}
@@ -223,36 +227,41 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
       {platform === 'face-machine' && <FaceMachinePlanPanel license={license} />}
       {group && groupKind(group) === 'key' && <GroupCount group={group} disabled={onHold} />}
       {children}
-      <Card withBorder padding="lg" component="section" aria-labelledby="manage-title">
-        <Title order={2} size="h4" mb="md" id="manage-title">
-          {t('Manage')}
-        </Title>
-        <Group>
-          {/* a paused subscription resumes from its banner above */}
-          {pausable && (
-            <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
-              {license.is_trial ? t('Pause the trial') : t('Pause the subscription')}
-            </Button>
-          )}
-          {cloud && (phase === 'cancelled' || phase === 'stopped') && (
-            <Text size="sm">
-              <Trans defaults="Questions about renewing? <support>Contact support<hidden> (opens in a new tab)</hidden></support>." components={supportLink} />
-            </Text>
-          )}
-          {revocable ? (
-            <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
-              {t('Revoke the license')}
-            </Button>
-          ) : (
-            !cloud &&
-            activated && (
-              <Text size="sm" c="dimmed">
-                {t('An activated license stays bound; release a device in the Devices section above to move it.')}
+      {manageable && (
+        <Card withBorder padding="lg" component="section" aria-labelledby="manage-title">
+          <Title order={2} size="h4" mb="md" id="manage-title">
+            {t('Manage')}
+          </Title>
+          <Group>
+            {/* a paused subscription resumes from its banner above */}
+            {pausable && (
+              <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
+                {license.is_trial ? t('Pause the trial') : t('Pause the subscription')}
+              </Button>
+            )}
+            {cloud && (phase === 'cancelled' || phase === 'stopped') && (
+              <Text size="sm">
+                <Trans
+                  defaults="Questions about renewing? <support>Contact support<hidden> (opens in a new tab)</hidden></support>."
+                  components={supportLink}
+                />
               </Text>
-            )
-          )}
-        </Group>
-      </Card>
+            )}
+            {revocable ? (
+              <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
+                {t('Revoke the license')}
+              </Button>
+            ) : (
+              !cloud &&
+              activated && (
+                <Text size="sm" c="dimmed">
+                  {t('An activated license stays bound; release a device in the Devices section above to move it.')}
+                </Text>
+              )
+            )}
+          </Group>
+        </Card>
+      )}
       <PauseDialog
         opened={confirmPause}
         service={PLATFORM_TITLES[platform]}
