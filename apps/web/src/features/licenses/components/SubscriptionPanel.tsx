@@ -10,7 +10,7 @@ import { RenewDialog, type RenewMode } from './RenewDialog.tsx'
 
 const PHASE_LABELS: Record<SubscriptionPhase, string> = {
   active: 'Active',
-  cancel_pending: 'Cancelled (active until the end of the period)',
+  cancel_pending: 'Not renewing',
   past_due: 'Payment failed',
   paused: 'Paused',
   stopped: 'Stopped',
