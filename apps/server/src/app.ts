@@ -34,6 +34,7 @@ import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { promoRoutes } from './modules/promo/routes.ts'
+import { feedbackRoutes } from './modules/feedback/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
@@ -163,6 +164,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(analyticsRoutes, { ctx })
       await api.register(promoRoutes, { ctx })
       await api.register(supportRoutes, { ctx })
+      await api.register(feedbackRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
       await api.register(providerRoutes, { ctx })

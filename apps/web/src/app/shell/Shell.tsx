@@ -8,6 +8,7 @@ import { external, paths } from '../../config/paths.ts'
 import { FillBalanceModal } from '../../features/balance/components/FillBalanceModal.tsx'
 import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
 import { ContactSalesModal } from '../../features/support/components/ContactSalesModal.tsx'
+import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
 import { useProfile } from '../../lib/auth.ts'
 import { openFillBalance } from '../../lib/fill-balance.ts'
 import classes from './shell.module.css'
@@ -123,6 +124,7 @@ export function Shell() {
       <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
       <FillBalanceModal />
       <ContactSalesModal />
+      <FeedbackWidget />
     </AppShell>
   )
 }
