@@ -18,7 +18,8 @@ import { createJobQueue } from './platform/jobs.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { securityHeaders } from './platform/security-headers.ts'
-import { PORTAL_VERSION, STAFF_FORM_PATHS } from '@portal/domain'
+import { STAFF_FORM_PATHS } from '@portal/domain'
+import { PORTAL_RELEASE } from './platform/version.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { accountRoutes } from './modules/account/routes.ts'
 import { catalogueRoutes } from './modules/catalogue/routes.ts'
@@ -136,7 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       openapi: '3.0.3',
       info: {
         title: '3DiVi license portal API',
-        version: PORTAL_VERSION,
+        version: PORTAL_RELEASE,
         description: 'Errors are `{error_code, error}`. POSTs need the X-CSRFToken header echoing the csrftoken cookie.',
       },
       components: {
