@@ -25,7 +25,8 @@ import { accountRoutes } from './modules/account/routes.ts'
 import { catalogueRoutes } from './modules/catalogue/routes.ts'
 import { changelogRoutes } from './modules/changelog/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
-import { serviceRedirectRoutes } from './modules/health/redirect.ts'
+import { serviceRedirectRoutes } from './modules/support/redirect.ts'
+import { createSsoSigner } from './platform/sso.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
@@ -153,7 +154,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { ctx })
-      await api.register(serviceRedirectRoutes)
+      await api.register(serviceRedirectRoutes, {
+        ctx,
+        sso: createSsoSigner({ dataDir: config.DATA_DIR, pinnedPem: config.SSO_SIGNING_KEY, publicUrl: config.PUBLIC_URL }),
+      })
       await api.register(authRoutes, { ctx })
       await api.register(accountRoutes, { ctx })
       await api.register(catalogueRoutes, { ctx })
