@@ -41,7 +41,7 @@ describe('pausing a cloud subscription (issue 9, item 22)', () => {
     const { posts } = serve(trial(false))
     renderApp('/app/face-machine/dashboard/5/info/')
     const user = userEvent.setup()
-    await user.click(await screen.findByRole('button', { name: 'Pause the trial' }))
+    await user.click(await screen.findByRole('button', { name: 'Pause the trial' }, { timeout: 5000 }))
     const dialog = await screen.findByRole('dialog', { name: 'Pause this trial?' })
     expect(dialog).toHaveTextContent('runs no transactions')
     expect(dialog).toHaveTextContent('Its data is erased 30 days after pausing')

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { notifications } from '@mantine/notifications'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -75,6 +75,10 @@ function serve(initial: LicenseView, routes: (set: (l: LicenseView) => LicenseVi
 const info = (platform = 'nuitrack') => `/app/${platform}/dashboard/5/info/`
 const block = () => screen.findByRole('region', { name: 'Subscription' })
 const field = (region: HTMLElement, label: string) => within(region).getByText(label).parentElement!
+
+// the info screen reads the license, the profile, the groups and (Face Machine) the rates before it shows all: on a
+// loaded machine that takes longer than the default second
+configure({ asyncUtilTimeout: 5000 })
 
 afterEach(() => {
   vi.restoreAllMocks()
