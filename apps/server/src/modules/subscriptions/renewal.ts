@@ -141,7 +141,7 @@ type Plan = { done: RenewalOutcome } | { charge: ProviderCharge; autofill: boole
  * A provider that cannot be reached is not a failed attempt: the transaction stays pending and the
  * next run asks again with the same key.
  */
-async function chargeSaved(ctx: RenewalCtx, c: ProviderCharge): Promise<'paid' | 'declined' | 'unavailable'> {
+async function chargeSaved(ctx: RenewalCtx, c: ProviderCharge): Promise<'paid' | 'declined' | 'unavailable' | 'settled'> {
   const provider = ctx.payments.byName(c.method.provider)
   if (!provider) {
     ctx.log.warn({ transaction: c.transactionId, provider: c.method.provider }, 'no adapter for a saved payment method; renewal left for later')
@@ -170,7 +170,10 @@ async function chargeSaved(ctx: RenewalCtx, c: ProviderCharge): Promise<'paid' |
     if (result.declineReason) await setDeclineReason(tx, c.transactionId, result.declineReason)
   })
   const applied = await applyPaymentEvent(ctx, result.event)
-  return applied.status === 'ok' ? 'paid' : applied.status === 'pending' ? 'unavailable' : 'declined'
+  if (applied.status === 'pending') return 'unavailable'
+  // the same answer applied by another process (same key, same charge): nothing more happened here
+  if (!applied.applied) return 'settled'
+  return applied.status === 'ok' ? 'paid' : 'declined'
 }
 
 /**
@@ -301,6 +304,7 @@ export async function renewSubscription(ctx: RenewalCtx, subscriptionId: number,
     const charged = await chargeSaved(ctx, p.charge)
     if (!p.autofill) {
       if (charged === 'unavailable') return 'unavailable'
+      if (charged === 'settled') return 'skipped'
       if (charged === 'paid') return 'renewed'
       const sub = await subscriptionOwner(ctx.db, subscriptionId)
       return sub?.state === 'stopped' ? 'stopped' : sub?.state === 'ended' ? 'ended' : 'failed'
