@@ -85,8 +85,14 @@ const at = (iso: string | null, plusMs = 0) => new Date(new Date(iso!).getTime()
 
 describe('a subscription starts with its license', () => {
   it('a balance-paid subscription license renews from the balance; the view tells how, when and for how much', async () => {
-    const { license } = await subscribed()
+    const { license, agent } = await subscribed()
     expect(license.subscription).toMatchObject({ state: 'active', payment_source: 'balance', wallet: false, cancel_at_period_end: false, failed_attempts: 0 })
+    // the list answers the same (its one query joins the subscription)
+    const [listed] = (await agent.get('/api/license/')).json().licenses as LicenseView[]
+    expect({ subscription: listed!.subscription, next_payment: listed!.next_payment }).toEqual({
+      subscription: license.subscription,
+      next_payment: license.next_payment,
+    })
     expect(license.subscription!.renewal_price).toBe(3.28)
     expect(license.subscription!.next_attempt).toBe(license.expire_date)
     expect(license.next_payment).toBe(license.expire_date)
