@@ -239,6 +239,17 @@ describe('renewal from the balance', () => {
   })
 })
 
+describe('the scheduled job', () => {
+  it('subscriptions.renew runs on the job queue (a round of the queue renews what is due)', async () => {
+    const { client, license, view } = await subscribed({ funds: 1000 })
+    t.clock.set(at(license.expire_date, 60_000))
+    await tick()
+    expect((await view()).expire_date).toBe(at(license.expire_date, MONTH_SECONDS * 1000).toISOString())
+    expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([0])
+    expect(await count(t.db, `jobs WHERE name = 'subscriptions.renew' AND status = 'done'`)).toBe(1)
+  })
+})
+
 describe('renewal by a saved card (sandbox)', () => {
   it('4242 renews through the provider once; 0341 (saved, then declined off-session) goes past due with the reason', async () => {
     const good = await subscribed({ source: 'stripe' })
@@ -378,6 +389,27 @@ describe('reactivate', () => {
     t.clock.set(at(v.expire_date, 60_000))
     expect(await renew()).toEqual({ renewed: 1 })
     expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([2, 2, 2, 2, 0])
+  })
+
+  it('a PayPal subscription is a wallet: it shows the PayPal e-mail, renews through the wallet, and a stopped one answers wallet_renewal_unavailable', async () => {
+    const { agent, email } = await signedInClient(t)
+    const res = await agent.post('/api/resource/subscribe/', { payment_source: 'paypal', items: [PRO], ...RETURN })
+    expect(res.statusCode, res.body).toBe(200)
+    await paySandbox(agent, res.json().payment.provider_data.session_id)
+    const group = ((await agent.get('/api/group/')).json().groups as { id: number; limit: number }[]).find((g) => g.limit > 0)!
+    const license = (await agent.post(`/api/group/${group.id}/new-license/`, { title: 'Wallet' })).json() as LicenseView
+    expect(license.subscription).toMatchObject({ payment_source: 'paypal', wallet: true, state: 'active' })
+    expect(license.paypal_email).toBe(email)
+    t.clock.set(at(license.expire_date, 60_000))
+    expect(await renew()).toEqual({ renewed: 1 })
+    await t.db.query(`UPDATE subscriptions SET state = 'stopped' WHERE license_id = $1`, [license.id])
+    expectError(await agent.post(`/api/license/${license.id}/reactivate-subscription/`, RETURN), 400, ERRORS.wallet_renewal_unavailable.code)
+    // not even by another source: the spec sends wallet subscriptions to support
+    expectError(
+      await agent.post(`/api/license/${license.id}/reactivate-subscription/`, { ...RETURN, payment_source: 'balance' }),
+      400,
+      ERRORS.wallet_renewal_unavailable.code,
+    )
   })
 
   it('a wallet (PayPal) subscription answers wallet_renewal_unavailable; one whose product has no price subscription_cancelled', async () => {
