@@ -277,6 +277,16 @@ interface FakeOrder {
   /** the payer's funding is refused at capture */
   declines: boolean
   capture: { id: string; status: string; amount: { currency_code: string; value: string } } | null
+  /** the wallet vaulted at capture (a subscription checkout), or the one a merchant-initiated order pays with */
+  vault: FakeVault | null
+}
+
+interface FakeVault {
+  id: string
+  customerId: string
+  email: string
+  /** a charge on it: 'refused' answers 422 INSTRUMENT_DECLINED, 'capture_declined' a COMPLETED order whose capture is DECLINED */
+  declines: 'refused' | 'capture_declined' | null
 }
 
 export interface FakePaypal extends FakeServer {
@@ -287,6 +297,12 @@ export interface FakePaypal extends FakeServer {
   revokeTokens(): void
   /** the buyer approves the order in PayPal's window */
   approve(orderId: string, opts?: { declines?: boolean }): void
+  /** the wallets vaulted, by vault id */
+  vaults: Map<string, FakeVault>
+  /** charges on the vaulted wallet are refused (422) or their capture declined */
+  declineVault(vaultId: string, how?: 'refused' | 'capture_declined'): void
+  /** orders on a vault_id answer APPROVED (the portal captures them) instead of COMPLETED */
+  vaultOrdersNeedCapture: boolean
 }
 
 export const FAKE_PAYPAL_CLIENT = { id: 'fake-client-id', secret: 'fake-client-secret' }
@@ -294,13 +310,35 @@ export const FAKE_PAYER_EMAIL = 'buyer@example.com'
 
 export async function startFakePaypal(): Promise<FakePaypal> {
   const orders = new Map<string, FakeOrder>()
+  const vaults = new Map<string, FakeVault>()
+  /** PayPal-Request-Id → the order it created (merchant-initiated orders on a vault_id) */
+  const requestIds = new Map<string, string>()
   const tokens = new Set<string>()
   const state = { tokensIssued: 0 }
+  const newCapture = (o: FakeOrder, status = 'COMPLETED') => ({
+    id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+    status,
+    amount: { currency_code: 'USD', value: o.amount },
+  })
+  const wantsVault = (o: FakeOrder) =>
+    (o.body.payment_source as { paypal?: { attributes?: { vault?: { store_in_vault?: string } } } } | undefined)?.paypal?.attributes?.vault?.store_in_vault ===
+    'ON_SUCCESS'
   const unprocessable = (issue: string) => ({ name: 'UNPROCESSABLE_ENTITY', message: 'The requested action could not be performed.', details: [{ issue }] })
   const view = (o: FakeOrder) => ({
     id: o.id,
     status: o.capture ? 'COMPLETED' : o.approved ? 'APPROVED' : 'PAYER_ACTION_REQUIRED',
-    payer: o.approved ? { email_address: FAKE_PAYER_EMAIL, payer_id: 'PAYERFAKE' } : undefined,
+    payer: o.approved ? { email_address: o.vault?.email ?? FAKE_PAYER_EMAIL, payer_id: 'PAYERFAKE' } : undefined,
+    ...(o.approved
+      ? {
+          payment_source: {
+            paypal: {
+              email_address: o.vault?.email ?? FAKE_PAYER_EMAIL,
+              account_id: 'PAYERFAKE',
+              ...(o.vault && o.capture ? { attributes: { vault: { id: o.vault.id, status: 'VAULTED', customer: { id: o.vault.customerId } } } } : {}),
+            },
+          },
+        }
+      : {}),
     purchase_units: [
       {
         reference_id: (o.body.purchase_units as { reference_id?: string }[])[0]?.reference_id,
@@ -338,10 +376,24 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       if (req.method === 'POST' && req.path === '/v2/checkout/orders') {
         const body = JSON.parse(req.body) as Record<string, unknown>
         const unit = (body.purchase_units as { amount: { value: string } }[])[0]!
+        const vaultId = (body.payment_source as { paypal?: { vault_id?: string } } | undefined)?.paypal?.vault_id
+        const requestId = req.headers['paypal-request-id']
+        // PayPal's idempotency for merchant-initiated orders: the same PayPal-Request-Id answers the same order
+        const known = vaultId && typeof requestId === 'string' ? orders.get(requestIds.get(requestId) ?? '') : undefined
+        if (known) return json(res, 200, view(known))
         const id = `${5 + orders.size}FAKE${Math.random().toString(36).slice(2, 12).toUpperCase()}`
-        const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null }
+        const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null, vault: null }
+        if (vaultId) {
+          const vault = vaults.get(vaultId)
+          if (!vault) return json(res, 422, unprocessable('INVALID_RESOURCE_ID'))
+          if (vault.declines === 'refused') return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
+          // no buyer to ask: approved at once, and (unless told otherwise) captured in the same call
+          Object.assign(order, { vault, approved: true, declines: vault.declines === 'capture_declined' })
+          if (!(fake as Partial<FakePaypal>).vaultOrdersNeedCapture) order.capture = newCapture(order, order.declines ? 'DECLINED' : 'COMPLETED')
+          if (typeof requestId === 'string') requestIds.set(requestId, id)
+        }
         orders.set(id, order)
-        return json(res, 200, view(order))
+        return json(res, vaultId ? 201 : 200, view(order))
       }
       const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
       const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
@@ -351,10 +403,16 @@ export async function startFakePaypal(): Promise<FakePaypal> {
         if (order.capture) return json(res, 422, unprocessable('ORDER_ALREADY_CAPTURED'))
         if (!order.approved) return json(res, 422, unprocessable('ORDER_NOT_APPROVED'))
         if (order.declines) return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
-        order.capture = {
-          id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
-          status: 'COMPLETED',
-          amount: { currency_code: 'USD', value: order.amount },
+        order.capture = newCapture(order)
+        if (wantsVault(order) && !order.vault) {
+          const vault: FakeVault = {
+            id: `VT${Math.random().toString(36).slice(2, 10)}`,
+            customerId: `CUST${Math.random().toString(36).slice(2, 8)}`,
+            email: FAKE_PAYER_EMAIL,
+            declines: null,
+          }
+          vaults.set(vault.id, vault)
+          order.vault = vault
         }
         return json(res, 201, view(order))
       }
@@ -364,6 +422,13 @@ export async function startFakePaypal(): Promise<FakePaypal> {
   )
   return Object.assign(fake, {
     orders,
+    vaults,
+    vaultOrdersNeedCapture: false,
+    declineVault(vaultId: string, how: 'refused' | 'capture_declined' = 'refused') {
+      const vault = vaults.get(vaultId)
+      if (!vault) throw new Error(`no fake vault ${vaultId}`)
+      vault.declines = how
+    },
     tokensIssued: () => state.tokensIssued,
     revokeTokens: () => tokens.clear(),
     approve(orderId: string, opts: { declines?: boolean } = {}) {
