@@ -7,6 +7,7 @@ import {
   discountedTotal,
   orderTotalCents,
   priceOrder,
+  subscriptionInterval,
   type ContractBody,
   type OsType,
   type contracts,
@@ -71,6 +72,8 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
       checkoutLines: promoLine.length ? [{ description: `${description} (promo ${code!.toUpperCase()})`, quantity: 1, amount_cents: amount }] : undefined,
       amountCents: amount,
       source,
+      // a subscription's first payment also saves the card or wallet for the renewals (the paid event's savedMethod)
+      ...(opts.subscribe ? { mode: 'subscription' as const, interval: subscriptionInterval(priced.lines) } : {}),
       successPath: body.success_url,
       cancelPath: body.cancel_url,
       reserve: code
