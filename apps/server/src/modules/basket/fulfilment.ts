@@ -15,9 +15,11 @@ export async function fulfilLines(
   lines: readonly TransactionLine[],
   paidWith: { source?: 'balance' | 'stripe' | 'paypal'; methodId: number | null } = { methodId: null },
 ) {
-  // how it was paid, on each group it fills: the subscription licenses made from them renew so
+  // how it was paid, on each group it fills: the subscription licenses made from them renew so. A
+  // one-off card or PayPal payment (no saved method) leaves the group as it was: nothing to charge.
+  const renewsBy = paidWith.source === 'balance' || (paidWith.source && paidWith.methodId !== null) ? paidWith.source : null
   const paid = async ({ groupId }: { groupId: number }) => {
-    if (paidWith.source) await setGroupPayment(tx, groupId, paidWith.source, paidWith.methodId)
+    if (renewsBy) await setGroupPayment(tx, groupId, renewsBy, paidWith.methodId)
   }
   for (const line of lines) {
     if (line.kind === 'discount') continue

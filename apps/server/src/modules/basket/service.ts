@@ -5,7 +5,6 @@ import {
   TRANSACTION_TYPE,
   centsToUsd,
   discountedTotal,
-  isSubscription,
   orderTotalCents,
   priceOrder,
   subscriptionInterval,
@@ -73,11 +72,8 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
       checkoutLines: promoLine.length ? [{ description: `${description} (promo ${code!.toUpperCase()})`, quantity: 1, amount_cents: amount }] : undefined,
       amountCents: amount,
       source,
-      // a subscription's first payment also saves the card or wallet for the renewals (the paid event's
-      // savedMethod): /resource/subscribe/, or a subscription product bought through /resource/buy/
-      ...(opts.subscribe || priced.lines.some((l) => isSubscription(l.entry.product))
-        ? { mode: 'subscription' as const, interval: subscriptionInterval(priced.lines) }
-        : {}),
+      // a subscription's first payment also saves the card or wallet for the renewals (the paid event's savedMethod)
+      ...(opts.subscribe ? { mode: 'subscription' as const, interval: subscriptionInterval(priced.lines) } : {}),
       successPath: body.success_url,
       cancelPath: body.cancel_url,
       reserve: code

@@ -129,6 +129,20 @@ describe('a subscription starts with its license', () => {
   })
 })
 
+describe('one-off card purchases', () => {
+  it('a subscription product bought by card through /resource/buy/ (nothing saved) does not renew: it ends at its expiry', async () => {
+    const { agent } = await signedInClient(t)
+    const res = await agent.post('/api/resource/buy/', { payment_source: 'stripe', items: [PRO], ...RETURN })
+    expect(res.statusCode, res.body).toBe(200)
+    await paySandbox(agent, res.json().payment.provider_data.session_id)
+    const group = ((await agent.get('/api/group/')).json().groups as { id: number; limit: number }[]).find((g) => g.limit > 0)!
+    const license = (await agent.post(`/api/group/${group.id}/new-license/`, { title: 'Once' })).json() as LicenseView
+    expect(license.subscription).toBeNull()
+    expect(license.next_payment).toBeNull()
+    expect(await count(t.db, 'subscriptions')).toBe(0)
+  })
+})
+
 describe('renewal from the balance', () => {
   it('at the period end charges the current price once, extends from the old end, invoices and mails the receipt', async () => {
     const { client, email, license, view, agent } = await subscribed({ funds: 2000 })
