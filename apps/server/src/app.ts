@@ -51,6 +51,8 @@ import { linkRoutes } from './modules/links/routes.ts'
 import { transactionRoutes } from './modules/transactions/routes.ts'
 import { registerReceiptJob } from './modules/transactions/receipt.ts'
 import { externalLinks } from './modules/links/links.ts'
+import { scheduleRenewals } from './modules/subscriptions/renewal.ts'
+import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 
 export interface BuildOptions {
   config: Config
@@ -125,6 +127,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('mailer', mailer)
   // the receipt of each completed payment (enqueued by applyPaymentEvent)
   registerReceiptJob(ctx)
+  // renewals at each period's end, and the expiring-soon mails (modules/subscriptions)
+  scheduleRenewals(ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
@@ -163,6 +167,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(catalogueRoutes, { ctx })
       await api.register(changelogRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
+      await api.register(subscriptionRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
       await api.register(basketRoutes, { ctx })

@@ -120,6 +120,8 @@ export interface LicenseFacts {
   activation_date: Date | string | number | null
   activation_count: number
   group_key_used?: boolean
+  /** the renewing subscription of the license (subscriptions row), when it has one */
+  subscription?: { state: 'active' | 'past_due' | 'stopped' | 'ended'; cancel_at_period_end: boolean } | null
 }
 
 /** Times arrive as Dates, ISO strings or epoch milliseconds (the license list reads them as numbers). */
@@ -163,6 +165,9 @@ export function subscriptionStatus(l: LicenseFacts, now: Date): SubscriptionStat
   // the tagged trial of a paid product (Face Machine, Analytics) is no subscription until upgraded
   if (productRecord(l.product)?.trial?.tag && isTrial(l)) return 'none'
   const expired = isExpired(l, now)
+  // a subscription the customer cancelled: active to the end of its paid period, then cancelled
+  if (l.subscription?.state === 'ended') return 'cancelled'
+  if (l.subscription?.cancel_at_period_end && expired) return 'cancelled'
   if (platformOfProduct(l.product) === 'nuitrack' && expired) return 'cancelled'
   if (l.config.paused && expired) return 'cancelled'
   if (l.config.paused) return 'paused'

@@ -143,7 +143,7 @@ export async function activateGroupOffline(ctx: ActivationContext, clientId: num
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false })
+    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false, now: ctx.clock.now() })
     const license = await lockedLicense(tx, clientId, newId)
     await activateOfflineLocked(ctx, tx, license, input)
     return newId

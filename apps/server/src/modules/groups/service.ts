@@ -62,7 +62,7 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true })
+    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: ctx.clock.now() })
   })
   return licenseView(ctx, clientId, licenseId)
 }

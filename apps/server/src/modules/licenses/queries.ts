@@ -14,12 +14,16 @@ import {
   upgradeToAI,
   upgradeableToAI,
   centsToUsd,
+  renewalPriceCents,
+  subscriptionRenews,
   type Activation,
+  type SubscriptionState,
   type GroupView,
   type LicenseConfig,
   type LicenseView,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
+import { listPriceRows } from '../catalogue/queries.ts'
 
 /** A row of the licenses table, as the services read and lock it. */
 export interface LicenseRecord {
@@ -80,6 +84,19 @@ export interface LicenseRow extends LicenseRecord {
   /** the joined group's source: set for a group key */
   group_source_id: number | null
   activations: Activation[] | null
+  /** joined: the license's subscription (null columns without one) and the payment method it renews with */
+  sub_id: number | null
+  sub_state: SubscriptionState | null
+  sub_payment_source: 'balance' | 'stripe' | 'paypal' | null
+  sub_cancel_at_period_end: boolean | null
+  sub_failed_attempts: number | null
+  sub_next_attempt_at: Date | number | null
+  pm_source: 'stripe' | 'paypal' | null
+  pm_card_brand: string | null
+  pm_card_last4: string | null
+  pm_paypal_email: string | null
+  /** what the next renewal charges, from the price table (set by the query functions for a subscription) */
+  renewal_price_cents?: number | null
 }
 
 export interface GroupRecord {
@@ -136,10 +153,25 @@ const ACTIVATIONS_SQL = `COALESCE((
            'first_seen', d.first_seen, 'last_seen', d.last_seen) ORDER BY d.id)
     FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL), '[]'::json)`
 
+// the subscription of a license and the payment method it renews with: one join, no query per license
+const SUBSCRIPTION_SELECT = (time: (column: string) => string) => `
+  s.id AS sub_id, s.state AS sub_state, s.payment_source AS sub_payment_source, s.cancel_at_period_end AS sub_cancel_at_period_end,
+  s.failed_attempts AS sub_failed_attempts, ${time('s.next_attempt_at')} AS sub_next_attempt_at,
+  pm.source AS pm_source, pm.card_brand AS pm_card_brand, pm.card_last4 AS pm_card_last4, pm.paypal_email AS pm_paypal_email`
+const SUBSCRIPTION_JOIN = `LEFT JOIN subscriptions s ON s.license_id = l.id LEFT JOIN payment_methods pm ON pm.id = s.payment_method_id`
+
 const LICENSE_SELECT = `
   SELECT ${LICENSE_COLUMNS('l')}, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
-         ${ACTIVATIONS_SQL} AS activations
-    FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
+         ${ACTIVATIONS_SQL} AS activations, ${SUBSCRIPTION_SELECT((c) => c)}
+    FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}`
+
+/** The renewal price of each row with a subscription, from the price table (read once, and only when needed). */
+async function withRenewalPrices<R extends LicenseRow>(db: Queryable, rows: R[]): Promise<R[]> {
+  if (!rows.some((r) => r.sub_id !== null)) return rows
+  const prices = await listPriceRows(db)
+  for (const r of rows) r.renewal_price_cents = r.sub_id === null ? null : renewalPriceCents(r, prices)
+  return rows
+}
 
 /**
  * A client's licenses with their devices: two plain queries joined in memory, which is several
@@ -152,8 +184,9 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
               l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
               ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
               ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
-              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id
-         FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id
+              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
+              ${SUBSCRIPTION_SELECT(EPOCH_MS)}
+         FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
         WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
       [clientId],
     ),
@@ -192,12 +225,12 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
     byLicense.set(d.license_id, list)
   }
   for (const r of rows) r.activations = byLicense.get(r.id) ?? []
-  return rows
+  return withRenewalPrices(db, rows)
 }
 
 export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {
   const rows = await db.query<LicenseRow>(`${LICENSE_SELECT} WHERE l.id = $1 AND l.client_id = $2 AND l.revoked_at IS NULL`, [id, clientId])
-  return rows[0] ?? null
+  return (await withRenewalPrices(db, rows))[0] ?? null
 }
 
 /** Locks the license row for a state change; scoped to its owner. */
@@ -251,8 +284,10 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     activation_date: row.activation_date,
     activation_count: activations.length,
     group_key_used: row.group_key_used,
+    subscription: row.sub_id === null || row.sub_id === undefined ? null : { state: row.sub_state!, cancel_at_period_end: row.sub_cancel_at_period_end! },
   }
   const subscription = subscriptionStatus(facts, now)
+  const renews = subscriptionRenews(facts.subscription, row.config.paused)
   const expire = iso(row.expire_date)
   const created = iso(row.created_at)!
   const activated = iso(row.activation_date)
@@ -272,15 +307,17 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     license_status: licenseStatus(facts, now),
     state: licenseState(facts, now),
     subscription_status: subscription,
-    next_payment: subscription === 'active' && !trial ? expire : null,
+    // only while it will be charged: not cancelled, paused or stopped (a license without a subscription is not charged)
+    next_payment: renews && subscription === 'active' && !trial ? (iso(row.sub_next_attempt_at) ?? expire) : null,
     activations,
     locked_to: row.locked_to,
     token: row.token,
     serial_sensor: serialSensorText(activations.map((a) => a.signature_properties)),
     data: row.data,
-    card_brand: row.card_brand,
-    card_last4: row.card_last4,
-    paypal_email: row.paypal_email,
+    // what the subscription renews with; the license's own record (a reactivation's, an import's) otherwise
+    card_brand: row.pm_source ? row.pm_card_brand : row.card_brand,
+    card_last4: row.pm_source ? row.pm_card_last4 : row.card_last4,
+    paypal_email: row.pm_source ? row.pm_paypal_email : row.paypal_email,
     is_fake: row.is_fake,
     is_trial: trial,
     is_subscription: isSubscription(row.product),
@@ -289,8 +326,20 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
     upgradeable: { toAI: upgradeToAI(row, now) },
-    // issue 13 fills these from the subscription and the pause (modules/subscriptions)
-    subscription: null,
+    subscription:
+      row.sub_id === null || row.sub_id === undefined
+        ? null
+        : {
+            id: row.sub_id,
+            state: row.sub_state!,
+            payment_source: row.sub_payment_source!,
+            wallet: row.sub_payment_source === 'paypal',
+            cancel_at_period_end: row.sub_cancel_at_period_end!,
+            failed_attempts: row.sub_failed_attempts ?? 0,
+            next_attempt: renews ? iso(row.sub_next_attempt_at) : null,
+            renewal_price: row.renewal_price_cents === null || row.renewal_price_cents === undefined ? null : centsToUsd(row.renewal_price_cents),
+          },
+    // issue 13 fills these from the pause (modules/subscriptions)
     held_until: iso(row.held_until),
     paused_at: null,
     data_erase_date: null,
@@ -400,16 +449,19 @@ export interface NewLicense {
   token: string
   expiresInSeconds: number | null
   staffId: number | null
+  /** business time (ctx.clock) the expiry counts from; the database's now() without it */
+  now?: Date
 }
 
-export async function insertLicense(tx: Queryable, l: NewLicense): Promise<number> {
-  const rows = await tx.query<{ id: number }>(
+export async function insertLicense(tx: Queryable, l: NewLicense): Promise<{ id: number; expire_date: Date | null }> {
+  const rows = await tx.query<{ id: number; expire_date: Date | null }>(
     `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
-     RETURNING id`,
-    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId],
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE COALESCE($10::timestamptz, now()) + make_interval(secs => $8::int) END, $9)
+     RETURNING id, expire_date`,
+    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId, l.now ?? null],
   )
-  return rows[0]!.id
+  const row = rows[0]!
+  return { id: Number(row.id), expire_date: row.expire_date === null ? null : new Date(row.expire_date) }
 }
 
 /** Whether the client ever had a license of the product with this trial tag (revoked ones count). */

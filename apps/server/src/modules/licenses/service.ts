@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { startSubscription } from '../subscriptions/start.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
 import {
   addAvailable,
@@ -56,9 +57,12 @@ export async function lockedLicense(tx: Queryable, clientId: number, id: number,
   return license
 }
 
+/** Business time of a context (ctx.clock); the wall clock for callers that have only a database. */
+const nowOf = (ctx: AppContext | { db: Queryable }) => ('clock' in ctx ? ctx.clock.now() : new Date())
+
 export async function licenseView(ctx: AppContext | { db: Queryable }, clientId: number, id: number) {
   const row = await findLicense(ctx.db, clientId, id)
-  return toLicenseView(row ?? fail('not_found'), new Date())
+  return toLicenseView(row ?? fail('not_found'), nowOf(ctx))
 }
 
 export async function groupView(db: Queryable, clientId: number, id: number) {
@@ -66,7 +70,7 @@ export async function groupView(db: Queryable, clientId: number, id: number) {
 }
 
 export async function getLicenses(ctx: AppContext, clientId: number) {
-  const now = new Date()
+  const now = ctx.clock.now()
   return { licenses: (await listLicenses(ctx.db, clientId)).map((r) => toLicenseView(r, now)) }
 }
 
@@ -75,7 +79,7 @@ export const getLicense = (ctx: AppContext, clientId: number, rawId: string) => 
 export async function renameLicense(ctx: AppContext, clientId: number, rawId: string, title: string) {
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
-    await lockedLicense(tx, clientId, id)
+    await lockedLicense(tx, clientId, id, ctx.clock.now())
     await setLicenseTitle(tx, clientId, id, title)
   })
   return licenseView(ctx, clientId, id)
@@ -86,7 +90,7 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
   const id = parseId(rawId)
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    const license = await lockedLicense(tx, clientId, id)
+    const license = await lockedLicense(tx, clientId, id, ctx.clock.now())
     // released devices count too: a license that was ever bound is not handed back
     const problem = revokeProblem({ ...license, has_devices: await hasDevices(tx, id) })
     if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
@@ -100,9 +104,10 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
 export async function setPaused(ctx: AppContext, clientId: number, rawId: string, paused: boolean) {
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
-    const license = await lockedLicense(tx, clientId, id)
+    const now = ctx.clock.now()
+    const license = await lockedLicense(tx, clientId, id, now)
     if (!canPause(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
-    if (!paused && !canResume(license, new Date())) fail('license_status')
+    if (!paused && !canResume(license, now)) fail('license_status')
     await setLicensePaused(tx, id, paused)
   })
   return licenseView(ctx, clientId, id)
@@ -127,13 +132,21 @@ export async function generateFromGroup(
   tx: Queryable,
   clientId: number,
   group: GroupRow,
-  opts: { title?: string | null; config?: Partial<LicenseConfig>; checkUnactivated: boolean; expiresInSeconds?: number | null; staffId?: number },
+  opts: {
+    title?: string | null
+    config?: Partial<LicenseConfig>
+    checkUnactivated: boolean
+    expiresInSeconds?: number | null
+    staffId?: number
+    /** business time (ctx.clock.now()) its period starts at */
+    now?: Date
+  },
 ): Promise<number> {
   if (group.available < 1) fail('not_enough_licenses')
   if (opts.checkUnactivated && (await countUnactivated(tx, clientId)) >= UNACTIVATED_LICENSE_LIMIT) fail('unactivated_limit')
   const config = licenseConfigFor(group, opts.config)
   const delta = opts.expiresInSeconds ?? config.license_expire_delta ?? null
-  const id = await insertLicense(tx, {
+  const { id, expire_date } = await insertLicense(tx, {
     clientId,
     groupId: group.id,
     type: platformOfProduct(group.product),
@@ -143,9 +156,13 @@ export async function generateFromGroup(
     token: activationKey(),
     expiresInSeconds: delta,
     staffId: opts.staffId ?? null,
+    now: opts.now,
   })
   await addAvailable(tx, group.id, -1)
   group.available -= 1
+  // a subscription product from a paid group renews the way the group was paid (a staff order's does not)
+  if (opts.staffId === undefined)
+    await startSubscription(tx, { clientId, groupId: group.id, licenseId: id, product: group.product, config, expireDate: expire_date })
   return id
 }
 
@@ -169,6 +186,7 @@ export async function createTrial(
       config,
       checkUnactivated: true,
       expiresInSeconds: trial.days ? trial.days * DAY_SECONDS : null,
+      now: ctx.clock.now(),
     })
   })
   return { licenses: [await licenseView(ctx, clientId, licenseId)] }

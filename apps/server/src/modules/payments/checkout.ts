@@ -16,6 +16,8 @@ export interface CheckoutOrder {
   amountCents: Cents
   source: ExternalPaymentSource
   mode?: 'payment' | 'subscription'
+  /** a subscription's term: how often the provider is told it renews */
+  interval?: 'month' | 'year'
   /** /app/ paths (the contract checked them); made absolute on PUBLIC_URL for the provider */
   successPath: string
   cancelPath: string
@@ -68,6 +70,7 @@ export async function openCheckout(ctx: AppContext, order: CheckoutOrder): Promi
       transactionId: t.id,
       source: order.source,
       mode: order.mode ?? 'payment',
+      ...(order.interval ? { interval: order.interval } : {}),
       lines: (order.checkoutLines ?? order.lines).map((l) => ({ description: l.description, quantity: l.quantity, amount_cents: l.amount_cents })),
       amountCents: order.amountCents,
       customerEmail: client.email,

@@ -39,7 +39,13 @@ const FULFILMENT = new Map<string, Fulfilment>([
     },
   ],
   // a basket order paid by card or PayPal: its licenses, as a balance purchase gets them at once
-  ['purchase', { paid: (tx, t, paidWith) => fulfilLines(tx, t.client_id, t.lines, paidWith) }],
+  [
+    'purchase',
+    {
+      paid: (tx, t, paidWith) =>
+        fulfilLines(tx, t.client_id, t.lines, { source: t.payment_source === 'paypal' ? 'paypal' : 'stripe', methodId: paidWith.methodId }),
+    },
+  ],
 ])
 
 /** Adds (or replaces) what a paid transaction of `kind` delivers. */
