@@ -35,6 +35,9 @@ import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { promoRoutes } from './modules/promo/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
+import { upgradeRoutes } from './modules/upgrades/routes.ts'
+import { cloudRoutes } from './modules/cloud/routes.ts'
+import { registerUpgradeFulfilment } from './modules/upgrades/service.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
@@ -122,6 +125,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('mailer', mailer)
   // the receipt of each completed payment (enqueued by applyPaymentEvent)
   registerReceiptJob(ctx)
+  // an upgrade's payment: the license or group upgraded, or its hold ended
+  registerUpgradeFulfilment(ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
@@ -163,6 +168,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(analyticsRoutes, { ctx })
       await api.register(promoRoutes, { ctx })
       await api.register(supportRoutes, { ctx })
+      await api.register(upgradeRoutes, { ctx })
+      await api.register(cloudRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
       await api.register(providerRoutes, { ctx })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { unitPriceCents, type PriceRow } from './basket.ts'
 import { SALE_ENTRIES } from './catalogue.ts'
+import { canPause, isTrial, type LicenseConfig } from './licenses.ts'
 import { PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
 import { boundedInt } from './validation.ts'
 
@@ -97,3 +98,34 @@ export function upgradePriceCents(soldAs: string, rows: readonly PriceRow[], cou
 /** Section 4: an upgrade cost below 0.001 is shown as 20.00. */
 export const shownUpgradeCost = (amount: number | null | undefined) =>
   amount === null || amount === undefined || amount < UPGRADE_COST_EPSILON ? DEFAULT_UPGRADE_AMOUNT : amount
+
+const DAY_MS = 86_400_000
+const ms = (d: Date | string | number | null | undefined) =>
+  d == null ? null : d instanceof Date ? d.getTime() : typeof d === 'number' ? d : new Date(d).getTime()
+
+/** What the erasure rules read of a cloud license. */
+export interface ErasureFacts {
+  product: string
+  config: LicenseConfig
+  paused_at: Date | string | number | null
+  data_erased_at: Date | string | number | null
+}
+
+/**
+ * Section 4: a paused cloud trial's workspace data is erased ERASE_AFTER_DAYS after it was paused
+ * unless it is resumed first. Answers that date while it is ahead or due; null for a license that is
+ * no paused cloud trial, or whose data was already erased during this pause (once per pause).
+ */
+export function dataEraseDate(l: ErasureFacts): Date | null {
+  const paused = ms(l.paused_at)
+  if (paused === null || !l.config.paused || !canPause(l.product) || !isTrial(l)) return null
+  const erased = ms(l.data_erased_at)
+  if (erased !== null && erased >= paused) return null
+  return new Date(paused + ERASE_AFTER_DAYS * DAY_MS)
+}
+
+/** When the erasure warning goes out: ERASE_WARNING_DAYS before the erasure. */
+export const eraseWarningDate = (l: ErasureFacts) => {
+  const erase = dataEraseDate(l)
+  return erase === null ? null : new Date(erase.getTime() - ERASE_WARNING_DAYS * DAY_MS)
+}

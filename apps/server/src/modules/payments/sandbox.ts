@@ -8,7 +8,15 @@ import type { Config } from '../../platform/config.ts'
 import { safeEqual } from '../../platform/crypto.ts'
 import { fail } from '../../platform/errors.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
-import { PaymentUnavailable, WebhookSignatureError, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from '../../platform/payments/port.ts'
+import {
+  PaymentUnavailable,
+  WebhookSignatureError,
+  type ChargeResult,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type PaymentEvent,
+  type PaymentProvider,
+} from '../../platform/payments/port.ts'
 import { closeSandboxSession, findSandboxSession, insertSandboxSession, type SandboxSessionRow, type SandboxSignedEvent } from './queries.ts'
 
 /**
