@@ -37,6 +37,7 @@ import { promoRoutes } from './modules/promo/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
 import { upgradeRoutes } from './modules/upgrades/routes.ts'
 import { cloudRoutes } from './modules/cloud/routes.ts'
+import { scheduleErasureSweep } from './modules/cloud/erasure.ts'
 import { registerUpgradeFulfilment } from './modules/upgrades/service.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
@@ -127,6 +128,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerReceiptJob(ctx)
   // an upgrade's payment: the license or group upgraded, or its hold ended
   registerUpgradeFulfilment(ctx)
+  // paused cloud trials: the warning, then the erasure of their workspace data
+  scheduleErasureSweep(jobs, ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
