@@ -76,6 +76,12 @@ describe('workspace calls', () => {
     const pausedAt = new Date(paused.json().paused_at).getTime()
     expect(Math.abs(pausedAt - t.clock.now().getTime())).toBeLessThan(5_000)
     expect(new Date(paused.json().data_erase_date).getTime()).toBe(pausedAt + ERASE_AFTER_DAYS * DAY_SECONDS * 1000)
+    // the list answers the same dates as the single view
+    const listed = (await c.agent.get('/api/license/')).json().licenses.find((l: { id: number }) => l.id === fm.id)
+    expect({ paused_at: listed.paused_at, data_erase_date: listed.data_erase_date }).toEqual({
+      paused_at: paused.json().paused_at,
+      data_erase_date: paused.json().data_erase_date,
+    })
     // pausing again keeps the first date
     t.clock.advance(3600)
     expect((await c.agent.post(`/api/facemachine/${fm.id}/deactivate-workspace/`)).json().paused_at).toBe(paused.json().paused_at)
