@@ -38,6 +38,10 @@ import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { promoRoutes } from './modules/promo/routes.ts'
 import { feedbackRoutes } from './modules/feedback/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
+import { upgradeRoutes } from './modules/upgrades/routes.ts'
+import { cloudRoutes } from './modules/cloud/routes.ts'
+import { scheduleErasureSweep } from './modules/cloud/erasure.ts'
+import { registerUpgradeFulfilment } from './modules/upgrades/service.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
@@ -129,6 +133,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerReceiptJob(ctx)
   // renewals at each period's end, and the expiring-soon mails (modules/subscriptions)
   scheduleRenewals(ctx)
+  // an upgrade's payment: the license or group upgraded, or its hold ended
+  registerUpgradeFulfilment(ctx)
+  // paused cloud trials: the warning, then the erasure of their workspace data
+  scheduleErasureSweep(jobs, ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
@@ -174,6 +182,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(analyticsRoutes, { ctx })
       await api.register(promoRoutes, { ctx })
       await api.register(supportRoutes, { ctx })
+      await api.register(upgradeRoutes, { ctx })
+      await api.register(cloudRoutes, { ctx })
       await api.register(feedbackRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })

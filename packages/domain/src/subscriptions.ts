@@ -3,6 +3,7 @@ import { basketKey, saleEntryById, unitPriceCents, type PriceRow } from './baske
 import { CUSTOM_FACE_PRODUCT, DAY_SECONDS, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS, productRecord } from './catalogue.ts'
 import { customFacePriceCents, selectionOf } from './face-custom.ts'
 import { MIN_TOP_UP_USD, PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
+import { canPause, isTrial, type LicenseConfig } from './licenses.ts'
 import { boundedInt } from './validation.ts'
 
 /**
@@ -169,4 +170,35 @@ export const subscriptionRenews = (s: SubscriptionFacts | null | undefined, paus
 export function reactivationKind(s: SubscriptionFacts, expired: boolean): 'undo_cancel' | 'pay' | null {
   if (s.state === 'active' && !expired) return s.cancel_at_period_end ? 'undo_cancel' : null
   return 'pay'
+}
+
+const DAY_MS = 86_400_000
+const ms = (d: Date | string | number | null | undefined) =>
+  d == null ? null : d instanceof Date ? d.getTime() : typeof d === 'number' ? d : new Date(d).getTime()
+
+/** What the erasure rules read of a cloud license. */
+export interface ErasureFacts {
+  product: string
+  config: LicenseConfig
+  paused_at: Date | string | number | null
+  data_erased_at: Date | string | number | null
+}
+
+/**
+ * Section 4: a paused cloud trial's workspace data is erased ERASE_AFTER_DAYS after it was paused
+ * unless it is resumed first. Answers that date while it is ahead or due; null for a license that is
+ * no paused cloud trial, or whose data was already erased during this pause (once per pause).
+ */
+export function dataEraseDate(l: ErasureFacts): Date | null {
+  const paused = ms(l.paused_at)
+  if (paused === null || !l.config.paused || !canPause(l.product) || !isTrial(l)) return null
+  const erased = ms(l.data_erased_at)
+  if (erased !== null && erased >= paused) return null
+  return new Date(paused + ERASE_AFTER_DAYS * DAY_MS)
+}
+
+/** When the erasure warning goes out: ERASE_WARNING_DAYS before the erasure. */
+export const eraseWarningDate = (l: ErasureFacts) => {
+  const erase = dataEraseDate(l)
+  return erase === null ? null : new Date(erase.getTime() - ERASE_WARNING_DAYS * DAY_MS)
 }

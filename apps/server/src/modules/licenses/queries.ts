@@ -11,6 +11,9 @@ import {
   platformOfProduct,
   serialSensorText,
   subscriptionStatus,
+  dataEraseDate,
+  heldLicenses,
+  freeLicenses,
   upgradeToAI,
   upgradeableToAI,
   centsToUsd,
@@ -49,6 +52,9 @@ export interface LicenseRecord {
   is_fake: boolean
   price_cents: number | null
   group_key_used: boolean
+  /** a paused cloud license: since when; and when the erasure sweep erased its workspace data */
+  paused_at: Date | number | null
+  data_erased_at: Date | number | null
 }
 
 export const LICENSE_COLUMNS = columns<LicenseRecord>()(
@@ -73,6 +79,8 @@ export const LICENSE_COLUMNS = columns<LicenseRecord>()(
   'is_fake',
   'price_cents',
   'group_key_used',
+  'paused_at',
+  'data_erased_at',
 )
 
 /** A license as the views read it: the row, its group's facts and its live devices. */
@@ -115,6 +123,8 @@ export interface GroupRecord {
   months: number | null
   source_group_id: number | null
   created_at: Date
+  /** under an upgrade: holded_limit of its licenses are on hold until then */
+  held_until: Date | null
 }
 
 /** A group row with the count of its live licenses (0 where a locking read skips the count). */
@@ -138,6 +148,7 @@ const GROUP_COLUMNS = columns<GroupRecord>()(
   'months',
   'source_group_id',
   'created_at',
+  'held_until',
 )
 
 const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
@@ -184,6 +195,7 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
               l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
               ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
               ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
+              ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,
               g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
               ${SUBSCRIPTION_SELECT(EPOCH_MS)}
          FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
@@ -325,7 +337,8 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     from_custom_group: row.group_id !== null && row.group_source_id != null,
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
-    upgradeable: { toAI: upgradeToAI(row, now) },
+    // a Pro license of a staff order's own group (custom price) is upgraded by support
+    upgradeable: { toAI: upgradeToAI({ ...facts, custom: row.group_id !== null && row.group_is_default === false && row.group_source_id == null }, now) },
     subscription:
       row.sub_id === null || row.sub_id === undefined
         ? null
@@ -339,15 +352,15 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
             next_attempt: renews ? iso(row.sub_next_attempt_at) : null,
             renewal_price: row.renewal_price_cents === null || row.renewal_price_cents === undefined ? null : centsToUsd(row.renewal_price_cents),
           },
-    // issue 13 fills these from the pause (modules/subscriptions)
     held_until: iso(row.held_until),
-    paused_at: null,
-    data_erase_date: null,
-    data_erased_at: null,
+    paused_at: row.config.paused ? iso(row.paused_at) : null,
+    data_erase_date: iso(dataEraseDate(row)),
+    data_erased_at: iso(row.data_erased_at),
   }
 }
 
-export function toGroupView(row: GroupRow): GroupView {
+export function toGroupView(row: GroupRow, now = new Date()): GroupView {
+  const held = heldLicenses(row, now)
   return {
     id: row.id,
     type: platformOfProduct(row.product),
@@ -357,17 +370,18 @@ export function toGroupView(row: GroupRow): GroupView {
     is_default: row.is_default,
     is_fake: row.is_fake,
     limit: row.available,
-    holded_limit: row.holded_limit,
+    holded_limit: held,
     used_licenses: row.used_licenses,
     total: row.used_licenses + row.available,
     config: row.config,
     token: row.token,
     months: row.months,
     source_group_id: row.source_group_id,
-    upgradeable: { toAI: upgradeableToAI(row.product) },
-    has_available_license: row.available > 0,
+    // a staff order's own group has a custom price: its upgrade is by support
+    upgradeable: { toAI: !row.is_default && row.source_group_id === null && upgradeableToAI(row.product) ? 'bySupport' : upgradeableToAI(row.product) },
+    has_available_license: freeLicenses(row, now) > 0,
     created_date: iso(row.created_at)!,
-    held_until: null,
+    held_until: held > 0 ? iso(row.held_until) : null,
   }
 }
 
@@ -405,8 +419,18 @@ export async function revokeLicense(tx: Queryable, id: number, groupId: number) 
   await addAvailable(tx, groupId, 1)
 }
 
-export async function setLicensePaused(tx: Queryable, id: number, paused: boolean) {
-  await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+/**
+ * Pauses (since `now`, kept when already paused) or resumes a cloud license; a resume clears the pause
+ * date and its erasure warning (data_erased_at stays: the view tells the workspace restarted empty).
+ */
+export async function setLicensePaused(tx: Queryable, id: number, paused: boolean, now: Date = new Date()) {
+  await tx.query(
+    `UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean),
+            paused_at = CASE WHEN $2::boolean THEN COALESCE(paused_at, $3::timestamptz) ELSE NULL END,
+            erase_warned_at = CASE WHEN $2::boolean THEN erase_warned_at ELSE NULL END
+      WHERE id = $1`,
+    [id, paused, now],
+  )
 }
 
 export async function setGroupTitle(tx: Queryable, id: number, title: string) {
