@@ -3,7 +3,9 @@ import { postgresDb } from '../../db/db.ts'
 import type { ChargeRequest, SavedPaymentMethod } from '../../platform/payments/port.ts'
 import { DB_KIND, count, signedInClient, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
+import { insertTransaction, setProviderSession } from '../transactions/queries.ts'
 import { openCheckout } from './checkout.ts'
+import { applyPaymentEvent } from './service.ts'
 import { createSandboxProvider, isSandboxProvider, SANDBOX_DELIVER_JOB, type SandboxProvider } from './sandbox.ts'
 
 /**
@@ -257,6 +259,28 @@ describe('charge: off-session charges on a saved method', () => {
     expect(new Set(parallel.map((r) => r.event.sessionId)).size).toBe(1)
     expect(parallel[0]!.event.eventId).not.toBe(first.event.eventId)
     expect(await count(t.db, 'sandbox_charges')).toBe(2)
+  })
+
+  it('the caller applies the event it answers like a webhook: once, however often it is applied', async () => {
+    const method = await savedCard('4242424242424242')
+    const [m] = await methods()
+    const tx = await insertTransaction(t.db, {
+      clientId: m!.client_id,
+      type: 0,
+      status: 1,
+      amountCents: 2900,
+      kind: 'top_up',
+      description: 'Balance top-up',
+      lines: [{ description: 'Balance top-up', quantity: 1, amount_cents: 2900 }],
+      paymentSource: 'stripe',
+      invoiceNumber: null,
+    })
+    const result = await sandbox().charge({ ...chargeReq(method, `top-up:${tx.id}`), transactionId: tx.id })
+    await setProviderSession(t.db, tx.id, 'sandbox', result.event.sessionId)
+    expect(await applyPaymentEvent(t.app.ctx, result.event)).toMatchObject({ transactionId: tx.id, status: 'ok', applied: true })
+    const again = await sandbox().charge({ ...chargeReq(method, `top-up:${tx.id}`), transactionId: tx.id })
+    expect(await applyPaymentEvent(t.app.ctx, again.event)).toMatchObject({ applied: false })
+    expect(await moneyState(t.db, m!.client_id, tx.id)).toMatchObject({ status: 0, method: 'Visa •••• 4242' })
   })
 
   it.runIf(DB_KIND === 'postgres')('10 charges with one key on each of two connection pools (two processes) charge once', async () => {
