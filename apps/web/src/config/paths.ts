@@ -29,6 +29,8 @@ export const routes = {
   customBuilder: '/app/:platform/basket/license-selection/create/',
   checkout: '/app/:platform/basket/checkout/',
   subscriptionCheckout: '/app/:platform/basket/checkout/subscriptions/:licenseType/',
+  /** nuitrack, face-machine and nuitrack-analytics: upgrade (one license) or upgrade-y (a group); pro or trial */
+  upgradeCheckout: '/app/:platform/basket/checkout/:checkoutType/:licenseType/:id/',
   licensePurchaseSuccess: '/app/:platform/license-purchase-success/',
   addFunds: '/app/:platform/add-funds/',
   balancePurchaseSuccess: '/app/:platform/balance-purchase-success/',
@@ -72,6 +74,9 @@ export const paths = {
   customBuilder: () => fill(routes.customBuilder, { platform: 'face' }),
   checkout: (platform: Platform) => fill(routes.checkout, { platform }),
   subscriptionCheckout: (platform: Platform, licenseType: string) => fill(routes.subscriptionCheckout, { platform, licenseType }),
+  /** the upgrade checkout of a license (upgrade) or of a group's available licenses (upgrade-y) */
+  upgradeCheckout: (platform: Platform, type: 'upgrade' | 'upgrade-y', licenseType: 'pro' | 'trial', id: number) =>
+    fill(routes.upgradeCheckout, { platform, checkoutType: type, licenseType, id }),
   licensePurchaseSuccess: (platform: Platform, next?: string) =>
     `${fill(routes.licensePurchaseSuccess, { platform })}${next ? `?next=${encodeURIComponent(next)}` : ''}`,
   /** opens the fill-balance modal (with the amount when given), then the dashboard */

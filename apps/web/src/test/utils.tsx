@@ -182,6 +182,11 @@ export const licenseView = (over: Partial<LicenseView> = {}): LicenseView =>
     price: null,
     lifetime: null,
     upgradeable: { toAI: null },
+    subscription: null,
+    held_until: null,
+    paused_at: null,
+    data_erase_date: null,
+    data_erased_at: null,
     ...over,
   })
 
@@ -206,6 +211,7 @@ export const groupView = (over: Partial<GroupView> = {}): GroupView =>
     upgradeable: { toAI: null },
     has_available_license: false,
     created_date: '2026-11-22T12:00:00.000Z',
+    held_until: null,
     ...over,
   })
 

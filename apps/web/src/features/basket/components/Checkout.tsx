@@ -97,7 +97,7 @@ export function Checkout({
   )
 }
 
-/** The order summary sidebar: each line, its amount and the total. */
+/** The order summary sidebar: each line, its amount and the total (the basket's, or an upgrade's one line). */
 export function OrderSummary({
   lines,
   subtotal,
@@ -105,7 +105,7 @@ export function OrderSummary({
   promo,
   loading,
 }: {
-  lines: ShownLine[]
+  lines: Pick<ShownLine, 'key' | 'title' | 'count' | 'unit_cents' | 'amount_cents'>[]
   subtotal: Cents
   total: Cents
   promo: AppliedPromo | null
@@ -198,7 +198,8 @@ export function QuantityStepper({ label, value, onChange }: { label: string; val
   )
 }
 
-const METHODS: { value: PaymentSource; label: string }[] = [
+/** The payment methods of a checkout (section 9), in the order shown. */
+export const PAYMENT_METHODS: { value: PaymentSource; label: string }[] = [
   { value: 'balance', label: 'From the balance' },
   { value: 'stripe', label: 'By card (Visa, MasterCard, American Express)' },
   { value: 'paypal', label: 'With PayPal' },
@@ -275,7 +276,7 @@ function PaymentStep({
     <Stack gap="md">
       <Radio.Group value={method} onChange={(v) => setMethod(v as PaymentSource)} label={t('Payment method')}>
         <Stack gap="sm" mt="xs">
-          {METHODS.map((m) => (
+          {PAYMENT_METHODS.map((m) => (
             <Radio
               key={m.value}
               value={m.value}
@@ -320,7 +321,7 @@ function PaymentStep({
 }
 
 /** The balance is short of the total: offer to fill it with the shortfall (the fill-balance modal; its checkout returns here). */
-function FillBalance({ shortfall }: { shortfall: Cents }) {
+export function FillBalance({ shortfall }: { shortfall: Cents }) {
   const { t } = useTranslation()
   return (
     <Alert color="yellow" role="status">
