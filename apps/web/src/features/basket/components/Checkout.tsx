@@ -104,12 +104,15 @@ export function OrderSummary({
   total,
   promo,
   loading,
+  empty,
 }: {
   lines: Pick<ShownLine, 'key' | 'title' | 'count' | 'unit_cents' | 'amount_cents'>[]
   subtotal: Cents
   total: Cents
   promo: AppliedPromo | null
   loading: boolean
+  /** what an empty summary says (the basket: that it is empty) */
+  empty?: string
 }) {
   const { t } = useTranslation()
   return (
@@ -123,7 +126,7 @@ export function OrderSummary({
         </Text>
       ) : lines.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {t('Your basket is empty.')}
+          {empty ?? t('Your basket is empty.')}
         </Text>
       ) : (
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>

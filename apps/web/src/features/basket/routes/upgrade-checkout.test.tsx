@@ -146,6 +146,7 @@ describe('upgrade checkout: what each route shows', () => {
     await waitFor(() => expect(count).toHaveAccessibleDescription(/Enter a number from 1 to 3\./))
     expect(count).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByRole('button', { name: /^Pay/ })).toBeDisabled()
+    expect(screen.getByRole('complementary', { name: 'Order summary' })).toHaveTextContent('Enter how many licenses to upgrade.')
 
     fireEvent.change(count, { target: { value: '0' } })
     await waitFor(() => expect(count).toHaveAccessibleDescription(/Enter a number from 1 to 3\./))

@@ -434,7 +434,7 @@ function UpgradeOrder({
                 clampBehavior="none"
                 hideControls
                 inputMode="numeric"
-                maw={240}
+                maw={360}
                 error={fieldError}
               />
             )}
@@ -462,7 +462,14 @@ function UpgradeOrder({
         </Card>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
-        <OrderSummary lines={count === null ? [] : [line]} subtotal={total} total={total} promo={null} loading={loading} />
+        <OrderSummary
+          lines={count === null ? [] : [line]}
+          subtotal={total}
+          total={total}
+          promo={null}
+          loading={loading}
+          empty={t('Enter how many licenses to upgrade.')}
+        />
         {plan.kind === 'trial' && unit ? (
           <Text size="xs" c="dimmed" mt="xs">
             {t('Then {{amount}} every month until you cancel.', { amount: formatCents(unit) })}
