@@ -221,9 +221,10 @@ describe('upgrade checkout: paying', () => {
     await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/license-purchase-success/'))
     expect(new URLSearchParams(app.location().search).get('next')).toBe('/app/nuitrack/dashboard/5/info/')
     expect(sent[0]!.body).toMatchObject({ payment_source: 'balance' })
-    const dialog = await screen.findByRole('dialog', { name: 'Thank you for your purchase' })
+    const dialog = await screen.findByRole('dialog', { name: 'Thank you for your purchase' }, { timeout: 5000 })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Go to my licenses' }))
-    await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/dashboard/5/info/'))
+    // the modal's exit transition runs first: a loaded machine may take a while
+    await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/dashboard/5/info/'), { timeout: 5000 })
   })
 
   it('the balance is off when it does not cover the total (a group of 3 at $99.90 against $250)', async () => {
@@ -249,6 +250,9 @@ describe('upgrade checkout: paying', () => {
     expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull()
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(within(hold).getByRole('link', { name: 'Back to the license' })).toHaveAttribute('href', '/app/face-machine/dashboard/21/info/')
+    // the hold ended (the license reads as not held): checking again gives the pay button back
+    fireEvent.click(within(hold).getByRole('button', { name: 'Check again' }))
+    expect(await screen.findByRole('button', { name: 'Pay $49.00' })).toBeInTheDocument()
   })
 
   it('insufficient funds (the balance moved): said in place, the card is chosen', async () => {

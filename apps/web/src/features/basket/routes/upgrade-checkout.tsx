@@ -168,7 +168,18 @@ function UpgradeScreen({
         <Card withBorder padding="lg" maw={720}>
           <Stack gap="md">
             <SubjectFacts subject={subject} plan={'refused' in plan ? null : plan} />
-            <Refusal refusal={refusal ?? 'not_upgradeable'} platform={platform} id={id} group={group} back={back} onRecheck={onRecheck} />
+            <Refusal
+              refusal={refusal ?? 'not_upgradeable'}
+              platform={platform}
+              id={id}
+              group={group}
+              back={back}
+              onRecheck={() => {
+                // the view read again decides: a hold that ended gives the pay button back
+                setHeldNow(false)
+                onRecheck()
+              }}
+            />
           </Stack>
         </Card>
       ) : (
