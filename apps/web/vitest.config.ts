@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+import { buildVersion } from './build-version.ts'
 
 export default defineConfig({
   plugins: [react()],
+  define: { 'import.meta.env.VITE_PORTAL_VERSION': JSON.stringify(buildVersion()) },
   root: import.meta.dirname,
   test: {
     name: 'web',

@@ -18,13 +18,15 @@ import { createJobQueue } from './platform/jobs.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { securityHeaders } from './platform/security-headers.ts'
-import { PORTAL_VERSION, STAFF_FORM_PATHS } from '@portal/domain'
+import { STAFF_FORM_PATHS } from '@portal/domain'
+import { PORTAL_RELEASE } from './platform/version.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { accountRoutes } from './modules/account/routes.ts'
 import { catalogueRoutes } from './modules/catalogue/routes.ts'
 import { changelogRoutes } from './modules/changelog/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
-import { serviceRedirectRoutes } from './modules/health/redirect.ts'
+import { serviceRedirectRoutes } from './modules/support/redirect.ts'
+import { createSsoSigner } from './platform/sso.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
@@ -34,6 +36,7 @@ import { basketRoutes } from './modules/basket/routes.ts'
 import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { promoRoutes } from './modules/promo/routes.ts'
+import { feedbackRoutes } from './modules/feedback/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
@@ -135,7 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       openapi: '3.0.3',
       info: {
         title: '3DiVi license portal API',
-        version: PORTAL_VERSION,
+        version: PORTAL_RELEASE,
         description: 'Errors are `{error_code, error}`. POSTs need the X-CSRFToken header echoing the csrftoken cookie.',
       },
       components: {
@@ -151,7 +154,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { ctx })
-      await api.register(serviceRedirectRoutes)
+      await api.register(serviceRedirectRoutes, {
+        ctx,
+        sso: createSsoSigner({ dataDir: config.DATA_DIR, pinnedPem: config.SSO_SIGNING_KEY, publicUrl: config.PUBLIC_URL }),
+      })
       await api.register(authRoutes, { ctx })
       await api.register(accountRoutes, { ctx })
       await api.register(catalogueRoutes, { ctx })
@@ -163,6 +169,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(analyticsRoutes, { ctx })
       await api.register(promoRoutes, { ctx })
       await api.register(supportRoutes, { ctx })
+      await api.register(feedbackRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
       await api.register(providerRoutes, { ctx })

@@ -48,4 +48,6 @@ export const RATE_LIMITS = {
   salesPerIp: { max: 20, windowSeconds: 3600 },
   // each top-up opens a checkout at the payment provider
   refillPerClient: { max: 30, windowSeconds: 3600 },
+  // the feedback widget: a customer may change their mind, not fill the table
+  feedbackPerClient: { max: 10, windowSeconds: 3600 },
 } as const

@@ -461,4 +461,3 @@ export interface ChangelogEntry {
   changes: string[]
 }
 
-export const PORTAL_VERSION = '1.0.0'

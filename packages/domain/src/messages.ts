@@ -35,6 +35,9 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   // money (money.ts)
   refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
   return_url_error: 'The return address must be a page of this portal',
+  // the feedback widget (feedback.ts)
+  feedback_emotion_required: 'Please choose how you feel about the portal',
+  feedback_comment_max_length_error: 'A comment may be at most 500 characters',
   // promo codes (promo.ts)
   promo_empty_error: 'Please enter a promo code',
   promo_format_error: `A promo code is up to ${PROMO_CODE_MAX} letters, digits, - or _`,

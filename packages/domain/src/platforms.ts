@@ -14,8 +14,12 @@ export const PLATFORM_TITLES: Record<Platform, string> = {
 
 export const isPlatform = (v: unknown): v is Platform => typeof v === 'string' && (PLATFORMS as readonly string[]).includes(v)
 
+/** The services GET /api/service/redirect/ hands a client to: the helpdesk and the two cloud services. */
+export const SUPPORT_SERVICES = ['freshdesk', 'face-machine', 'nuitrack-analytics'] as const
+export type SupportService = (typeof SUPPORT_SERVICES)[number]
+
 /** Helpdesk redirect targets per platform (section 2, help tiles). */
-export const SUPPORT_SERVICE: Record<Platform, string> = {
+export const SUPPORT_SERVICE: Record<Platform, SupportService> = {
   nuitrack: 'freshdesk',
   face: 'freshdesk',
   'face-machine': 'face-machine',

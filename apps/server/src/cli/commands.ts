@@ -10,6 +10,8 @@ import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
 import { PRICE_HELP, runPriceCommand } from './price-commands.ts'
 import { PROMO_HELP, runPromoCommand } from './promo-commands.ts'
+import { FEEDBACK_HELP, runFeedbackCommand } from './feedback-commands.ts'
+import { CHANGELOG_HELP, runChangelogCommand } from './changelog-commands.ts'
 import { BALANCE_HELP, balanceAdjustCommand } from './balance-commands.ts'
 import type { CommandResult } from './result.ts'
 import { PAYMENTS_HELP, redeliverCommand } from './payment-commands.ts'
@@ -26,7 +28,7 @@ Commands:
   licenses:bulk <email> <count>
                           grant and generate <count> Nuitrack licenses at once (benchmarks, demos)
   help                    this text${PAYMENTS_HELP}
-${LICENSE_HELP.slice(1)}${BALANCE_HELP}${PROMO_HELP}${PRICE_HELP}
+${LICENSE_HELP.slice(1)}${BALANCE_HELP}${PROMO_HELP}${PRICE_HELP}${FEEDBACK_HELP}${CHANGELOG_HELP}
 
 Database: with DATABASE_URL set the CLI talks to PostgreSQL directly. Without it the portal
 uses the embedded PGlite database in DATA_DIR (./data), which only one process may open:
@@ -115,6 +117,11 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
     case '-h':
       return { code: 0, output: HELP }
     default:
-      return (await runPromoCommand(db, argv)) ?? (await runPriceCommand(db, argv)) ?? { code: 2, output: `Unknown command: ${command}\n\n${HELP}` }
+      return (
+        (await runPromoCommand(db, argv)) ??
+        (await runPriceCommand(db, argv)) ??
+        (await runFeedbackCommand(db, argv)) ??
+        (await runChangelogCommand(db, argv)) ?? { code: 2, output: `Unknown command: ${command}\n\n${HELP}` }
+      )
   }
 }

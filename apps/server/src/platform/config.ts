@@ -73,6 +73,12 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LICENSE_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
+  // the single sign-on into the helpdesk and the cloud services (docs/sso.md): the Ed25519 key that
+  // signs the tokens (PKCS#8 PEM; default: one kept in DATA_DIR), and each service's address
+  SSO_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
+  SUPPORT_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  FACE_MACHINE_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  NUITRACK_ANALYTICS_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   SDK_RATE_PER_KEY: z.coerce.number().int().positive().default(120),
   SDK_RATE_PER_IP: z.coerce.number().int().positive().default(1200),
   TRUST_PROXY: trustProxySchema.optional(),

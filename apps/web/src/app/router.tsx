@@ -23,6 +23,7 @@ import { LicensePurchaseSuccessRoute } from '../features/basket/routes/license-p
 import { AddFundsRoute } from '../features/balance/routes/add-funds.tsx'
 import { BalancePurchaseSuccessRoute } from '../features/balance/routes/balance-purchase-success.tsx'
 import { PaymentDocRoute } from '../features/transactions/routes/payment-doc.tsx'
+import { ServiceRedirectRoute } from '../features/support/routes/service-redirect.tsx'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
 import { RootLayout } from './root-layout.tsx'
@@ -106,6 +107,7 @@ export const appRoutes: RouteObject[] = [
           { path: routes.groupKeys, element: <GroupKeysPage />, handle: titled('Group keys') },
           { path: routes.groupKeyInfo, element: <GroupKeyInfoPage />, handle: titled(({ id }) => `Group key #${id}`) },
           { path: routes.paymentDoc, element: <PaymentDocRoute />, handle: titled('Payment documents') },
+          { path: routes.serviceRedirect, element: <ServiceRedirectRoute />, handle: titled('Opening the service') },
           { path: routes.staffPerpetual, element: <StaffLicensePage variant="perpetual" />, handle: titled('Custom perpetual licenses') },
           { path: routes.staffSubscription, element: <StaffLicensePage variant="subscription" />, handle: titled('Custom subscription licenses') },
         ],

@@ -38,6 +38,8 @@ export const routes = {
   groupKeys: '/app/group-keys/',
   groupKeyInfo: '/app/group-keys/:id/group-key-info/',
   paymentDoc: '/app/payment-doc/',
+  /** after signing in, on to the service redirect (GET /api/service/redirect/ sends signed-out visitors here) */
+  serviceRedirect: '/app/service-redirect/',
   staffPerpetual: STAFF_FORM_PATHS.perpetual,
   staffSubscription: STAFF_FORM_PATHS.subscription,
 } as const

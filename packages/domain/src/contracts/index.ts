@@ -10,6 +10,7 @@ import { platformContracts } from './platform.ts'
 import { promoContracts } from './promo.ts'
 import { subscriptionContracts } from './subscriptions.ts'
 import { supportContracts } from './support.ts'
+import { feedbackContracts } from './feedback.ts'
 
 /** Every API call, by name: the server serves exactly these and the web calls them. */
 export const contracts = {
@@ -23,6 +24,7 @@ export const contracts = {
   ...moneyContracts,
   ...promoContracts,
   ...supportContracts,
+  ...feedbackContracts,
   ...basketContracts,
   ...subscriptionContracts,
 } as const

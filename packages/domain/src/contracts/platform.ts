@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
 import { analyticsFillInfoBody, analyticsSignupBody } from '../analytics.ts'
 import { text } from '../validation.ts'
+import { SUPPORT_SERVICES } from '../platforms.ts'
 
 const changelogEntry = z.object({ version: z.string(), date: z.string(), changes: z.array(z.string()) })
 const analyticsTags = ['nuitrack-analytics']
@@ -66,13 +67,26 @@ export const platformContracts = {
     path: '/service/redirect/',
     auth: 'public',
     tags: ['service'],
-    summary: 'Redirect to the helpdesk or a cloud service, with the license id where relevant',
+    summary:
+      'Hand the signed-in client to the helpdesk or a cloud service with a short-lived signed single-sign-on token (`sso`, docs/sso.md) and the license id where relevant; a signed-out visitor signs in first',
     query: z.object({
-      service: z.enum(['freshdesk', 'face-machine', 'nuitrack-analytics']),
+      service: z.enum(SUPPORT_SERVICES),
       license_id: z.coerce.number().int().positive().optional(),
     }),
     // a 302 to the service, no body
     response: {},
+    errors: [],
+  }),
+
+  ssoPublicKey: contract({
+    method: 'GET',
+    path: '/service/sso-public-key/',
+    auth: 'public',
+    tags: ['service'],
+    summary: "The Ed25519 public key the services verify the redirect's single-sign-on tokens with (docs/sso.md)",
+    response: {
+      200: z.object({ algorithm: z.literal('Ed25519'), kid: z.string(), issuer: z.string(), token_seconds: z.number(), public_key: z.string() }),
+    },
     errors: [],
   }),
 

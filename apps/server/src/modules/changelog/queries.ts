@@ -11,3 +11,12 @@ export async function listChangelog(db: Queryable): Promise<ChangelogEntry[]> {
     changes: r.changes,
   }))
 }
+
+/** A release in the notes; false when its version is there already (nothing changes). */
+export async function insertChangelogEntry(db: Queryable, e: { version: string; date: string; changes: string[] }): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO changelog (version, released, changes) VALUES ($1, $2, $3::jsonb) ON CONFLICT (version) DO NOTHING RETURNING version`,
+    [e.version, e.date, JSON.stringify(e.changes)],
+  )
+  return rows.length === 1
+}

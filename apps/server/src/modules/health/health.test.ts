@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { Agent, DB_KIND, expectError, useTestApp } from '../../test/harness.ts'
-import { SERVICE_URLS } from './redirect.ts'
 
 const t = useTestApp()
 
@@ -71,26 +70,6 @@ describe('GET /api/changelog/', () => {
     }
     const dates = entries.map((e) => e.date)
     expect(dates).toEqual([...dates].sort().reverse())
-  })
-})
-
-describe('GET /api/service/redirect/', () => {
-  it('redirects to the helpdesk (302), with the license id when given', async () => {
-    const a = new Agent(t.app)
-    const plain = await a.get('/api/service/redirect/?service=freshdesk')
-    expect(plain.statusCode).toBe(302)
-    expect(plain.headers.location).toBe(SERVICE_URLS.freshdesk)
-    const withId = await a.get('/api/service/redirect/?service=freshdesk&license_id=12')
-    expect(withId.statusCode).toBe(302)
-    const url = new URL(String(withId.headers.location))
-    expect(`${url.origin}${url.pathname}`).toBe(SERVICE_URLS.freshdesk)
-    expect(url.searchParams.get('license_id')).toBe('12')
-  })
-
-  it('refuses an unknown service instead of redirecting anywhere', async () => {
-    const res = await new Agent(t.app).get('/api/service/redirect/?service=evil')
-    expectError(res, 400, '6a38afc1')
-    expect(res.headers.location).toBeUndefined()
   })
 })
 

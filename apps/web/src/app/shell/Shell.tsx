@@ -3,11 +3,14 @@ import { Anchor, AppShell, Burger, Divider, Group, NavLink, ScrollArea, Skeleton
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation } from 'react-router'
-import { PLATFORMS, PLATFORM_TITLES, PORTAL_VERSION, displayName, formatUsd } from '@portal/domain'
+import { PLATFORMS, PLATFORM_TITLES, displayName, formatUsd } from '@portal/domain'
+import { PORTAL_VERSION } from '../../lib/version.ts'
 import { external, paths } from '../../config/paths.ts'
 import { FillBalanceModal } from '../../features/balance/components/FillBalanceModal.tsx'
 import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
+import { useWhatsNewOnRelease } from '../../features/changelog/components/use-whats-new-on-release.ts'
 import { ContactSalesModal } from '../../features/support/components/ContactSalesModal.tsx'
+import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
 import { useProfile } from '../../lib/auth.ts'
 import { openFillBalance } from '../../lib/fill-balance.ts'
 import classes from './shell.module.css'
@@ -27,6 +30,7 @@ export function Shell() {
   const profile = useProfile()
   const { pathname } = useLocation()
   const info = profile.data?.client_info
+  const [newRelease, closeNewRelease] = useWhatsNewOnRelease(info?.email)
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
@@ -120,9 +124,16 @@ export function Shell() {
       <AppShell.Main bg="gray.0">
         <Outlet />
       </AppShell.Main>
-      <WhatsNewModal opened={whatsNew} onClose={() => setWhatsNew(false)} />
+      <WhatsNewModal
+        opened={whatsNew || newRelease}
+        onClose={() => {
+          setWhatsNew(false)
+          closeNewRelease()
+        }}
+      />
       <FillBalanceModal />
       <ContactSalesModal />
+      <FeedbackWidget />
     </AppShell>
   )
 }

@@ -1,0 +1,34 @@
+import { screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { leave } from '../../../lib/leave.ts'
+import { mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('/app/service-redirect/', () => {
+  it('sends a signed-in client on to the service redirect with the license id', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const to = vi.spyOn(leave, 'to').mockImplementation(() => {})
+    renderApp('/app/service-redirect/?service=face-machine&license_id=12')
+    await waitFor(() => expect(to).toHaveBeenCalledWith('/api/service/redirect/?service=face-machine&license_id=12'))
+    expect(screen.getByRole('link', { name: 'Continue' })).toHaveAttribute('href', '/api/service/redirect/?service=face-machine&license_id=12')
+  })
+
+  it('goes nowhere for a service it does not know, and drops a bad license id', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const to = vi.spyOn(leave, 'to').mockImplementation(() => {})
+    renderApp('/app/service-redirect/?service=https://evil.example')
+    expect(await screen.findByRole('alert')).toHaveTextContent('This link does not name a service we know.')
+    expect(to).not.toHaveBeenCalled()
+  })
+
+  it('drops a license id that is not a number', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const to = vi.spyOn(leave, 'to').mockImplementation(() => {})
+    renderApp('/app/service-redirect/?service=freshdesk&license_id=1%26service%3Devil')
+    await waitFor(() => expect(to).toHaveBeenCalledWith('/api/service/redirect/?service=freshdesk'))
+  })
+})
