@@ -10,7 +10,7 @@ import { UPGRADE_PLATFORMS, isCheckoutType, isUpgradeLicenseType } from '../../f
  * exist (the not-found screen with its links to the platforms), as the basket's gate answers.
  */
 export function UpgradeCheckoutGate() {
-  const { platform, checkoutType, licenseType, id = '' } = useParams()
+  const { platform, checkoutType, licenseType, toUpgradeId: id = '' } = useParams()
   if (!isPlatform(platform) || !UPGRADE_PLATFORMS.includes(platform) || !isCheckoutType(checkoutType) || !isUpgradeLicenseType(licenseType)) {
     return <NotFoundRoute />
   }

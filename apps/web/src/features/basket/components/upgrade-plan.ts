@@ -11,15 +11,14 @@ import {
   type LicenseView,
   type Platform,
 } from '@portal/domain'
+import { UPGRADE_CHECKOUT_TYPES, UPGRADE_LICENSE_TYPES, type UpgradeCheckoutType, type UpgradeLicenseType } from '../../../config/paths.ts'
+
+export type { UpgradeCheckoutType, UpgradeLicenseType }
 
 /**
  * The upgrade checkouts (spec section 2): /app/{platform}/basket/checkout/{checkoutType}/{licenseType}/{id}/.
  * What the route's segments may be, and what a license or group upgrades to, read from the catalogue.
  */
-export const CHECKOUT_TYPES = ['upgrade', 'upgrade-y'] as const
-export type UpgradeCheckoutType = (typeof CHECKOUT_TYPES)[number]
-export const UPGRADE_LICENSE_TYPES = ['pro', 'trial'] as const
-export type UpgradeLicenseType = (typeof UPGRADE_LICENSE_TYPES)[number]
 
 /**
  * The platforms with an upgrade checkout: those selling a product that upgrades self-service (a
@@ -32,7 +31,7 @@ export const UPGRADE_PLATFORMS: readonly Platform[] = PLATFORMS.filter((platform
   }),
 )
 
-export const isCheckoutType = (v: string | undefined): v is UpgradeCheckoutType => (CHECKOUT_TYPES as readonly string[]).includes(v ?? '')
+export const isCheckoutType = (v: string | undefined): v is UpgradeCheckoutType => (UPGRADE_CHECKOUT_TYPES as readonly string[]).includes(v ?? '')
 export const isUpgradeLicenseType = (v: string | undefined): v is UpgradeLicenseType => (UPGRADE_LICENSE_TYPES as readonly string[]).includes(v ?? '')
 
 /** What the checkout sells: the product names either side and the sale entry that prices it. */

@@ -21,7 +21,8 @@ describe('pre-info: generating a license from a group', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Generate the key' }))
 
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/41/info/'))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Face SDK offline #41' })).toBeInTheDocument()
+    // the info page's first render is slow on a loaded machine (the default second was not always enough)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Face SDK offline #41' }, { timeout: 5000 })).toBeInTheDocument()
     // success is said (and announced: Mantine notifications are alerts)
     expect(await screen.findByText('License generated')).toBeInTheDocument()
     // the group lists refetch (limit 0 now) and nothing moves the user on or shows an error
