@@ -56,7 +56,10 @@ export function licenseUpgradePlan(l: LicenseView, licenseType: UpgradeLicenseTy
   const product = l.config.product
   const u = canUpgrade({ product, config: l.config, held_until: null }, now)
   if (!u || u.kind !== (licenseType === 'trial' ? 'trial' : 'ai')) return { refused: 'not_upgradeable' }
-  if (u.how === 'bySupport') return { refused: 'by_support' }
+  // Pro → AI: the server's upgradeable.toAI has the last word (a staff-made license is upgraded by support)
+  const how = u.kind === 'ai' ? l.upgradeable.toAI : u.how
+  if (how === null) return { refused: 'not_upgradeable' }
+  if (how === 'bySupport') return { refused: 'by_support' }
   const soldAs = u.kind === 'trial' ? u.to : productRecord(product)?.upgrade?.sold_as
   if (!soldAs) return { refused: 'not_upgradeable' }
   return { kind: u.kind, from: productTitle(product), to: productTitle(u.to), soldAs }

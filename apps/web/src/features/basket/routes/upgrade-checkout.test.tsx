@@ -1,9 +1,13 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS, type GroupView, type LicenseView, type ProfileResponse } from '@portal/domain'
 import { fillBalanceStore } from '../../../lib/fill-balance.ts'
 import { leave } from '../../../lib/leave.ts'
 import { groupView, json, licenseView, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
+
+// these screens load the license or group, the prices and sometimes a cost before they show a
+// price: on a loaded machine that takes more than the default second
+configure({ asyncUtilTimeout: 4000 })
 
 const withPrices = (balance = 12.5): ProfileResponse => ({ ...profile({ balance }), prices: seededPrices() })
 
@@ -306,6 +310,14 @@ describe('upgrade checkout: licenses and groups that cannot be upgraded here', (
     renderApp('/app/nuitrack/basket/checkout/upgrade-y/pro/12/')
     expect(await screen.findByText(ERRORS.upgrade_by_support.message)).toBeInTheDocument()
     expect(screen.getByRole('link', { name: /Contact support/ })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
+    expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull()
+  })
+
+  it('a Pro license the server says is upgraded by support (a staff order) has no checkout either', async () => {
+    mockApi(signedInRoutes({ profile: withPrices(100), licenses: [proLicense({ upgradeable: { toAI: 'bySupport' } })] }))
+    renderApp('/app/nuitrack/basket/checkout/upgrade/pro/5/')
+    expect(await screen.findByText(ERRORS.upgrade_by_support.message)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /Contact support/ })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk&license_id=5')
     expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull()
   })
 

@@ -33,7 +33,7 @@ export function PreInfoPage() {
   const groups = useGroups()
   const numeric = /^\d+$/.test(id)
   const group = groups.data?.groups.find((g) => g.id === Number(id))
-  // on hold: the dashboard's ?holded, or the group itself says an upgrade holds some of its licenses
+  // on hold: the dashboard's ?holded (this slot is held), or the group says an upgrade holds some of its licenses
   const holded = holdedFlag || (group !== undefined && groupOnHold(group, new Date()))
   // the license generated here: its info page wins over everything this page would say about
   // the group, whose refetched limit may well be 0 now (the last license of a group)
