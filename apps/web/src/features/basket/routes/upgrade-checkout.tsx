@@ -257,7 +257,8 @@ function Refusal({
   )
   if (refusal === 'on_hold') {
     return (
-      <Alert color="orange" title={t('On hold')} role="status" data-testid="upgrade-on-hold">
+      // orange's own title shade is too pale on its tint (contrast): the title takes the text colour
+      <Alert color="orange" title={t('On hold')} role="status" data-testid="upgrade-on-hold" styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
         <Stack gap="sm" align="flex-start">
           <Text size="sm">
             {group
@@ -270,7 +271,7 @@ function Refusal({
           </Text>
           <Text size="sm">{t('If you cancelled the payment, the hold ends by itself within 30 minutes.')}</Text>
           <Group gap="md">
-            <Button size="xs" variant="light" color="orange" onClick={onRecheck}>
+            <Button size="xs" variant="default" onClick={onRecheck}>
               {t('Check again')}
             </Button>
             {backLink}
