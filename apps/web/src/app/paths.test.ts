@@ -12,6 +12,7 @@ function expand(name: string, build: string | ((...args: never[]) => string)): s
   if (name === 'groupKeyInfo') return [f(7)]
   if (name === 'licenseInfo' || name === 'preInfo') return PLATFORMS.map((p) => f(p, 7))
   if (name === 'subscriptionCheckout') return PLATFORMS.map((p) => f(p, 'pro'))
+  if (name === 'upgradeCheckout') return [f('nuitrack', 'upgrade', 'pro', 7), f('nuitrack', 'upgrade-y', 'pro', 7), f('face-machine', 'upgrade', 'trial', 7)]
   return PLATFORMS.map((p) => f(p))
 }
 

@@ -29,6 +29,8 @@ export const routes = {
   customBuilder: '/app/:platform/basket/license-selection/create/',
   checkout: '/app/:platform/basket/checkout/',
   subscriptionCheckout: '/app/:platform/basket/checkout/subscriptions/:licenseType/',
+  /** an upgrade's checkout: `upgrade` one license, `upgrade-y` a group; licenseType pro or trial */
+  upgradeCheckout: '/app/:platform/basket/checkout/:checkoutType/:licenseType/:toUpgradeId/',
   licensePurchaseSuccess: '/app/:platform/license-purchase-success/',
   addFunds: '/app/:platform/add-funds/',
   balancePurchaseSuccess: '/app/:platform/balance-purchase-success/',
@@ -41,6 +43,12 @@ export const routes = {
   staffPerpetual: STAFF_FORM_PATHS.perpetual,
   staffSubscription: STAFF_FORM_PATHS.subscription,
 } as const
+
+/** Section 2: an upgrade checkout is for one license (`upgrade`) or a group (`upgrade-y`), of a Pro license or a trial. */
+export const UPGRADE_CHECKOUT_TYPES = ['upgrade', 'upgrade-y'] as const
+export type UpgradeCheckoutType = (typeof UPGRADE_CHECKOUT_TYPES)[number]
+export const UPGRADE_LICENSE_TYPES = ['pro', 'trial'] as const
+export type UpgradeLicenseType = (typeof UPGRADE_LICENSE_TYPES)[number]
 
 /** A pattern with its `:params` filled in (each value URL-encoded). */
 export function fill(pattern: string, params: Record<string, string | number>): string {
@@ -74,6 +82,8 @@ export const paths = {
   customBuilder: () => fill(routes.customBuilder, { platform: 'face' }),
   checkout: (platform: Platform) => fill(routes.checkout, { platform }),
   subscriptionCheckout: (platform: Platform, licenseType: string) => fill(routes.subscriptionCheckout, { platform, licenseType }),
+  upgradeCheckout: (platform: Platform, checkoutType: UpgradeCheckoutType, licenseType: UpgradeLicenseType, id: number | string) =>
+    fill(routes.upgradeCheckout, { platform, checkoutType, licenseType, toUpgradeId: id }),
   licensePurchaseSuccess: (platform: Platform, next?: string) =>
     `${fill(routes.licensePurchaseSuccess, { platform })}${next ? `?next=${encodeURIComponent(next)}` : ''}`,
   /** opens the fill-balance modal (with the amount when given), then the dashboard */
