@@ -115,8 +115,24 @@ export async function screenshots(page: Page, name: string) {
   await page.setViewportSize(size)
 }
 
-/** A console error fails the test: the app must not log errors while it works. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+/**
+ * A console error fails the test: the app must not log errors while it works. The onboarding tour
+ * opens by itself for a new client (and every test account is new), covering what a test clicks:
+ * it counts as seen unless a test sets `tour: true` (the tour's own tests).
+ */
+export const test = base.extend<{ consoleErrors: string[]; tour: boolean }>({
+  tour: [false, { option: true }],
+  page: async ({ page, tour }, use) => {
+    if (!tour) {
+      await page.addInitScript(() => {
+        const getItem = Storage.prototype.getItem
+        Storage.prototype.getItem = function (key: string) {
+          return key.startsWith('portal.tour.seen.') ? (getItem.call(this, key) ?? 'seen in an earlier session') : getItem.call(this, key)
+        }
+      })
+    }
+    await use(page)
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = []

@@ -38,6 +38,10 @@ import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { promoRoutes } from './modules/promo/routes.ts'
 import { feedbackRoutes } from './modules/feedback/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
+import { upgradeRoutes } from './modules/upgrades/routes.ts'
+import { cloudRoutes } from './modules/cloud/routes.ts'
+import { scheduleErasureSweep } from './modules/cloud/erasure.ts'
+import { registerUpgradeFulfilment } from './modules/upgrades/service.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
@@ -51,6 +55,8 @@ import { linkRoutes } from './modules/links/routes.ts'
 import { transactionRoutes } from './modules/transactions/routes.ts'
 import { registerReceiptJob } from './modules/transactions/receipt.ts'
 import { externalLinks } from './modules/links/links.ts'
+import { scheduleRenewals } from './modules/subscriptions/renewal.ts'
+import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 
 export interface BuildOptions {
   config: Config
@@ -125,6 +131,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('mailer', mailer)
   // the receipt of each completed payment (enqueued by applyPaymentEvent)
   registerReceiptJob(ctx)
+  // renewals at each period's end, and the expiring-soon mails (modules/subscriptions)
+  scheduleRenewals(ctx)
+  // an upgrade's payment: the license or group upgraded, or its hold ended
+  registerUpgradeFulfilment(ctx)
+  // paused cloud trials: the warning, then the erasure of their workspace data
+  scheduleErasureSweep(jobs, ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
     await jobs.stop()
@@ -163,12 +175,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(catalogueRoutes, { ctx })
       await api.register(changelogRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
+      await api.register(subscriptionRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
       await api.register(basketRoutes, { ctx })
       await api.register(analyticsRoutes, { ctx })
       await api.register(promoRoutes, { ctx })
       await api.register(supportRoutes, { ctx })
+      await api.register(upgradeRoutes, { ctx })
+      await api.register(cloudRoutes, { ctx })
       await api.register(feedbackRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })

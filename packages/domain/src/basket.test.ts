@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  subscriptionInterval,
   STEPPER_MAX,
   balanceCanPay,
   basketKey,
@@ -128,5 +129,15 @@ describe('paying from the balance (section 5)', () => {
     expect(balanceCanPay(5000, 0, false)).toBe(false)
     expect(shortfallCents(999, 1000)).toBe(1)
     expect(shortfallCents(2000, 1000)).toBe(0)
+  })
+})
+
+describe("a subscription order's interval (what the provider checkout shows)", () => {
+  const entry = (id: string) => ({ entry: SALE_ENTRIES.find((e) => e.id === id)! })
+  it('yearly when every line is a year or more, else monthly', () => {
+    expect(subscriptionInterval([entry('nuitrack_ai_subscription_yearly_31104000')])).toBe('year')
+    expect(subscriptionInterval([entry('nuitrack_ai_subscription_monthly_2592000')])).toBe('month')
+    expect(subscriptionInterval([entry('nuitrack_ai_subscription_yearly_31104000'), entry('nuitrack_ai_subscription_monthly_2592000')])).toBe('month')
+    expect(subscriptionInterval([])).toBe('month')
   })
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CUSTOM_FACE_PRODUCT, SALE_ENTRIES, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
+import { CUSTOM_FACE_PRODUCT, SALE_ENTRIES, YEAR_SECONDS, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
 import { contentOf, customFaceContent, customFacePriceCents, customSaleEntry, selectionOf } from './face-custom.ts'
 import type { Cents } from './money.ts'
 import type { Platform } from './platforms.ts'
@@ -125,6 +125,15 @@ function customLine(content: Record<string, number> | undefined, rows: readonly 
   const unit = customFacePriceCents(selection, rows)
   if (unit === null || unit <= 0) return null
   return { entry: customSaleEntry(contentOf(selection), unit), unit }
+}
+
+/**
+ * How often a subscription order renews, as the provider's checkout shows it: yearly when every line's
+ * term is a year or more, else monthly (a 3- or 6-month term shows as monthly: the port has no count).
+ */
+export function subscriptionInterval(lines: readonly Pick<PricedLine, 'entry'>[]): 'month' | 'year' {
+  const yearly = lines.length > 0 && lines.every((l) => (l.entry.config.license_expire_delta ?? 0) >= YEAR_SECONDS)
+  return yearly ? 'year' : 'month'
 }
 
 export const orderTotalCents = (lines: readonly Pick<PricedLine, 'amount_cents'>[]): Cents => lines.reduce((sum, l) => sum + l.amount_cents, 0)

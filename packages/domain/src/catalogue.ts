@@ -156,6 +156,67 @@ export const FACE_ALL_IN_ONE_COMPONENTS: readonly FaceComponent[] = [
 ]
 export const FACE_MACHINE_PLAN_ID = 3
 export const ANALYTICS_PLAN_ID = 4
+/**
+ * Section 3's Face Machine plan: each limit a number, or null or 'infinite' for unlimited; video
+ * processing in minutes, events retention in seconds (faceMachinePlanSchema in subscriptions.ts
+ * checks these records; GET /face-machine/rates/ answers them).
+ */
+export interface FaceMachinePlanRecord {
+  plan_id: number
+  title: string
+  transactions: { per_second: number | 'infinite' | null; per_month: number | 'infinite' | null }
+  samples: { per_workspace: number | 'infinite' | null }
+  streaming_video_processing_minutes: number | 'infinite' | null
+  archived_video_processing_minutes: number | 'infinite' | null
+  events_retention_period_seconds: number | 'infinite' | null
+}
+
+/** The Face Machine plans; plan 3 is the one Face Machine subscriptions and trials carry (section 9). */
+export const FACE_MACHINE_PLANS: readonly FaceMachinePlanRecord[] = [
+  {
+    plan_id: 1,
+    title: 'Face Machine Starter',
+    transactions: { per_second: 1, per_month: 100_000 },
+    samples: { per_workspace: 1_000 },
+    streaming_video_processing_minutes: 0,
+    archived_video_processing_minutes: 600,
+    events_retention_period_seconds: 43_200,
+  },
+  {
+    plan_id: 2,
+    title: 'Face Machine Business',
+    transactions: { per_second: 5, per_month: 1_000_000 },
+    samples: { per_workspace: 50_000 },
+    streaming_video_processing_minutes: 43_200,
+    archived_video_processing_minutes: 6_000,
+    events_retention_period_seconds: 7 * 86_400,
+  },
+  {
+    plan_id: 3,
+    title: 'Face Machine',
+    transactions: { per_second: 1, per_month: null },
+    samples: { per_workspace: 10_000 },
+    streaming_video_processing_minutes: 'infinite',
+    archived_video_processing_minutes: 'infinite',
+    events_retention_period_seconds: 3 * 2_592_000,
+  },
+]
+
+/**
+ * Section 9: what the Face Machine info screen shows when the license's plan is missing from the
+ * rates: an online key, 1 request per second, 10000 faces, unlimited channels and processing
+ * functions, streaming and archived video.
+ */
+export const DEFAULT_FACE_MACHINE_CONFIGURATION = {
+  key: 'online',
+  requests_per_second: 1,
+  face_storage: 10_000,
+  channels: 'infinite',
+  processing_functions: 'infinite',
+  streaming_video: true,
+  archived_video: true,
+} as const
+
 /** Section 9: old Nuitrack Pro perpetual licenses move between 10 devices. */
 export const OLD_PRO_REACTIVATIONS = 10
 

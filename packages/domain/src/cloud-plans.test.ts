@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  DEFAULT_FACE_MACHINE_CONFIGURATION,
-  channelPrice,
-  defaultConfigurationLines,
-  formatMinutes,
-  formatPlanLimit,
-  formatRetention,
-  planLines,
-  planOf,
-} from './cloud-plans.ts'
+import { DEFAULT_FACE_MACHINE_CONFIGURATION } from './catalogue.ts'
+import { channelPrice, defaultConfigurationLines, formatMinutes, formatPlanLimit, formatRetention, planLines, planOf } from './cloud-plans.ts'
 import type { FaceMachinePlan } from './subscriptions.ts'
 
 const DAY = 86_400

@@ -1,5 +1,6 @@
 import type { FaceMachinePlan, PlanLimit } from './subscriptions.ts'
 import type { Cents } from './money.ts'
+import { DEFAULT_FACE_MACHINE_CONFIGURATION } from './catalogue.ts'
 
 /**
  * How the Face Machine info screen shows a plan (spec sections 3 and 9): a limit is a number or
@@ -55,20 +56,13 @@ export function planLines(plan: FaceMachinePlan): PlanLine[] {
   ]
 }
 
-/**
- * Section 9: what a Face Machine license has when the rates do not list its plan (or the service
- * does not answer): an online key, 1 request per second, face storage 10000, unlimited channels,
- * unlimited processing functions, streaming and archived video.
- */
-export const DEFAULT_FACE_MACHINE_CONFIGURATION = {
-  key: 'online',
-  requests_per_second: 1,
-  face_storage: 10_000,
-  channels: 'infinite',
-  processing_functions: 'infinite',
-  video: ['streaming', 'archived'],
-} as const
+const videoText = (streaming: boolean, archived: boolean) =>
+  streaming && archived ? 'Streaming and archived' : streaming ? 'Streaming' : archived ? 'Archived' : 'None'
 
+/**
+ * Section 9: the lines of the default configuration (the catalogue's DEFAULT_FACE_MACHINE_CONFIGURATION),
+ * shown when the rates do not list a license's plan or the service does not answer.
+ */
 export function defaultConfigurationLines(): PlanLine[] {
   const d = DEFAULT_FACE_MACHINE_CONFIGURATION
   return [
@@ -77,7 +71,7 @@ export function defaultConfigurationLines(): PlanLine[] {
     { label: 'Face storage', value: formatPlanLimit(d.face_storage) },
     { label: 'Channels', value: formatPlanLimit(d.channels) },
     { label: 'Processing functions', value: formatPlanLimit(d.processing_functions) },
-    { label: 'Video', value: 'Streaming and archived' },
+    { label: 'Video', value: videoText(d.streaming_video, d.archived_video) },
   ]
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expiryText, type LicenseView } from './license-views.ts'
+import { expiryText, groupOnHold, type LicenseView } from './license-views.ts'
 import {
   PRODUCTS,
   PRODUCT_FACTS,
@@ -84,5 +84,17 @@ describe('expiry text (item 24)', () => {
   })
   it('never only for a license that does not end', () => {
     expect(expiryText(view({}))).toEqual({ kind: 'never' })
+  })
+})
+
+describe("groupOnHold: an upgrade holds some of a group's licenses", () => {
+  const now = new Date('2026-11-23T10:00:00Z')
+  it('while held_until is ahead, and not after it', () => {
+    expect(groupOnHold({ held_until: '2026-11-23T10:10:00Z', holded_limit: 2 }, now)).toBe(true)
+    expect(groupOnHold({ held_until: '2026-11-23T09:59:00Z', holded_limit: 2 }, now)).toBe(false)
+  })
+  it('a view without the date: while holded_limit counts held licenses', () => {
+    expect(groupOnHold({ held_until: null, holded_limit: 1 }, now)).toBe(true)
+    expect(groupOnHold({ held_until: null, holded_limit: 0 }, now)).toBe(false)
   })
 })

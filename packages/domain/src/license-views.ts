@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
 import { subscriptionViewSchema } from './subscriptions.ts'
-import { LICENSE_STATES, canPause, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
+import { LICENSE_STATES, canPause, isOnHold, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
 import { productRecord } from './catalogue.ts'
 
 /** License and group as the API answers them (spec section 3). */
@@ -85,6 +85,12 @@ export const groupViewSchema = z.object({
   held_until: dateText,
 })
 export type GroupView = z.infer<typeof groupViewSchema>
+
+/**
+ * A group is on hold while an upgrade's pending payment holds some of its licenses: until
+ * held_until, or (a view without the date) while holded_limit counts held licenses.
+ */
+export const groupOnHold = (g: Pick<GroupView, 'held_until' | 'holded_limit'>, now: Date) => isOnHold(g, now) || (g.held_until === null && g.holded_limit > 0)
 
 /**
  * What a license's "Expires" shows: its date; for a subscription without one, that it renews (its

@@ -120,6 +120,8 @@ export interface LicenseFacts {
   activation_date: Date | string | number | null
   activation_count: number
   group_key_used?: boolean
+  /** the renewing subscription of the license (subscriptions row), when it has one */
+  subscription?: { state: 'active' | 'past_due' | 'stopped' | 'ended'; cancel_at_period_end: boolean } | null
 }
 
 /** Times arrive as Dates, ISO strings or epoch milliseconds (the license list reads them as numbers). */
@@ -163,6 +165,9 @@ export function subscriptionStatus(l: LicenseFacts, now: Date): SubscriptionStat
   // the tagged trial of a paid product (Face Machine, Analytics) is no subscription until upgraded
   if (productRecord(l.product)?.trial?.tag && isTrial(l)) return 'none'
   const expired = isExpired(l, now)
+  // a subscription the customer cancelled: active to the end of its paid period, then cancelled
+  if (l.subscription?.state === 'ended') return 'cancelled'
+  if (l.subscription?.cancel_at_period_end && expired) return 'cancelled'
   if (platformOfProduct(l.product) === 'nuitrack' && expired) return 'cancelled'
   if (l.config.paused && expired) return 'cancelled'
   if (l.config.paused) return 'paused'
@@ -305,23 +310,37 @@ export const canResume = (l: Pick<LicenseFacts, 'product' | 'expire_date'>, now:
 
 /**
  * Section 4: the upgrade a license can take now, or null: none while on hold; a tagged trial
- * upgrades to its paid product; Nuitrack Pro to AI, self-service or through support.
+ * upgrades to its paid product; Nuitrack Pro to AI, self-service or through support. `sold_as` is
+ * the sale entry whose price the upgrade costs. A license made by staff into a custom group
+ * (`custom`) carries a price agreed with support: its Pro → AI upgrade is bySupport.
  */
 export function canUpgrade(
-  l: Pick<LicenseFacts, 'product' | 'config' | 'held_until'>,
+  l: Pick<LicenseFacts, 'product' | 'config' | 'held_until'> & { custom?: boolean },
   now: Date,
-): { kind: 'trial' | 'ai'; to: string; how: 'self' | 'bySupport' } | null {
+): { kind: 'trial' | 'ai'; to: string; how: 'self' | 'bySupport'; sold_as: string } | null {
   if (isOnHold(l, now)) return null
   const record = productRecord(l.product)
   const trialTarget = record?.trial?.upgrades_to
-  if (trialTarget && l.config.tag && !l.config.upgraded) return { kind: 'trial', to: trialTarget, how: 'self' }
-  return record?.upgrade ? { kind: 'ai', to: record.upgrade.to, how: record.upgrade.how } : null
+  if (trialTarget && l.config.tag && !l.config.upgraded) return { kind: 'trial', to: trialTarget, how: 'self', sold_as: trialTarget }
+  if (!record?.upgrade) return null
+  return { kind: 'ai', to: record.upgrade.to, how: l.custom ? 'bySupport' : record.upgrade.how, sold_as: record.upgrade.sold_as }
 }
 /** upgradeable.toAI of a license: its Pro → AI upgrade, none while on hold. */
-export const upgradeToAI = (l: Pick<LicenseFacts, 'product' | 'config' | 'held_until'>, now: Date) => {
+export const upgradeToAI = (l: Pick<LicenseFacts, 'product' | 'config' | 'held_until'> & { custom?: boolean }, now: Date) => {
   const u = canUpgrade(l, now)
   return u?.kind === 'ai' ? u.how : null
 }
+
+/** A group under upgrade: `holded_limit` of its available licenses are on hold until held_until. */
+export interface GroupHoldFacts {
+  available: number
+  holded_limit: number
+  held_until: Date | string | number | null
+}
+/** The group's licenses on hold now: holded_limit while held_until is ahead, else 0 (derived at read time). */
+export const heldLicenses = (g: GroupHoldFacts, now: Date) => (isOnHold(g, now) ? Math.min(g.holded_limit, g.available) : 0)
+/** The licenses that can be generated, split off or moved now: available minus those on hold. */
+export const freeLicenses = (g: GroupHoldFacts, now: Date) => g.available - heldLicenses(g, now)
 
 /** Section 2, staff form: the custom subscription tab's licenses need a validity; a perpetual one may have none. */
 export const staffNeedsValidity = (product: string) => productRecord(product)?.staff_form?.variant === 'subscription'

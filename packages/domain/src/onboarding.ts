@@ -71,3 +71,42 @@ export function firstSteps(platform: Platform, state: FirstStepsState): FirstSte
   const active = steps.findIndex((s) => !s.done)
   return { steps, active, shortfallCents: price === null ? 0 : Math.max(0, price - state.balanceCents) }
 }
+
+/**
+ * The onboarding tour (spec section 2: 4 steps): each step points at the element it explains,
+ * named by its `data-tour` attribute; where that element is hidden (the side menu collapsed at
+ * 1024 px and below) the step points at the fallback (the menu button) instead.
+ */
+export interface TourStep {
+  target: string
+  fallback: string | null
+  title: string
+  text: string
+}
+
+export const TOUR_STEPS: readonly TourStep[] = [
+  {
+    target: 'products',
+    fallback: 'menu-button',
+    title: 'Your products',
+    text: 'Nuitrack, Face SDK, Face Machine and Nuitrack Analytics each have a dashboard with their licenses. Switch between them here.',
+  },
+  {
+    target: 'balance',
+    fallback: 'menu-button',
+    title: 'Your balance',
+    text: 'Top up your balance by card or PayPal and pay for licenses and renewals from it. Select it to add funds.',
+  },
+  {
+    target: 'help',
+    fallback: null,
+    title: 'Buy, get help, read the docs',
+    text: 'Buy licenses or start a trial, open a support ticket and find the documentation of the product from these tiles.',
+  },
+  {
+    target: 'licenses',
+    fallback: null,
+    title: 'Your licenses',
+    text: 'Every license and group of the product is listed here. Open one to activate it, rename it, upgrade it or manage its subscription.',
+  },
+]

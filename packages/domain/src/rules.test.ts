@@ -219,9 +219,17 @@ describe('the rules', () => {
       config: { product, ...config },
       held_until,
     })
-    expect(canUpgrade(l('fmc_subscribe', { tag: 'FMC Trial', upgraded: false }), now)).toEqual({ kind: 'trial', to: 'fmc_subscribe', how: 'self' })
+    expect(canUpgrade(l('fmc_subscribe', { tag: 'FMC Trial', upgraded: false }), now)).toEqual({
+      kind: 'trial',
+      to: 'fmc_subscribe',
+      how: 'self',
+      sold_as: 'fmc_subscribe',
+    })
     expect(canUpgrade(l('fmc_subscribe', { tag: 'FMC Trial', upgraded: true }), now)).toBeNull()
-    expect(canUpgrade(l('old'), now)).toEqual({ kind: 'ai', to: 'nuitrack_ai_perpetual', how: 'self' })
+    expect(canUpgrade(l('old'), now)).toEqual({ kind: 'ai', to: 'nuitrack_ai_perpetual', how: 'self', sold_as: 'upgrade_nuitrack_pro' })
+    // a Pro license of a staff (custom) group has a custom price: support upgrades it
+    expect(canUpgrade({ ...l('old'), custom: true }, now)).toMatchObject({ kind: 'ai', how: 'bySupport' })
+    expect(upgradeToAI({ ...l('nuitrack_online'), custom: true }, now)).toBe('bySupport')
     expect(canUpgrade(l('old', {}, '2026-11-22T12:10:00Z'), now)).toBeNull()
     expect(upgradeToAI(l('nuitrack_online'), now)).toBe('self')
     expect(upgradeToAI(l('na_subscribe', { tag: 'NA Trial' }), now)).toBeNull()

@@ -1,7 +1,9 @@
 import { z } from 'zod'
-import { unitPriceCents, type PriceRow } from './basket.ts'
-import { SALE_ENTRIES } from './catalogue.ts'
-import { PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
+import { basketKey, saleEntryById, unitPriceCents, type PriceRow } from './basket.ts'
+import { CUSTOM_FACE_PRODUCT, DAY_SECONDS, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS, productRecord } from './catalogue.ts'
+import { customFacePriceCents, selectionOf } from './face-custom.ts'
+import { MIN_TOP_UP_USD, PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
+import { canPause, isTrial, type LicenseConfig } from './licenses.ts'
 import { boundedInt } from './validation.ts'
 
 /**
@@ -97,3 +99,106 @@ export function upgradePriceCents(soldAs: string, rows: readonly PriceRow[], cou
 /** Section 4: an upgrade cost below 0.001 is shown as 20.00. */
 export const shownUpgradeCost = (amount: number | null | undefined) =>
   amount === null || amount === undefined || amount < UPGRADE_COST_EPSILON ? DEFAULT_UPGRADE_AMOUNT : amount
+
+/*
+ * Renewals (issue 13): the pure rules the renewal job, the cancel and reactivate calls and the license
+ * view share.
+ */
+
+/** What a renewal rule reads of a license. */
+export interface RenewableLicense {
+  product: string
+  config: { license_expire_delta?: number | null; license_content?: Record<string, number> }
+}
+
+/** The length of one period: the license's own term (license_expire_delta), else its product's term; null when it has none. */
+export function renewalTermSeconds(l: RenewableLicense): number | null {
+  if (l.config.license_expire_delta) return l.config.license_expire_delta
+  const term = productRecord(l.product)?.term
+  return term === 'year' ? YEAR_SECONDS : term === 'month' ? MONTH_SECONDS : null
+}
+
+/**
+ * What one more period of a license costs now, from the price table: its sale entry's unit price (the
+ * product and term it was sold as), or for a custom Face SDK subscription the builder's price of its
+ * license_content. Null when nothing prices it (not for sale any more): it is not renewed.
+ */
+export function renewalPriceCents(l: RenewableLicense, rows: readonly PriceRow[]): Cents | null {
+  if (l.product === CUSTOM_FACE_PRODUCT) {
+    const content = l.config.license_content
+    if (!content) return null
+    const unit = customFacePriceCents(selectionOf(content), rows)
+    return unit !== null && unit > 0 ? unit : null
+  }
+  const entry = saleEntryById(basketKey(l.product, renewalTermSeconds(l)))
+  return entry ? unitPriceCents(entry, rows) : null
+}
+
+/** The unique key of one charge of a period: a run twice, or on two processes at once, charges once. */
+export const renewalChargeKey = (subscriptionId: number, periodEnd: Date, attempt: number) =>
+  `renewal:${subscriptionId}:${Math.floor(periodEnd.getTime() / 1000)}:${attempt}`
+/** The key of the balance top-up a short balance-paid renewal makes first (balance_autofill). */
+export const autofillChargeKey = (subscriptionId: number, periodEnd: Date, attempt: number) =>
+  `autofill:${subscriptionId}:${Math.floor(periodEnd.getTime() / 1000)}:${attempt}`
+
+/**
+ * After the `failedAttempts`-th failed renewal of the period ending at `periodEnd`: when to try again
+ * (1, 3, 7 days after the end), or null when the retries ran out and the license stops.
+ */
+export function nextRetryAt(periodEnd: Date, failedAttempts: number): Date | null {
+  const days = RENEWAL_RETRY_DAYS[failedAttempts - 1]
+  return days === undefined ? null : new Date(periodEnd.getTime() + days * DAY_SECONDS * 1000)
+}
+
+/** A balance_autofill top-up: the shortfall, at least the 20 USD minimum top-up. */
+export const autofillAmountCents = (shortfall: Cents): Cents => Math.max(shortfall, MIN_TOP_UP_USD * 100)
+
+/** What the rules read of a subscription row. */
+export interface SubscriptionFacts {
+  state: SubscriptionState
+  cancel_at_period_end: boolean
+}
+
+/** It will be charged again: active or past due, not cancelled, the license not paused. */
+export const subscriptionRenews = (s: SubscriptionFacts | null | undefined, paused: boolean | undefined) =>
+  !!s && (s.state === 'active' || s.state === 'past_due') && !s.cancel_at_period_end && !paused
+
+/**
+ * The reactivate call's path: undo a cancellation inside the paid period (no payment), pay a new
+ * period (ended, stopped, past due, or past its end), or nothing to do (it renews as it is).
+ */
+export function reactivationKind(s: SubscriptionFacts, expired: boolean): 'undo_cancel' | 'pay' | null {
+  if (s.state === 'active' && !expired) return s.cancel_at_period_end ? 'undo_cancel' : null
+  return 'pay'
+}
+
+const DAY_MS = 86_400_000
+const ms = (d: Date | string | number | null | undefined) =>
+  d == null ? null : d instanceof Date ? d.getTime() : typeof d === 'number' ? d : new Date(d).getTime()
+
+/** What the erasure rules read of a cloud license. */
+export interface ErasureFacts {
+  product: string
+  config: LicenseConfig
+  paused_at: Date | string | number | null
+  data_erased_at: Date | string | number | null
+}
+
+/**
+ * Section 4: a paused cloud trial's workspace data is erased ERASE_AFTER_DAYS after it was paused
+ * unless it is resumed first. Answers that date while it is ahead or due; null for a license that is
+ * no paused cloud trial, or whose data was already erased during this pause (once per pause).
+ */
+export function dataEraseDate(l: ErasureFacts): Date | null {
+  const paused = ms(l.paused_at)
+  if (paused === null || !l.config.paused || !canPause(l.product) || !isTrial(l)) return null
+  const erased = ms(l.data_erased_at)
+  if (erased !== null && erased >= paused) return null
+  return new Date(paused + ERASE_AFTER_DAYS * DAY_MS)
+}
+
+/** When the erasure warning goes out: ERASE_WARNING_DAYS before the erasure. */
+export const eraseWarningDate = (l: ErasureFacts) => {
+  const erase = dataEraseDate(l)
+  return erase === null ? null : new Date(erase.getTime() - ERASE_WARNING_DAYS * DAY_MS)
+}

@@ -56,18 +56,114 @@ function json(res: ServerResponse, status: number, body: unknown) {
 
 // ---------------------------------------------------------------- Stripe
 
+interface FakeCard {
+  id: string
+  customer: string | null
+  brand: string
+  last4: string
+  /** an off-session charge on it fails with this decline code */
+  declineCode: string | null
+}
+
 export interface FakeStripe extends FakeServer {
   /** the form fields of each Checkout Session created, flat as Stripe's encoding sends them (`line_items[0][quantity]`) */
   sessions: Record<string, string>[]
+  /** the form fields of each PaymentIntent created (replays of an idempotency key are not created again) */
+  intentsCreated: Record<string, string>[]
+  /** the PaymentIntents by id */
+  intents: Map<string, Record<string, unknown>>
+  /**
+   * the customer pays a Checkout Session with a card: a Customer, the card (pm_…) attached to it and
+   * a succeeded PaymentIntent, as Stripe makes them for a session with customer_creation always
+   */
+  paySession(sessionId: string, card?: { brand?: string; last4?: string }): { paymentIntent: string; customer: string; paymentMethod: string }
+  /** every later charge on the card fails as a card error with this decline code */
+  declineCard(paymentMethodId: string, declineCode?: string): void
 }
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   const sessions: Record<string, string>[] = []
+  const intentsCreated: Record<string, string>[] = []
+  const intents = new Map<string, Record<string, unknown>>()
+  const cards = new Map<string, FakeCard>()
+  /** Stripe's idempotency: the first answer to a key, replayed for the same key */
+  const replays = new Map<string, { status: number; body: unknown }>()
+  const rand = () => Math.random().toString(36).slice(2, 14)
+  const cardObject = (c: FakeCard) => ({ id: c.id, object: 'payment_method', type: 'card', customer: c.customer, card: { brand: c.brand, last4: c.last4 } })
+  const intentObject = (fields: Record<string, unknown>) => ({ object: 'payment_intent', currency: 'usd', livemode: false, ...fields })
+
+  function createIntent(form: Record<string, string>): { status: number; body: unknown } {
+    const amount = Number(form.amount)
+    const card = cards.get(form.payment_method ?? '')
+    if (!card) {
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'payment_method',
+            message: `No such PaymentMethod: '${form.payment_method}'`,
+          },
+        },
+      }
+    }
+    if (form.customer && card.customer !== form.customer) {
+      return { status: 400, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'customer', message: 'No such customer' } } }
+    }
+    const id = `pi_${rand()}`
+    const base = {
+      id,
+      amount,
+      customer: form.customer ?? null,
+      payment_method: card.id,
+      metadata: { transaction_id: form['metadata[transaction_id]'] },
+      description: form.description ?? null,
+    }
+    if (card.declineCode) {
+      const intent = intentObject({ ...base, status: 'requires_payment_method', amount_received: 0 })
+      intents.set(id, intent)
+      return {
+        status: 402,
+        body: {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: card.declineCode,
+            message: 'Your card was declined.',
+            payment_intent: { ...intent, last_payment_error: { code: 'card_declined', decline_code: card.declineCode } },
+          },
+        },
+      }
+    }
+    const intent = intentObject({ ...base, status: 'succeeded', amount_received: amount, latest_charge: `ch_${rand()}` })
+    intents.set(id, intent)
+    return { status: 200, body: intent }
+  }
+
   const fake = await startServer(
     (req, res) => {
+      const url = new URL(req.path, 'http://fake')
+      if (!req.headers.authorization?.startsWith('Bearer sk_')) return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
+      if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
+        const form = Object.fromEntries(new URLSearchParams(req.body))
+        const key = req.headers['idempotency-key']
+        const known = typeof key === 'string' ? replays.get(key) : undefined
+        if (known) return json(res, known.status, known.body)
+        intentsCreated.push(form)
+        const answer = createIntent(form)
+        if (typeof key === 'string') replays.set(key, answer)
+        return json(res, answer.status, answer.body)
+      }
+      const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)
+      if (req.method === 'GET' && intentPath) {
+        const intent = intents.get(intentPath[1]!)
+        if (!intent) return json(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } })
+        const expand = [...url.searchParams.entries()].filter(([k]) => k.startsWith('expand')).map(([, v]) => v)
+        const card = cards.get(String(intent.payment_method))
+        return json(res, 200, expand.includes('payment_method') && card ? { ...intent, payment_method: cardObject(card) } : intent)
+      }
       if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
-        if (!req.headers.authorization?.startsWith('Bearer sk_'))
-          return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
         const form = Object.fromEntries(new URLSearchParams(req.body))
         sessions.push(form)
         const id = `cs_test_${sessions.length}${Math.random().toString(36).slice(2, 10)}`
@@ -85,7 +181,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           currency: 'usd',
           client_reference_id: form.client_reference_id ?? null,
           customer_email: form.customer_email ?? null,
-          metadata: { transaction_id: form['metadata[transaction_id]'] },
+          metadata: Object.fromEntries(
+            Object.entries(form)
+              .filter(([k]) => k.startsWith('metadata['))
+              .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+          ),
+          customer_creation: form.customer_creation ?? null,
           expires_at: Number(form.expires_at),
           success_url: form.success_url,
           cancel_url: form.cancel_url,
@@ -101,13 +202,40 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           : { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: `fake Stripe answers ${status}` },
     }),
   )
-  return Object.assign(fake, { sessions })
+  return Object.assign(fake, {
+    sessions,
+    intentsCreated,
+    intents,
+    paySession(sessionId: string, card: { brand?: string; last4?: string } = {}) {
+      const customer = `cus_${rand()}`
+      const pm: FakeCard = { id: `pm_${rand()}`, customer, brand: card.brand ?? 'visa', last4: card.last4 ?? '4242', declineCode: null }
+      cards.set(pm.id, pm)
+      const id = `pi_${rand()}`
+      intents.set(
+        id,
+        intentObject({ id, status: 'succeeded', customer, payment_method: pm.id, setup_future_usage: 'off_session', metadata: { session: sessionId } }),
+      )
+      return { paymentIntent: id, customer, paymentMethod: pm.id }
+    },
+    declineCard(paymentMethodId: string, declineCode = 'insufficient_funds') {
+      const card = cards.get(paymentMethodId)
+      if (!card) throw new Error(`no fake card ${paymentMethodId}`)
+      card.declineCode = declineCode
+    },
+  })
 }
 
 /** A Stripe event about a Checkout Session, as Stripe posts it to the webhook. */
 export function stripeSessionEvent(
   type: string,
-  session: { id: string; amount_total?: number; payment_status?: string; transaction_id?: number },
+  session: {
+    id: string
+    amount_total?: number
+    payment_status?: string
+    transaction_id?: number
+    /** a subscription-mode session (metadata portal_mode), paid with this PaymentIntent by this customer */
+    subscription?: { paymentIntent: string; customer: string }
+  },
   eventId = `evt_${Math.random().toString(36).slice(2, 14)}`,
 ) {
   return {
@@ -128,8 +256,12 @@ export function stripeSessionEvent(
         amount_total: session.amount_total ?? null,
         currency: 'usd',
         client_reference_id: session.transaction_id === undefined ? null : String(session.transaction_id),
-        metadata: session.transaction_id === undefined ? {} : { transaction_id: String(session.transaction_id) },
-        payment_intent: 'pi_fake',
+        metadata: {
+          ...(session.transaction_id === undefined ? {} : { transaction_id: String(session.transaction_id) }),
+          ...(session.subscription ? { portal_mode: 'subscription' } : {}),
+        },
+        customer: session.subscription?.customer ?? null,
+        payment_intent: session.subscription?.paymentIntent ?? 'pi_fake',
       },
     },
   }
@@ -145,6 +277,16 @@ interface FakeOrder {
   /** the payer's funding is refused at capture */
   declines: boolean
   capture: { id: string; status: string; amount: { currency_code: string; value: string } } | null
+  /** the wallet vaulted at capture (a subscription checkout), or the one a merchant-initiated order pays with */
+  vault: FakeVault | null
+}
+
+interface FakeVault {
+  id: string
+  customerId: string
+  email: string
+  /** a charge on it: 'refused' answers 422 INSTRUMENT_DECLINED, 'capture_declined' a COMPLETED order whose capture is DECLINED */
+  declines: 'refused' | 'capture_declined' | null
 }
 
 export interface FakePaypal extends FakeServer {
@@ -155,6 +297,12 @@ export interface FakePaypal extends FakeServer {
   revokeTokens(): void
   /** the buyer approves the order in PayPal's window */
   approve(orderId: string, opts?: { declines?: boolean }): void
+  /** the wallets vaulted, by vault id */
+  vaults: Map<string, FakeVault>
+  /** charges on the vaulted wallet are refused (422) or their capture declined */
+  declineVault(vaultId: string, how?: 'refused' | 'capture_declined'): void
+  /** orders on a vault_id answer APPROVED (the portal captures them) instead of COMPLETED */
+  vaultOrdersNeedCapture: boolean
 }
 
 export const FAKE_PAYPAL_CLIENT = { id: 'fake-client-id', secret: 'fake-client-secret' }
@@ -162,13 +310,35 @@ export const FAKE_PAYER_EMAIL = 'buyer@example.com'
 
 export async function startFakePaypal(): Promise<FakePaypal> {
   const orders = new Map<string, FakeOrder>()
+  const vaults = new Map<string, FakeVault>()
+  /** PayPal-Request-Id → the order it created (merchant-initiated orders on a vault_id) */
+  const requestIds = new Map<string, string>()
   const tokens = new Set<string>()
   const state = { tokensIssued: 0 }
+  const newCapture = (o: FakeOrder, status = 'COMPLETED') => ({
+    id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+    status,
+    amount: { currency_code: 'USD', value: o.amount },
+  })
+  const wantsVault = (o: FakeOrder) =>
+    (o.body.payment_source as { paypal?: { attributes?: { vault?: { store_in_vault?: string } } } } | undefined)?.paypal?.attributes?.vault?.store_in_vault ===
+    'ON_SUCCESS'
   const unprocessable = (issue: string) => ({ name: 'UNPROCESSABLE_ENTITY', message: 'The requested action could not be performed.', details: [{ issue }] })
   const view = (o: FakeOrder) => ({
     id: o.id,
     status: o.capture ? 'COMPLETED' : o.approved ? 'APPROVED' : 'PAYER_ACTION_REQUIRED',
-    payer: o.approved ? { email_address: FAKE_PAYER_EMAIL, payer_id: 'PAYERFAKE' } : undefined,
+    payer: o.approved ? { email_address: o.vault?.email ?? FAKE_PAYER_EMAIL, payer_id: 'PAYERFAKE' } : undefined,
+    ...(o.approved
+      ? {
+          payment_source: {
+            paypal: {
+              email_address: o.vault?.email ?? FAKE_PAYER_EMAIL,
+              account_id: 'PAYERFAKE',
+              ...(o.vault && o.capture ? { attributes: { vault: { id: o.vault.id, status: 'VAULTED', customer: { id: o.vault.customerId } } } } : {}),
+            },
+          },
+        }
+      : {}),
     purchase_units: [
       {
         reference_id: (o.body.purchase_units as { reference_id?: string }[])[0]?.reference_id,
@@ -206,10 +376,24 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       if (req.method === 'POST' && req.path === '/v2/checkout/orders') {
         const body = JSON.parse(req.body) as Record<string, unknown>
         const unit = (body.purchase_units as { amount: { value: string } }[])[0]!
+        const vaultId = (body.payment_source as { paypal?: { vault_id?: string } } | undefined)?.paypal?.vault_id
+        const requestId = req.headers['paypal-request-id']
+        // PayPal's idempotency for merchant-initiated orders: the same PayPal-Request-Id answers the same order
+        const known = vaultId && typeof requestId === 'string' ? orders.get(requestIds.get(requestId) ?? '') : undefined
+        if (known) return json(res, 200, view(known))
         const id = `${5 + orders.size}FAKE${Math.random().toString(36).slice(2, 12).toUpperCase()}`
-        const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null }
+        const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null, vault: null }
+        if (vaultId) {
+          const vault = vaults.get(vaultId)
+          if (!vault) return json(res, 422, unprocessable('INVALID_RESOURCE_ID'))
+          if (vault.declines === 'refused') return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
+          // no buyer to ask: approved at once, and (unless told otherwise) captured in the same call
+          Object.assign(order, { vault, approved: true, declines: vault.declines === 'capture_declined' })
+          if (!(fake as Partial<FakePaypal>).vaultOrdersNeedCapture) order.capture = newCapture(order, order.declines ? 'DECLINED' : 'COMPLETED')
+          if (typeof requestId === 'string') requestIds.set(requestId, id)
+        }
         orders.set(id, order)
-        return json(res, 200, view(order))
+        return json(res, vaultId ? 201 : 200, view(order))
       }
       const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
       const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
@@ -219,10 +403,16 @@ export async function startFakePaypal(): Promise<FakePaypal> {
         if (order.capture) return json(res, 422, unprocessable('ORDER_ALREADY_CAPTURED'))
         if (!order.approved) return json(res, 422, unprocessable('ORDER_NOT_APPROVED'))
         if (order.declines) return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
-        order.capture = {
-          id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
-          status: 'COMPLETED',
-          amount: { currency_code: 'USD', value: order.amount },
+        order.capture = newCapture(order)
+        if (wantsVault(order) && !order.vault) {
+          const vault: FakeVault = {
+            id: `VT${Math.random().toString(36).slice(2, 10)}`,
+            customerId: `CUST${Math.random().toString(36).slice(2, 8)}`,
+            email: FAKE_PAYER_EMAIL,
+            declines: null,
+          }
+          vaults.set(vault.id, vault)
+          order.vault = vault
         }
         return json(res, 201, view(order))
       }
@@ -232,6 +422,13 @@ export async function startFakePaypal(): Promise<FakePaypal> {
   )
   return Object.assign(fake, {
     orders,
+    vaults,
+    vaultOrdersNeedCapture: false,
+    declineVault(vaultId: string, how: 'refused' | 'capture_declined' = 'refused') {
+      const vault = vaults.get(vaultId)
+      if (!vault) throw new Error(`no fake vault ${vaultId}`)
+      vault.declines = how
+    },
     tokensIssued: () => state.tokensIssued,
     revokeTokens: () => tokens.clear(),
     approve(orderId: string, opts: { declines?: boolean } = {}) {

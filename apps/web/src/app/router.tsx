@@ -18,6 +18,7 @@ import { LicenseInfoRoute } from './routes/LicenseInfoRoute.tsx'
 import { BasketGate } from './routes/BasketGate.tsx'
 import { BasketIndexRoute, LicenseSelectionRoute } from '../features/basket/routes/license-selection.tsx'
 import { CheckoutRoute, SubscriptionCheckoutRoute } from '../features/basket/routes/checkout.tsx'
+import { UpgradeCheckoutGate } from './routes/UpgradeCheckoutGate.tsx'
 import { LicensePurchaseSuccessRoute } from '../features/basket/routes/license-purchase-success.tsx'
 import { AddFundsRoute } from '../features/balance/routes/add-funds.tsx'
 import { BalancePurchaseSuccessRoute } from '../features/balance/routes/balance-purchase-success.tsx'
@@ -164,6 +165,12 @@ export const appRoutes: RouteObject[] = [
                     handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
                   },
                 ],
+              },
+              {
+                // outside the basket's gate: Face Machine has no basket but has its trial's upgrade
+                path: routes.upgradeCheckout,
+                element: <UpgradeCheckoutGate />,
+                handle: titled(({ platform }) => platformTitle(platform) && `Upgrade · ${platformTitle(platform)}`),
               },
               {
                 path: routes.licensePurchaseSuccess,

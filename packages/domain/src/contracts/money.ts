@@ -135,9 +135,11 @@ export const moneyContracts = {
     path: '/sandbox/checkout/:session_id/pay/',
     auth: 'public',
     tags: ['sandbox'],
-    summary: 'Pay (or, with outcome decline, decline) a sandbox checkout: the sandbox sends its signed webhook and answers where the browser goes next',
+    summary:
+      'Pay (or, with outcome decline, decline) a sandbox checkout, a card one with a test card (card_number): the sandbox sends its signed webhook and answers where the browser goes next',
     params: sessionParams,
-    body: z.object({ outcome: z.enum(['pay', 'decline']).default('pay') }),
+    // card checkouts: the test card paid with (4242 4242 4242 4242 when left out)
+    body: z.object({ outcome: z.enum(['pay', 'decline']).default('pay'), card_number: z.string().max(40).optional() }),
     response: { 200: redirectSchema },
     errors: ['route_not_found', 'payment_closed'],
   }),

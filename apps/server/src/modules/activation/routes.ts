@@ -71,7 +71,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
     c.sdkValidate,
     async (req) => {
       await limited(req.ip, req.body.key)
-      return activation.sdkValidate(ctx.db.relaxed, req.body.key, req.body.fingerprint)
+      return activation.sdkValidate(ctx.db.relaxed, req.body.key, req.body.fingerprint, ctx.clock.now())
     },
     // the hot path: a plain stringify; the schema documents the answer and the tests check it
     { serializerCompiler: () => (data) => JSON.stringify(data) },

@@ -130,10 +130,10 @@ export async function activateLicenseOffline(ctx: ActivationContext, clientId: n
   requireInput(input)
   await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    const license = await lockedLicense(tx, clientId, id)
+    const license = await lockedLicense(tx, clientId, id, ctx.clock.now())
     await activateOfflineLocked(ctx, tx, license, input)
   })
-  return toLicenseView((await findLicense(ctx.db, clientId, id))!, new Date())
+  return toLicenseView((await findLicense(ctx.db, clientId, id))!, ctx.clock.now())
 }
 
 /** A license made from the group (limit -1) and activated offline at once; a refusal undoes both. */
@@ -143,12 +143,12 @@ export async function activateGroupOffline(ctx: ActivationContext, clientId: num
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false })
-    const license = await lockedLicense(tx, clientId, newId)
+    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false, now: ctx.clock.now() })
+    const license = await lockedLicense(tx, clientId, newId, ctx.clock.now())
     await activateOfflineLocked(ctx, tx, license, input)
     return newId
   })
-  return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, new Date())
+  return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, ctx.clock.now())
 }
 
 /** The customer frees a seat: at most 3 times per license in any 30 days. */
@@ -157,7 +157,7 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
   const deviceId = parseId(rawDeviceId)
   await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    await lockedLicense(tx, clientId, licenseId)
+    await lockedLicense(tx, clientId, licenseId, ctx.clock.now())
     if (!(await liveDeviceExists(tx, licenseId, deviceId))) fail('not_found', 'Device not found')
     const recent = await recentCustomerReleases(tx, licenseId)
     if (recent.length >= DEVICE_RELEASES_PER_30_DAYS) {
@@ -166,7 +166,7 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
     }
     if (!(await releaseByCustomer(tx, deviceId))) fail('not_found', 'Device not found')
   })
-  return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, new Date())
+  return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, ctx.clock.now())
 }
 
 // ---- the device API (SDKs): no session, keyed by the license token ----
@@ -238,7 +238,7 @@ const refuse = (code: ValidationCode, detail?: string): never => {
  * the same value from a new fingerprint is the same device (re-installed software on one machine).
  */
 export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
-  const now = new Date()
+  const now = ctx.clock.now()
   return ctx.db.transaction(async (tx) => {
     const license = await lockLicenseByToken(tx, body.key)
     const refused = refusal(license, now)
@@ -293,8 +293,7 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
  * last-seen (at most once a minute per device, so a chatty SDK does not turn reads into writes).
  * Only devices the SDK bound count: an offline-bound device is checked against its file, not here.
  */
-export async function sdkValidate(db: Queryable, key: string, fingerprint: string) {
-  const now = new Date()
+export async function sdkValidate(db: Queryable, key: string, fingerprint: string, now = new Date()) {
   const license = await findForValidation(db, key, fingerprint)
   const code: ValidationCode =
     refusal(license as LicenseRecord | null, now) ??

@@ -1,6 +1,7 @@
 import { CUSTOM_FACE_PRODUCT, MONTH_SECONDS, saleEntryById, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import { fulfil, fulfilCustom } from '../licenses/fulfilment.ts'
+import { setGroupPayment } from '../subscriptions/queries.ts'
 import type { TransactionLine } from '../transactions/queries.ts'
 
 /**
@@ -14,18 +15,25 @@ export async function fulfilLines(
   lines: readonly TransactionLine[],
   paidWith: { source?: 'balance' | 'stripe' | 'paypal'; methodId: number | null } = { methodId: null },
 ) {
-  void paidWith // issue 13: the subscriptions module records it on the groups
+  // how it was paid, on each group it fills: the subscription licenses made from them renew so. A
+  // one-off card or PayPal payment (no saved method) leaves the group as it was: nothing to charge.
+  const renewsBy = paidWith.source === 'balance' || (paidWith.source && paidWith.methodId !== null) ? paidWith.source : null
+  const paid = async ({ groupId }: { groupId: number }) => {
+    if (renewsBy) await setGroupPayment(tx, groupId, renewsBy, paidWith.methodId)
+  }
   for (const line of lines) {
     if (line.kind === 'discount') continue
     if (line.license_content) {
       // a builder's line: the customer's components, in a group of their own
-      await fulfilCustom(tx, {
-        clientId,
-        product: CUSTOM_FACE_PRODUCT,
-        title: line.description,
-        count: line.quantity,
-        config: { license_content: line.license_content, license_expire_delta: MONTH_SECONDS },
-      })
+      await paid(
+        await fulfilCustom(tx, {
+          clientId,
+          product: CUSTOM_FACE_PRODUCT,
+          title: line.description,
+          count: line.quantity,
+          config: { license_content: line.license_content, license_expire_delta: MONTH_SECONDS },
+        }),
+      )
       continue
     }
     const entry = line.entry_id ? saleEntryById(line.entry_id) : null
@@ -34,6 +42,6 @@ export async function fulfilLines(
     const config: Partial<LicenseConfig> = Object.fromEntries(
       Object.entries(sold).filter(([, v]) => v !== null && !(typeof v === 'object' && Object.keys(v).length === 0)),
     )
-    await fulfil(tx, { clientId, product: entry.product, count: line.quantity, osType: line.os_type ?? null, months: entry.months, config })
+    await paid(await fulfil(tx, { clientId, product: entry.product, count: line.quantity, osType: line.os_type ?? null, months: entry.months, config }))
   }
 }

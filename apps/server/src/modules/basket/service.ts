@@ -7,6 +7,7 @@ import {
   discountedTotal,
   orderTotalCents,
   priceOrder,
+  subscriptionInterval,
   type ContractBody,
   type OsType,
   type contracts,
@@ -71,6 +72,8 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
       checkoutLines: promoLine.length ? [{ description: `${description} (promo ${code!.toUpperCase()})`, quantity: 1, amount_cents: amount }] : undefined,
       amountCents: amount,
       source,
+      // a subscription's first payment also saves the card or wallet for the renewals (the paid event's savedMethod)
+      ...(opts.subscribe ? { mode: 'subscription' as const, interval: subscriptionInterval(priced.lines) } : {}),
       successPath: body.success_url,
       cancelPath: body.cancel_url,
       reserve: code
@@ -100,7 +103,7 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
     // the debit first: a short balance fails before the invoice counter is taken
     if ((await applyLedgerEntry(tx, clientId, t.id, -total)) === null) fail('insufficient_funds')
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
-    await fulfilLines(tx, clientId, lines)
+    await fulfilLines(tx, clientId, lines, { source: 'balance', methodId: null })
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return t.id
   })

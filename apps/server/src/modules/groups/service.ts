@@ -1,12 +1,13 @@
-import { checkGroupResize, checkSplit, defaultGroupSize } from '@portal/domain'
+import { checkGroupResize, checkSplit, defaultGroupSize, freeLicenses } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { activationKey } from '../licenses/fulfilment.ts'
 import { addAvailable, insertGroupKey, listGroups, setAvailable, setGroupTitle, toGroupView } from '../licenses/queries.ts'
-import { generateFromGroup, groupView, licenseView, lockClient, lockedGroup, parseId } from '../licenses/service.ts'
+import { generateFromGroup, groupView, licenseView, lockClient, lockedGroup, nowOf, parseId } from '../licenses/service.ts'
 
 export async function getGroups(ctx: AppContext, clientId: number) {
-  return { groups: (await listGroups(ctx.db, clientId)).map(toGroupView) }
+  const now = nowOf(ctx)
+  return { groups: (await listGroups(ctx.db, clientId)).map((g) => toGroupView(g, now)) }
 }
 
 export async function renameGroup(ctx: AppContext, clientId: number, rawId: string, title: string) {
@@ -15,44 +16,51 @@ export async function renameGroup(ctx: AppContext, clientId: number, rawId: stri
     await lockedGroup(tx, clientId, id)
     await setGroupTitle(tx, id, title)
   })
-  return { group: await groupView(ctx.db, clientId, id) }
+  return { group: await groupView(ctx.db, clientId, id, nowOf(ctx)) }
 }
 
 /** Split: a new group key of `limit` licenses taken from a default Nuitrack group. */
 export async function splitGroup(ctx: AppContext, clientId: number, rawId: string, title: string, requested: number | undefined) {
   const id = parseId(rawId)
+  const now = nowOf(ctx)
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const source = await lockedGroup(tx, clientId, id)
-    const limit = requested ?? defaultGroupSize(source.available)
-    const problem = checkSplit({ ...source, limit: source.available }, limit)
+    // the licenses an upgrade holds are not there to split off
+    const free = freeLicenses(source, now)
+    const limit = requested ?? defaultGroupSize(free)
+    const problem = checkSplit({ ...source, limit: free }, limit)
     if (problem === 'not_splittable') fail('action_unavailable', 'Group keys are made only from default Nuitrack subscription or Nuitrack Unlimited groups')
     if (problem === 'source_empty') fail('group_limit', 'There are no licenses available to add')
     if (problem === 'group_size_is_zero' || problem === 'group_size_number_error') fail('group_size', 'Please enter the group size', 'limit')
     if (problem === 'group_min_size_error') fail('group_size', undefined, 'limit')
-    if (problem === 'license_in_group_limit_error') fail('group_limit', `There are only ${source.available} licenses available to add`, 'limit')
+    if (problem === 'license_in_group_limit_error') fail('group_limit', `There are only ${free} licenses available to add`, 'limit')
     const destId = await insertGroupKey(tx, clientId, source, title, limit, activationKey())
     await addAvailable(tx, source.id, -limit)
-    return { dest_group: await groupView(tx, clientId, destId), source_group: await groupView(tx, clientId, source.id) }
+    return { dest_group: await groupView(tx, clientId, destId, now), source_group: await groupView(tx, clientId, source.id, now) }
   })
 }
 
 /** Resize: 1 up to the group's own limit plus its source default group's; the difference moves between them. */
 export async function resizeGroup(ctx: AppContext, clientId: number, rawId: string, limit: number) {
   const id = parseId(rawId)
+  const now = nowOf(ctx)
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
     if (group.source_group_id === null) fail('action_unavailable', 'Only a group key made from a default group can be resized')
     const source = await lockedGroup(tx, clientId, group.source_group_id!)
-    const { problem, max } = checkGroupResize(limit, { ...group, limit: group.available }, { ...source, limit: source.available })
+    // held licenses stay where they are: neither group gives up more than it has free
+    const held = group.available - freeLicenses(group, now)
+    const { problem, max } = checkGroupResize(limit, { ...group, limit: group.available }, { ...source, limit: freeLicenses(source, now) })
+    if (held > 0 && limit < held) fail('not_enough_licenses', `${held} licenses of this group are on hold under an upgrade`, 'limit')
     if (problem === 'no_source') fail('action_unavailable', 'Only a group key made from a default Nuitrack subscription or Unlimited group can be resized')
     if (problem === 'below_min') fail('group_size', 'The group must keep at least 1 available license', 'limit')
     if (problem === 'above_max') fail('source_group_limit_reached', `At most ${max} licenses can be available in this group`, 'limit')
     const delta = limit - group.available
     await setAvailable(tx, group.id, limit)
     await addAvailable(tx, source.id, -delta)
-    return { group: await groupView(tx, clientId, group.id), default_group: await groupView(tx, clientId, source.id) }
+    return { group: await groupView(tx, clientId, group.id, now), default_group: await groupView(tx, clientId, source.id, now) }
   })
 }
 
@@ -62,7 +70,7 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true })
+    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: nowOf(ctx) })
   })
   return licenseView(ctx, clientId, licenseId)
 }

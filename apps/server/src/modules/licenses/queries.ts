@@ -11,15 +11,22 @@ import {
   platformOfProduct,
   serialSensorText,
   subscriptionStatus,
+  dataEraseDate,
+  heldLicenses,
+  freeLicenses,
   upgradeToAI,
   upgradeableToAI,
   centsToUsd,
+  renewalPriceCents,
+  subscriptionRenews,
   type Activation,
+  type SubscriptionState,
   type GroupView,
   type LicenseConfig,
   type LicenseView,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
+import { listPriceRows } from '../catalogue/queries.ts'
 
 /** A row of the licenses table, as the services read and lock it. */
 export interface LicenseRecord {
@@ -45,6 +52,9 @@ export interface LicenseRecord {
   is_fake: boolean
   price_cents: number | null
   group_key_used: boolean
+  /** a paused cloud license: since when; and when the erasure sweep erased its workspace data */
+  paused_at: Date | number | null
+  data_erased_at: Date | number | null
 }
 
 export const LICENSE_COLUMNS = columns<LicenseRecord>()(
@@ -69,6 +79,8 @@ export const LICENSE_COLUMNS = columns<LicenseRecord>()(
   'is_fake',
   'price_cents',
   'group_key_used',
+  'paused_at',
+  'data_erased_at',
 )
 
 /** A license as the views read it: the row, its group's facts and its live devices. */
@@ -80,6 +92,19 @@ export interface LicenseRow extends LicenseRecord {
   /** the joined group's source: set for a group key */
   group_source_id: number | null
   activations: Activation[] | null
+  /** joined: the license's subscription (null columns without one) and the payment method it renews with */
+  sub_id: number | null
+  sub_state: SubscriptionState | null
+  sub_payment_source: 'balance' | 'stripe' | 'paypal' | null
+  sub_cancel_at_period_end: boolean | null
+  sub_failed_attempts: number | null
+  sub_next_attempt_at: Date | number | null
+  pm_source: 'stripe' | 'paypal' | null
+  pm_card_brand: string | null
+  pm_card_last4: string | null
+  pm_paypal_email: string | null
+  /** what the next renewal charges, from the price table (set by the query functions for a subscription) */
+  renewal_price_cents?: number | null
 }
 
 export interface GroupRecord {
@@ -98,6 +123,8 @@ export interface GroupRecord {
   months: number | null
   source_group_id: number | null
   created_at: Date
+  /** under an upgrade: holded_limit of its licenses are on hold until then */
+  held_until: Date | null
 }
 
 /** A group row with the count of its live licenses (0 where a locking read skips the count). */
@@ -121,6 +148,7 @@ const GROUP_COLUMNS = columns<GroupRecord>()(
   'months',
   'source_group_id',
   'created_at',
+  'held_until',
 )
 
 const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
@@ -136,10 +164,25 @@ const ACTIVATIONS_SQL = `COALESCE((
            'first_seen', d.first_seen, 'last_seen', d.last_seen) ORDER BY d.id)
     FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL), '[]'::json)`
 
+// the subscription of a license and the payment method it renews with: one join, no query per license
+const SUBSCRIPTION_SELECT = (time: (column: string) => string) => `
+  s.id AS sub_id, s.state AS sub_state, s.payment_source AS sub_payment_source, s.cancel_at_period_end AS sub_cancel_at_period_end,
+  s.failed_attempts AS sub_failed_attempts, ${time('s.next_attempt_at')} AS sub_next_attempt_at,
+  pm.source AS pm_source, pm.card_brand AS pm_card_brand, pm.card_last4 AS pm_card_last4, pm.paypal_email AS pm_paypal_email`
+const SUBSCRIPTION_JOIN = `LEFT JOIN subscriptions s ON s.license_id = l.id LEFT JOIN payment_methods pm ON pm.id = s.payment_method_id`
+
 const LICENSE_SELECT = `
   SELECT ${LICENSE_COLUMNS('l')}, g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
-         ${ACTIVATIONS_SQL} AS activations
-    FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id`
+         ${ACTIVATIONS_SQL} AS activations, ${SUBSCRIPTION_SELECT((c) => c)}
+    FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}`
+
+/** The renewal price of each row with a subscription, from the price table (read once, and only when needed). */
+async function withRenewalPrices<R extends LicenseRow>(db: Queryable, rows: R[]): Promise<R[]> {
+  if (!rows.some((r) => r.sub_id !== null)) return rows
+  const prices = await listPriceRows(db)
+  for (const r of rows) r.renewal_price_cents = r.sub_id === null ? null : renewalPriceCents(r, prices)
+  return rows
+}
 
 /**
  * A client's licenses with their devices: two plain queries joined in memory, which is several
@@ -152,8 +195,10 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
               l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
               ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
               ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
-              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id
-         FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id
+              ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,
+              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
+              ${SUBSCRIPTION_SELECT(EPOCH_MS)}
+         FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
         WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
       [clientId],
     ),
@@ -192,12 +237,12 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
     byLicense.set(d.license_id, list)
   }
   for (const r of rows) r.activations = byLicense.get(r.id) ?? []
-  return rows
+  return withRenewalPrices(db, rows)
 }
 
 export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {
   const rows = await db.query<LicenseRow>(`${LICENSE_SELECT} WHERE l.id = $1 AND l.client_id = $2 AND l.revoked_at IS NULL`, [id, clientId])
-  return rows[0] ?? null
+  return (await withRenewalPrices(db, rows))[0] ?? null
 }
 
 /** Locks the license row for a state change; scoped to its owner. */
@@ -251,8 +296,10 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     activation_date: row.activation_date,
     activation_count: activations.length,
     group_key_used: row.group_key_used,
+    subscription: row.sub_id === null || row.sub_id === undefined ? null : { state: row.sub_state!, cancel_at_period_end: row.sub_cancel_at_period_end! },
   }
   const subscription = subscriptionStatus(facts, now)
+  const renews = subscriptionRenews(facts.subscription, row.config.paused)
   const expire = iso(row.expire_date)
   const created = iso(row.created_at)!
   const activated = iso(row.activation_date)
@@ -272,15 +319,17 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     license_status: licenseStatus(facts, now),
     state: licenseState(facts, now),
     subscription_status: subscription,
-    next_payment: subscription === 'active' && !trial ? expire : null,
+    // only while it will be charged: not cancelled, paused or stopped (a license without a subscription is not charged)
+    next_payment: renews && subscription === 'active' && !trial ? (iso(row.sub_next_attempt_at) ?? expire) : null,
     activations,
     locked_to: row.locked_to,
     token: row.token,
     serial_sensor: serialSensorText(activations.map((a) => a.signature_properties)),
     data: row.data,
-    card_brand: row.card_brand,
-    card_last4: row.card_last4,
-    paypal_email: row.paypal_email,
+    // what the subscription renews with; the license's own record (a reactivation's, an import's) otherwise
+    card_brand: row.pm_source ? row.pm_card_brand : row.card_brand,
+    card_last4: row.pm_source ? row.pm_card_last4 : row.card_last4,
+    paypal_email: row.pm_source ? row.pm_paypal_email : row.paypal_email,
     is_fake: row.is_fake,
     is_trial: trial,
     is_subscription: isSubscription(row.product),
@@ -288,17 +337,30 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     from_custom_group: row.group_id !== null && row.group_source_id != null,
     price: row.price_cents === null ? null : centsToUsd(row.price_cents),
     lifetime: lifetime(row.config),
-    upgradeable: { toAI: upgradeToAI(row, now) },
-    // issue 13 fills these from the subscription and the pause (modules/subscriptions)
-    subscription: null,
+    // a Pro license of a staff order's own group (custom price) is upgraded by support
+    upgradeable: { toAI: upgradeToAI({ ...facts, custom: row.group_id !== null && row.group_is_default === false && row.group_source_id == null }, now) },
+    subscription:
+      row.sub_id === null || row.sub_id === undefined
+        ? null
+        : {
+            id: row.sub_id,
+            state: row.sub_state!,
+            payment_source: row.sub_payment_source!,
+            wallet: row.sub_payment_source === 'paypal',
+            cancel_at_period_end: row.sub_cancel_at_period_end!,
+            failed_attempts: row.sub_failed_attempts ?? 0,
+            next_attempt: renews ? iso(row.sub_next_attempt_at) : null,
+            renewal_price: row.renewal_price_cents === null || row.renewal_price_cents === undefined ? null : centsToUsd(row.renewal_price_cents),
+          },
     held_until: iso(row.held_until),
-    paused_at: null,
-    data_erase_date: null,
-    data_erased_at: null,
+    paused_at: row.config.paused ? iso(row.paused_at) : null,
+    data_erase_date: iso(dataEraseDate(row)),
+    data_erased_at: iso(row.data_erased_at),
   }
 }
 
-export function toGroupView(row: GroupRow): GroupView {
+export function toGroupView(row: GroupRow, now = new Date()): GroupView {
+  const held = heldLicenses(row, now)
   return {
     id: row.id,
     type: platformOfProduct(row.product),
@@ -308,17 +370,18 @@ export function toGroupView(row: GroupRow): GroupView {
     is_default: row.is_default,
     is_fake: row.is_fake,
     limit: row.available,
-    holded_limit: row.holded_limit,
+    holded_limit: held,
     used_licenses: row.used_licenses,
     total: row.used_licenses + row.available,
     config: row.config,
     token: row.token,
     months: row.months,
     source_group_id: row.source_group_id,
-    upgradeable: { toAI: upgradeableToAI(row.product) },
-    has_available_license: row.available > 0,
+    // a staff order's own group has a custom price: its upgrade is by support
+    upgradeable: { toAI: !row.is_default && row.source_group_id === null && upgradeableToAI(row.product) ? 'bySupport' : upgradeableToAI(row.product) },
+    has_available_license: freeLicenses(row, now) > 0,
     created_date: iso(row.created_at)!,
-    held_until: null,
+    held_until: held > 0 ? iso(row.held_until) : null,
   }
 }
 
@@ -356,8 +419,18 @@ export async function revokeLicense(tx: Queryable, id: number, groupId: number) 
   await addAvailable(tx, groupId, 1)
 }
 
-export async function setLicensePaused(tx: Queryable, id: number, paused: boolean) {
-  await tx.query(`UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean) WHERE id = $1`, [id, paused])
+/**
+ * Pauses (since `now`, kept when already paused) or resumes a cloud license; a resume clears the pause
+ * date and its erasure warning (data_erased_at stays: the view tells the workspace restarted empty).
+ */
+export async function setLicensePaused(tx: Queryable, id: number, paused: boolean, now: Date = new Date()) {
+  await tx.query(
+    `UPDATE licenses SET config = config || jsonb_build_object('paused', $2::boolean),
+            paused_at = CASE WHEN $2::boolean THEN COALESCE(paused_at, $3::timestamptz) ELSE NULL END,
+            erase_warned_at = CASE WHEN $2::boolean THEN erase_warned_at ELSE NULL END
+      WHERE id = $1`,
+    [id, paused, now],
+  )
 }
 
 export async function setGroupTitle(tx: Queryable, id: number, title: string) {
@@ -400,16 +473,19 @@ export interface NewLicense {
   token: string
   expiresInSeconds: number | null
   staffId: number | null
+  /** business time (ctx.clock) the expiry counts from; the database's now() without it */
+  now?: Date
 }
 
-export async function insertLicense(tx: Queryable, l: NewLicense): Promise<number> {
-  const rows = await tx.query<{ id: number }>(
+export async function insertLicense(tx: Queryable, l: NewLicense): Promise<{ id: number; expire_date: Date | null }> {
+  const rows = await tx.query<{ id: number; expire_date: Date | null }>(
     `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END, $9)
-     RETURNING id`,
-    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId],
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE COALESCE($10::timestamptz, now()) + make_interval(secs => $8::int) END, $9)
+     RETURNING id, expire_date`,
+    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId, l.now ?? null],
   )
-  return rows[0]!.id
+  const row = rows[0]!
+  return { id: Number(row.id), expire_date: row.expire_date === null ? null : new Date(row.expire_date) }
 }
 
 /** Whether the client ever had a license of the product with this trial tag (revoked ones count). */

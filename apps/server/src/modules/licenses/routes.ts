@@ -13,15 +13,16 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   route(app, c.license, async (req) => licenses.getLicense(ctx, req.client.id, req.params.id))
   route(app, c.licenseRename, async (req) => licenses.renameLicense(ctx, req.client.id, req.params.id, req.body.title))
   route(app, c.licenseRelease, async (req) => licenses.releaseLicense(ctx, req.client.id, req.params.id))
-  for (const [call, paused] of [
-    [c.licensePause, true],
-    [c.licenseResume, false],
-    [c.analyticsWorkspaceDeactivate, true],
-    [c.analyticsWorkspaceActivate, false],
-    [c.faceMachineWorkspaceDeactivate, true],
-    [c.faceMachineWorkspaceActivate, false],
+  // the workspace calls accept only their own platform's licenses (another's is not found)
+  for (const [call, paused, platform] of [
+    [c.licensePause, true, undefined],
+    [c.licenseResume, false, undefined],
+    [c.analyticsWorkspaceDeactivate, true, 'nuitrack-analytics'],
+    [c.analyticsWorkspaceActivate, false, 'nuitrack-analytics'],
+    [c.faceMachineWorkspaceDeactivate, true, 'face-machine'],
+    [c.faceMachineWorkspaceActivate, false, 'face-machine'],
   ] as const) {
-    route(app, call, async (req) => licenses.setPaused(ctx, req.client.id, req.params.id, paused))
+    route(app, call, async (req) => licenses.setPaused(ctx, req.client.id, req.params.id, paused, platform))
   }
 
   route(app, c.trialCreate, async (req) => licenses.createTrial(ctx, req.client.id, req.body))

@@ -7,12 +7,15 @@ import {
   UNACTIVATED_LICENSE_LIMIT,
   DAY_SECONDS,
   isOnHold,
+  freeLicenses,
   platformOfProduct,
   type LicenseConfig,
+  type Platform,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { startSubscription } from '../subscriptions/start.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
 import {
   addAvailable,
@@ -50,23 +53,32 @@ export async function lockedGroup(tx: Queryable, clientId: number, id: number): 
   return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
 }
 
-export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date()): Promise<LicenseRecord> {
+/**
+ * Locks a license for a change, refused while an upgrade holds it (license_on_hold, judged at `now`:
+ * pass ctx.clock.now()). `platform`: a call of one platform's (the workspace calls) finds only its
+ * own platform's licenses; another's is not found.
+ */
+export async function lockedLicense(tx: Queryable, clientId: number, id: number, now = new Date(), platform?: Platform): Promise<LicenseRecord> {
   const license = (await lockLicense(tx, clientId, id)) ?? fail('not_found')
+  if (platform && platformOfProduct(license.product) !== platform) fail('not_found')
   if (isOnHold(license, now)) fail('license_on_hold')
   return license
 }
 
+/** Business time of a context (a bare `{db}` has none: the wall clock). */
+export const nowOf = (ctx: object) => ('clock' in ctx ? (ctx as Pick<AppContext, 'clock'>).clock.now() : new Date())
+
 export async function licenseView(ctx: AppContext | { db: Queryable }, clientId: number, id: number) {
   const row = await findLicense(ctx.db, clientId, id)
-  return toLicenseView(row ?? fail('not_found'), new Date())
+  return toLicenseView(row ?? fail('not_found'), nowOf(ctx))
 }
 
-export async function groupView(db: Queryable, clientId: number, id: number) {
-  return toGroupView((await findGroup(db, clientId, id)) ?? fail('not_found', 'Group not found'))
+export async function groupView(db: Queryable, clientId: number, id: number, now = new Date()) {
+  return toGroupView((await findGroup(db, clientId, id)) ?? fail('not_found', 'Group not found'), now)
 }
 
 export async function getLicenses(ctx: AppContext, clientId: number) {
-  const now = new Date()
+  const now = nowOf(ctx)
   return { licenses: (await listLicenses(ctx.db, clientId)).map((r) => toLicenseView(r, now)) }
 }
 
@@ -75,7 +87,7 @@ export const getLicense = (ctx: AppContext, clientId: number, rawId: string) => 
 export async function renameLicense(ctx: AppContext, clientId: number, rawId: string, title: string) {
   const id = parseId(rawId)
   await ctx.db.transaction(async (tx) => {
-    await lockedLicense(tx, clientId, id)
+    await lockedLicense(tx, clientId, id, nowOf(ctx))
     await setLicenseTitle(tx, clientId, id, title)
   })
   return licenseView(ctx, clientId, id)
@@ -86,24 +98,29 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
   const id = parseId(rawId)
   return ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    const license = await lockedLicense(tx, clientId, id)
+    const license = await lockedLicense(tx, clientId, id, nowOf(ctx))
     // released devices count too: a license that was ever bound is not handed back
     const problem = revokeProblem({ ...license, has_devices: await hasDevices(tx, id) })
     if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
     if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
     await revokeLicense(tx, id, license.group_id!)
-    return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!) }
+    return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!, nowOf(ctx)) }
   })
 }
 
-/** Pause and resume a cloud subscription (Face Machine, Analytics); a cancelled one cannot resume. */
-export async function setPaused(ctx: AppContext, clientId: number, rawId: string, paused: boolean) {
+/**
+ * Pause and resume a cloud subscription (Face Machine, Analytics); a cancelled one cannot resume.
+ * `platform`: the workspace calls under /facemachine/ and /nuitrack-analytics/ find only their own
+ * platform's licenses. A pause records paused_at (a paused trial's data is erased 30 days later).
+ */
+export async function setPaused(ctx: AppContext, clientId: number, rawId: string, paused: boolean, platform?: Platform) {
   const id = parseId(rawId)
+  const now = nowOf(ctx)
   await ctx.db.transaction(async (tx) => {
-    const license = await lockedLicense(tx, clientId, id)
+    const license = await lockedLicense(tx, clientId, id, now, platform)
     if (!canPause(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
-    if (!paused && !canResume(license, new Date())) fail('license_status')
-    await setLicensePaused(tx, id, paused)
+    if (!paused && !canResume(license, now)) fail('license_status')
+    await setLicensePaused(tx, id, paused, now)
   })
   return licenseView(ctx, clientId, id)
 }
@@ -127,13 +144,21 @@ export async function generateFromGroup(
   tx: Queryable,
   clientId: number,
   group: GroupRow,
-  opts: { title?: string | null; config?: Partial<LicenseConfig>; checkUnactivated: boolean; expiresInSeconds?: number | null; staffId?: number },
+  opts: {
+    title?: string | null
+    config?: Partial<LicenseConfig>
+    checkUnactivated: boolean
+    expiresInSeconds?: number | null
+    staffId?: number
+    /** business time: the licenses an upgrade holds cannot be generated while held */
+    now?: Date
+  },
 ): Promise<number> {
-  if (group.available < 1) fail('not_enough_licenses')
+  if (freeLicenses(group, opts.now ?? new Date()) < 1) fail('not_enough_licenses')
   if (opts.checkUnactivated && (await countUnactivated(tx, clientId)) >= UNACTIVATED_LICENSE_LIMIT) fail('unactivated_limit')
   const config = licenseConfigFor(group, opts.config)
   const delta = opts.expiresInSeconds ?? config.license_expire_delta ?? null
-  const id = await insertLicense(tx, {
+  const { id, expire_date } = await insertLicense(tx, {
     clientId,
     groupId: group.id,
     type: platformOfProduct(group.product),
@@ -143,9 +168,13 @@ export async function generateFromGroup(
     token: activationKey(),
     expiresInSeconds: delta,
     staffId: opts.staffId ?? null,
+    now: opts.now,
   })
   await addAvailable(tx, group.id, -1)
   group.available -= 1
+  // a subscription product from a paid group renews the way the group was paid (a staff order's does not)
+  if (opts.staffId === undefined)
+    await startSubscription(tx, { clientId, groupId: group.id, licenseId: id, product: group.product, config, expireDate: expire_date })
   return id
 }
 
@@ -169,6 +198,7 @@ export async function createTrial(
       config,
       checkUnactivated: true,
       expiresInSeconds: trial.days ? trial.days * DAY_SECONDS : null,
+      now: ctx.clock.now(),
     })
   })
   return { licenses: [await licenseView(ctx, clientId, licenseId)] }

@@ -16,6 +16,8 @@ export interface CheckoutOrder {
   amountCents: Cents
   source: ExternalPaymentSource
   mode?: 'payment' | 'subscription'
+  /** a subscription's term: how often the provider is told it renews */
+  interval?: 'month' | 'year'
   /** /app/ paths (the contract checked them); made absolute on PUBLIC_URL for the provider */
   successPath: string
   cancelPath: string
@@ -25,6 +27,11 @@ export interface CheckoutOrder {
   reserve?: (tx: Queryable, transactionId: number) => Promise<void>
   /** gives back what reserve took when the checkout cannot be opened */
   release?: (tx: Queryable, transactionId: number) => Promise<unknown>
+  /**
+   * when the pending transaction (and the provider's checkout) expires; default PAYMENT_SESSION_HOURS
+   * from now. An upgrade passes its hold's end, so the expiry job closes it when the hold ends.
+   */
+  expiresAt?: Date
 }
 
 export interface OpenedCheckout {
@@ -46,7 +53,7 @@ export async function openCheckout(ctx: AppContext, order: CheckoutOrder): Promi
     return fail('external_payments_unavailable')
   }
   const client = (await findClientById(ctx.db, order.clientId)) ?? fail('unauthorized')
-  const expiresAt = new Date(Date.now() + PAYMENT_SESSION_HOURS * 3600_000)
+  const expiresAt = order.expiresAt ?? new Date(ctx.clock.now().getTime() + PAYMENT_SESSION_HOURS * 3600_000)
   const t = await ctx.db.transaction(async (tx) => {
     const row = await insertTransaction(tx, {
       clientId: order.clientId,
@@ -68,6 +75,7 @@ export async function openCheckout(ctx: AppContext, order: CheckoutOrder): Promi
       transactionId: t.id,
       source: order.source,
       mode: order.mode ?? 'payment',
+      ...(order.interval ? { interval: order.interval } : {}),
       lines: (order.checkoutLines ?? order.lines).map((l) => ({ description: l.description, quantity: l.quantity, amount_cents: l.amount_cents })),
       amountCents: order.amountCents,
       customerEmail: client.email,

@@ -4,6 +4,7 @@ import type { JobQueue } from '../../platform/jobs.ts'
 import { closeTransaction, listExpiredPending, lockTransaction } from '../transactions/queries.ts'
 import { releasePromoOfTransaction } from '../promo/service.ts'
 import { expireSandboxSession, findSandboxSession } from './queries.ts'
+import { fulfilmentOf } from './service.ts'
 
 export const PAYMENT_EXPIRY_JOB = 'payments.expire'
 export const PAYMENT_EXPIRY_EVERY_SECONDS = 5 * 60
@@ -27,12 +28,17 @@ async function expireOne(ctx: Pick<AppContext, 'db'>, id: number, now: Date): Pr
     }
     await closeTransaction(tx, t.id, TRANSACTION_STATUS.expired)
     await releasePromoOfTransaction(tx, t.id)
+    // what the kind reserved ends with it (an upgrade's hold)
+    await fulfilmentOf(t.kind)?.closed?.(tx, t)
     return true
   })
 }
 
 /** Expires the pending payments whose checkout ran out of time; answers how many it expired. */
-export async function expirePendingPayments(ctx: Pick<AppContext, 'db' | 'log'>, now = new Date()): Promise<number> {
+export async function expirePendingPayments(
+  ctx: Pick<AppContext, 'db' | 'log'> & Partial<Pick<AppContext, 'clock'>>,
+  now = ctx.clock?.now() ?? new Date(),
+): Promise<number> {
   let expired = 0
   for (const t of await listExpiredPending(ctx.db, now, BATCH)) if (await expireOne(ctx, t.id, now)) expired++
   if (expired > 0) ctx.log.info({ expired }, 'pending payments expired')
@@ -40,7 +46,7 @@ export async function expirePendingPayments(ctx: Pick<AppContext, 'db' | 'log'>,
 }
 
 /** Registers the expiry on the job queue, every few minutes across all processes. */
-export function schedulePaymentExpiry(jobs: JobQueue, ctx: Pick<AppContext, 'db' | 'log'>) {
+export function schedulePaymentExpiry(jobs: JobQueue, ctx: Pick<AppContext, 'db' | 'log' | 'clock'>) {
   jobs.register(PAYMENT_EXPIRY_JOB, async () => {
     await expirePendingPayments(ctx)
   })

@@ -37,7 +37,13 @@ const t = useTestApp(PROVIDER_ENV)
 const ctx = () => t.app.ctx as AppContext
 
 /** A pending top-up of the client's with its checkout opened at the provider serving the source. */
-async function pendingTopUp(clientId: number, email: string, source: ExternalPaymentSource, amountCents = 15_000) {
+async function pendingTopUp(
+  clientId: number,
+  email: string,
+  source: ExternalPaymentSource,
+  amountCents = 15_000,
+  mode: 'payment' | 'subscription' = 'payment',
+) {
   const tx = await insertTransaction(t.db, {
     clientId,
     type: 0,
@@ -53,7 +59,7 @@ async function pendingTopUp(clientId: number, email: string, source: ExternalPay
   const session = await ctx().payments.forSource(source).createCheckout({
     transactionId: tx.id,
     source,
-    mode: 'payment',
+    mode,
     lines: tx.lines,
     amountCents,
     customerEmail: email,
@@ -121,6 +127,47 @@ describe('POST /api/payments/webhook/stripe/', () => {
 
     expect((await deliver(t.app, event)).statusCode).toBe(200)
     expect(await state(client.id, tx.id)).toEqual({ status: 0, balance: 15_000, ledger: 15_000, entries: 1, events: 1, receipts: 1 })
+  })
+
+  it('a subscription-mode session paid: the card Stripe saved (pm_, cus_, brand, last 4) lands in payment_methods, once', async () => {
+    const { client, email } = await signedInClient(t)
+    const { tx, session } = await pendingTopUp(client.id, email, 'stripe', 3_000, 'subscription')
+    expect(stripeApi.sessions.at(-1)).toMatchObject({ mode: 'payment', customer_creation: 'always', 'payment_intent_data[setup_future_usage]': 'off_session' })
+    const paid = stripeApi.paySession(session.sessionId, { brand: 'visa', last4: '4242' })
+    const event = stripeSessionEvent('checkout.session.completed', { id: session.sessionId, amount_total: 3_000, transaction_id: tx.id, subscription: paid })
+    const answers = await Promise.all(Array.from({ length: 3 }, () => deliver(t.app, event)))
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200)
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 0, balance: 3_000, entries: 1, events: 1 })
+    expect((await lockTransaction(t.db, tx.id))!.payment_method).toBe('Visa •••• 4242')
+    const methods = await t.db.query('SELECT client_id::int, provider, source, token, customer_ref, card_brand, card_last4 FROM payment_methods')
+    expect(methods).toEqual([
+      {
+        client_id: client.id,
+        provider: 'stripe',
+        source: 'stripe',
+        token: paid.paymentMethod,
+        customer_ref: paid.customer,
+        card_brand: 'Visa',
+        card_last4: '4242',
+      },
+    ])
+  })
+
+  it('Stripe down while the webhook reads the saved card: 503 (Stripe delivers again), nothing applied; the next delivery applies', async () => {
+    const { client, email } = await signedInClient(t)
+    const { tx, session } = await pendingTopUp(client.id, email, 'stripe', 3_000, 'subscription')
+    const paid = stripeApi.paySession(session.sessionId)
+    const event = stripeSessionEvent('checkout.session.completed', { id: session.sessionId, amount_total: 3_000, transaction_id: tx.id, subscription: paid })
+    stripeApi.mode = 503
+    try {
+      expectError(await deliver(t.app, event), 503, 'external_payments_unavailable')
+    } finally {
+      stripeApi.mode = 'ok'
+    }
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 1, balance: 0, events: 0 })
+    expect((await deliver(t.app, event)).statusCode).toBe(200)
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 0, balance: 3_000 })
+    expect(await count(t.db, 'payment_methods WHERE client_id = $1', [client.id])).toBe(1)
   })
 
   it('a bad signature answers 400 webhook_signature and changes nothing', async () => {
@@ -237,6 +284,19 @@ describe('POST /api/paypal/capture-payment/', () => {
     expect((await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })).json().transaction_status).toBe('ok')
     expect(paypalApi.requests.length).toBe(before)
     expect(await state(client.id, tx.id)).toMatchObject({ balance: 15_050, entries: 1 })
+  })
+
+  it('a subscription-mode order captured: the vaulted wallet (vault id, customer, e-mail) lands in payment_methods', async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const { tx, session } = await pendingTopUp(client.id, email, 'paypal', 2_500, 'subscription')
+    paypalApi.approve(session.sessionId)
+    const res = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'ok' })
+    const vault = paypalApi.orders.get(session.sessionId)!.vault!
+    const methods = await t.db.query('SELECT client_id::int, provider, source, token, customer_ref, paypal_email FROM payment_methods')
+    expect(methods).toEqual([
+      { client_id: client.id, provider: 'paypal', source: 'paypal', token: vault.id, customer_ref: vault.customerId, paypal_email: FAKE_PAYER_EMAIL },
+    ])
   })
 
   it("another client's order, or one the portal never opened, is not found", async () => {

@@ -71,7 +71,7 @@ export interface SandboxSessionRow {
   currency: string
   success_url: string
   cancel_url: string
-  metadata: { transaction_id?: number; expires_at?: string }
+  metadata: { transaction_id?: number; expires_at?: string; interval?: 'month' | 'year' }
   status: SandboxStatus
   last_event: SandboxSignedEvent | null
   created_at: Date
@@ -129,4 +129,67 @@ export async function closeSandboxSession(tx: Queryable, id: string, status: 'pa
 export async function expireSandboxSession(tx: Queryable, id: string): Promise<boolean> {
   const rows = await tx.query(`UPDATE sandbox_sessions SET status = 'expired', completed_at = now() WHERE id = $1 AND status = 'open' RETURNING id`, [id])
   return rows.length === 1
+}
+
+// ---- the sandbox provider's saved methods and off-session charges ----
+
+export interface SandboxMethodRow {
+  token: string
+  source: 'stripe' | 'paypal'
+  card_brand: string | null
+  card_last4: string | null
+  paypal_email: string | null
+  decline_off_session: boolean
+  session_id: string
+}
+
+export async function insertSandboxMethod(tx: Queryable, m: SandboxMethodRow) {
+  await tx.query(
+    `INSERT INTO sandbox_payment_methods (token, source, card_brand, card_last4, paypal_email, decline_off_session, session_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [m.token, m.source, m.card_brand, m.card_last4, m.paypal_email, m.decline_off_session, m.session_id],
+  )
+}
+
+export async function findSandboxMethod(db: Queryable, token: string): Promise<SandboxMethodRow | null> {
+  const [row] = await db.query<SandboxMethodRow>(
+    `SELECT token, source, card_brand, card_last4, paypal_email, decline_off_session, session_id FROM sandbox_payment_methods WHERE token = $1`,
+    [token],
+  )
+  return row ?? null
+}
+
+export interface SandboxChargeRow {
+  id: string
+  idempotency_key: string
+  token: string
+  transaction_id: number | null
+  amount_cents: number
+  outcome: 'paid' | 'declined'
+  decline_reason: string | null
+  payment_method: string | null
+  event_id: string
+}
+
+const toChargeRow = (r: SandboxChargeRow): SandboxChargeRow => ({
+  ...r,
+  amount_cents: Number(r.amount_cents),
+  transaction_id: r.transaction_id === null ? null : Number(r.transaction_id),
+})
+
+/**
+ * Records a sandbox charge under its idempotency key, or (the key was used before, or is being used
+ * at this moment by another call: the unique key makes it wait for that one) answers the stored one.
+ */
+export async function insertOrFindSandboxCharge(db: Queryable, c: SandboxChargeRow): Promise<SandboxChargeRow> {
+  const cols = 'id, idempotency_key, token, transaction_id, amount_cents, outcome, decline_reason, payment_method, event_id'
+  const [inserted] = await db.query<SandboxChargeRow>(
+    `INSERT INTO sandbox_charges (${cols}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (idempotency_key) DO NOTHING RETURNING ${cols}`,
+    [c.id, c.idempotency_key, c.token, c.transaction_id, c.amount_cents, c.outcome, c.decline_reason, c.payment_method, c.event_id],
+  )
+  if (inserted) return toChargeRow(inserted)
+  const [existing] = await db.query<SandboxChargeRow>(`SELECT ${cols} FROM sandbox_charges WHERE idempotency_key = $1`, [c.idempotency_key])
+  if (!existing) throw new Error(`sandbox charge ${c.idempotency_key} neither inserted nor found`)
+  return toChargeRow(existing)
 }

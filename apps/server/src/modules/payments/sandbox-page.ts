@@ -1,5 +1,5 @@
 import { formatUsd } from '@portal/domain'
-import type { SandboxSessionView as View } from './sandbox.ts'
+import type { SandboxCheckoutPage, SandboxSessionView as View } from './sandbox.ts'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
 
@@ -35,10 +35,10 @@ ${main}
 
 /**
  * The sandbox's hosted checkout, rendered on the server from the same view its API answers: the
- * merchant, the source, the lines and the total, and Pay, Decline and Cancel (checkout.js sends
- * them). An unknown checkout (view null) or a closed one says so.
+ * merchant, the source, the lines and the total, a card checkout's test-card number, and Pay,
+ * Decline and Cancel (checkout.js sends them). An unknown checkout (view null) or a closed one says so.
  */
-export function sandboxPage(checkout: { view: View; successUrl: string; cancelUrl: string } | null, csrf: { cookie: string; header: string }): string {
+export function sandboxPage(checkout: SandboxCheckoutPage | null, csrf: { cookie: string; header: string }): string {
   if (!checkout) {
     return page(
       'Checkout not found',
@@ -61,6 +61,20 @@ export function sandboxPage(checkout: { view: View; successUrl: string; cancelUr
     .map((l) => `<tr><td>${esc(l.description)}</td><td class="num">${l.quantity}</td><td class="num">${esc(formatUsd(l.amount))}</td></tr>`)
     .join('\n')
   const total = formatUsd(view.amount)
+  const renews = checkout.mode === 'subscription'
+  const saved = view.source === 'paypal' ? 'PayPal account' : 'card'
+  const subscription = renews
+    ? `<p class="subscription">A subscription, renewed every ${checkout.interval === 'year' ? 'year' : 'month'}: the ${saved} is saved for the renewals, which ${esc(view.merchant)} charges without you.</p>`
+    : ''
+  const method =
+    view.source === 'stripe'
+      ? `<div class="field">
+<label for="card-number">Card number</label>
+<input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="23" value="4242 4242 4242 4242" aria-describedby="card-hint card-error">
+<p class="field-hint" id="card-hint">Sandbox test cards: 4242 4242 4242 4242 (Visa), 5555 5555 5555 4444 (Mastercard), 3782 822463 10005 (American Express) pay; 4000 0000 0000 0002 is declined; 4000 0000 0000 0341 pays now but declines later renewals.</p>
+<p class="field-error" id="card-error" role="alert"></p>
+</div>`
+      : `<p class="payer">PayPal account: <strong>${esc(view.customer_email)}</strong></p>`
   return page(
     `Pay ${total} · ${view.merchant}`,
     `<h1 id="merchant">${esc(view.merchant)}</h1>
@@ -73,12 +87,16 @@ ${lines}
 </tbody>
 <tfoot><tr><th scope="row" colspan="2">Total (${esc(view.currency)})</th><td class="num total">${esc(total)}</td></tr></tfoot>
 </table>
+${subscription}
+<form class="pay-form" novalidate>
+${method}
 <div class="actions" role="group" data-session="${esc(view.id)}" data-csrf-cookie="${esc(csrf.cookie)}" data-csrf-header="${esc(csrf.header)}" aria-label="Payment">
-<button type="button" data-action="pay" class="primary">Pay ${esc(total)}</button>
+<button type="submit" data-action="pay" class="primary">Pay ${esc(total)}</button>
 <button type="button" data-action="decline">Decline</button>
 <button type="button" data-action="cancel" class="secondary">Cancel</button>
 </div>
+</form>
 <p class="status" role="status" aria-live="polite"></p>
-<p class="hint">Pay completes the payment, Decline acts as if the ${view.source === 'paypal' ? 'PayPal account' : 'card'} was refused, Cancel returns to the portal without paying.</p>`,
+<p class="hint">Pay completes the payment, Decline acts as if the ${saved} was refused, Cancel returns to the portal without paying.</p>`,
   )
 }

@@ -8,8 +8,26 @@ import type { Config } from '../../platform/config.ts'
 import { safeEqual } from '../../platform/crypto.ts'
 import { fail } from '../../platform/errors.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
-import { PaymentUnavailable, WebhookSignatureError, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from '../../platform/payments/port.ts'
-import { closeSandboxSession, findSandboxSession, insertSandboxSession, type SandboxSessionRow, type SandboxSignedEvent } from './queries.ts'
+import {
+  WebhookSignatureError,
+  type ChargeRequest,
+  type ChargeResult,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type PaymentEvent,
+  type PaymentProvider,
+  type SavedPaymentMethod,
+} from '../../platform/payments/port.ts'
+import {
+  closeSandboxSession,
+  findSandboxMethod,
+  findSandboxSession,
+  insertOrFindSandboxCharge,
+  insertSandboxMethod,
+  insertSandboxSession,
+  type SandboxSessionRow,
+  type SandboxSignedEvent,
+} from './queries.ts'
 
 /**
  * The built-in sandbox payment provider: our own hosted checkout (/sandbox/checkout/{id}/) with
@@ -39,8 +57,50 @@ export interface SandboxEventBody {
   id: string
   type: (typeof SANDBOX_EVENT_TYPES)[SandboxOutcome]
   created: number
-  data: { session_id: string; amount_cents: number; payment_method: string | null }
+  data: {
+    session_id: string
+    amount_cents: number
+    payment_method: string | null
+    /** a paid subscription-mode checkout: the method the sandbox keeps for off-session charges */
+    saved_method?: SandboxSavedMethodBody
+  }
 }
+
+export interface SandboxSavedMethodBody {
+  token: string
+  source: ExternalPaymentSource
+  card_brand: string | null
+  card_last4: string | null
+  paypal_email: string | null
+}
+
+/** What a sandbox test card does (Stripe's test cards): pays, is declined at checkout, or pays and then declines off-session. */
+export interface SandboxTestCard {
+  brand: string
+  last4: string
+  checkout: 'paid' | 'declined'
+  /** every later off-session charge on the saved card is declined (card_declined) */
+  declineOffSession: boolean
+}
+
+/** The test cards the sandbox's card checkout takes, by number (digits only). */
+export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxTestCard>> = {
+  '4242424242424242': { brand: 'Visa', last4: '4242', checkout: 'paid', declineOffSession: false },
+  '5555555555554444': { brand: 'Mastercard', last4: '4444', checkout: 'paid', declineOffSession: false },
+  '378282246310005': { brand: 'American Express', last4: '0005', checkout: 'paid', declineOffSession: false },
+  '4000000000000002': { brand: 'Visa', last4: '0002', checkout: 'declined', declineOffSession: false },
+  '4000000000000341': { brand: 'Visa', last4: '0341', checkout: 'paid', declineOffSession: true },
+}
+export const SANDBOX_DEFAULT_CARD = '4242424242424242'
+
+/** The test card a typed number names (spaces and dashes ignored); null for any other number. */
+export function sandboxTestCard(number: string | undefined): SandboxTestCard | null {
+  const digits = (number ?? SANDBOX_DEFAULT_CARD).replace(/[\s-]/g, '')
+  return Object.hasOwn(SANDBOX_TEST_CARDS, digits) ? SANDBOX_TEST_CARDS[digits]! : null
+}
+
+const cardText = (brand: string | null, last4: string | null) => `${brand ?? 'Card'} •••• ${last4 ?? '????'}`
+const paypalText = (email: string | null) => `PayPal (${email ?? 'unknown'})`
 
 /** The webhook secret, generated once into DATA_DIR (every process sharing DATA_DIR reads the same one). */
 export function sandboxWebhookSecret(dataDir: string): string {
@@ -140,9 +200,34 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
   return {
     name: 'sandbox',
     webhooks,
-    // issue 13: the adapter's off-session charge is being written; until then renewals cannot charge here
-    async charge(): Promise<ChargeResult> {
-      throw new PaymentUnavailable('off-session charges are not implemented for this provider yet')
+    /**
+     * An off-session charge on a saved sandbox method: recorded under its idempotency key (the same
+     * key answers the stored charge and event id, whoever asks and however often), never delivered
+     * by webhook: the caller applies the event it answers.
+     */
+    async charge(req: ChargeRequest): Promise<ChargeResult> {
+      const method = req.method.provider === 'sandbox' ? await findSandboxMethod(db, req.method.token) : null
+      const declineReason = !method ? 'payment_method_not_found' : method.decline_off_session ? 'card_declined' : null
+      const stored = await insertOrFindSandboxCharge(db, {
+        id: `sbch_${randomBytes(18).toString('base64url')}`,
+        idempotency_key: req.idempotencyKey,
+        token: req.method.token,
+        transaction_id: req.transactionId,
+        amount_cents: req.amountCents,
+        outcome: declineReason ? 'declined' : 'paid',
+        decline_reason: declineReason,
+        payment_method: method ? (method.source === 'paypal' ? paypalText(method.paypal_email) : cardText(method.card_brand, method.card_last4)) : null,
+        event_id: `evt_${randomBytes(18).toString('base64url')}`,
+      })
+      const event: PaymentEvent = {
+        provider: 'sandbox',
+        eventId: stored.event_id,
+        sessionId: stored.id,
+        outcome: stored.outcome,
+        amountCents: stored.amount_cents,
+        ...(stored.payment_method ? { paymentMethod: stored.payment_method } : {}),
+      }
+      return stored.decline_reason ? { event, declineReason: stored.decline_reason } : { event }
     },
     async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
       const id = `sbx_${randomBytes(18).toString('base64url')}`
@@ -156,7 +241,11 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
         amount_cents: req.amountCents,
         success_url: req.successUrl,
         cancel_url: req.cancelUrl,
-        metadata: { transaction_id: req.transactionId, expires_at: req.expiresAt.toISOString() },
+        metadata: {
+          transaction_id: req.transactionId,
+          expires_at: req.expiresAt.toISOString(),
+          ...(req.mode === 'subscription' ? { interval: req.interval ?? 'month' } : {}),
+        },
       })
       return { provider: 'sandbox', sessionId: id, url: `${config.PUBLIC_URL}/sandbox/checkout/${id}/` }
     },
@@ -177,10 +266,27 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
         outcome,
         ...(Number.isSafeInteger(body.data.amount_cents) ? { amountCents: body.data.amount_cents } : {}),
         ...(typeof body.data.payment_method === 'string' ? { paymentMethod: body.data.payment_method } : {}),
+        ...(outcome === 'paid' && isSavedMethodBody(body.data.saved_method) ? { savedMethod: savedMethodOf(body.data.saved_method) } : {}),
       }
     },
   }
 }
+
+function isSavedMethodBody(m: unknown): m is SandboxSavedMethodBody {
+  const o = m as SandboxSavedMethodBody | null | undefined
+  return typeof o?.token === 'string' && o.token.length > 0 && (o.source === 'stripe' || o.source === 'paypal')
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : null)
+const savedMethodOf = (m: SandboxSavedMethodBody): SavedPaymentMethod => ({
+  provider: 'sandbox',
+  source: m.source,
+  token: m.token,
+  customerRef: null,
+  cardBrand: str(m.card_brand),
+  cardLast4: str(m.card_last4),
+  paypalEmail: str(m.paypal_email),
+})
 
 // ---- the hosted checkout's calls ----
 
@@ -208,36 +314,58 @@ export async function sandboxSessionView(ctx: Pick<AppContext, 'db'>, id: string
 export async function sandboxCheckoutPage(ctx: Pick<AppContext, 'db'>, id: string) {
   if (id.length > 200 || id.includes('\u0000')) return null
   const s = await findSandboxSession(ctx.db, id)
-  return s ? { view: viewOf(s), successUrl: s.success_url, cancelUrl: s.cancel_url } : null
+  return s ? { view: viewOf(s), successUrl: s.success_url, cancelUrl: s.cancel_url, mode: s.mode, interval: s.metadata.interval ?? 'month' } : null
 }
+export type SandboxCheckoutPage = NonNullable<Awaited<ReturnType<typeof sandboxCheckoutPage>>>
 
-/** How the sandbox says the customer paid: its test card, or the PayPal account. */
-function paymentMethod(source: ExternalPaymentSource, email: string, outcome: SandboxOutcome): string | null {
-  if (outcome === 'cancelled') return null
-  if (source === 'paypal') return `PayPal (${email})`
-  // Stripe's test cards: 4242 pays, 0002 is declined
-  return outcome === 'paid' ? 'Visa •••• 4242' : 'Visa •••• 0002'
-}
+/** The Decline button acts as Stripe's declined test card. */
+const DECLINED_CARD = SANDBOX_TEST_CARDS['4000000000000002']!
 
 /**
  * The customer pays, declines or cancels: the checkout closes and its signed webhook is queued in
  * the same database transaction, so the browser can go on at once and a crash right after the
  * click still delivers. Answers where the browser goes next.
+ *
+ * A card checkout pays with the test card typed (4242 4242 4242 4242 when none): a declining card
+ * turns Pay into a decline, a number that is no test card answers validation_failed on card_number.
+ * A paid subscription-mode checkout saves the card (or the PayPal account: the checkout's e-mail)
+ * as a sandbox method (sbpm_…) and its webhook carries it.
  */
 export async function completeSandboxCheckout(
   ctx: Pick<AppContext, 'db' | 'jobs'>,
   webhooks: Pick<SandboxWebhooks, 'secret'>,
   id: string,
-  outcome: SandboxOutcome,
+  requested: SandboxOutcome,
+  cardNumber?: string,
 ): Promise<{ redirect_url: string }> {
   return ctx.db.transaction(async (tx) => {
     const s = (await findSandboxSession(tx, id, true)) ?? fail('route_not_found', 'No such checkout')
     if (sandboxStatus(s) !== 'open') fail('payment_closed')
+    const card =
+      s.source !== 'stripe' || requested === 'cancelled'
+        ? null
+        : requested === 'declined'
+          ? DECLINED_CARD
+          : (sandboxTestCard(cardNumber) ?? fail('validation_failed', 'Use one of the sandbox test cards, e.g. 4242 4242 4242 4242', 'card_number'))
+    const outcome: SandboxOutcome = card?.checkout === 'declined' ? 'declined' : requested
+    let paymentMethod: string | null = null
+    if (outcome !== 'cancelled') paymentMethod = card ? cardText(card.brand, card.last4) : paypalText(s.customer_email)
+    let saved: SandboxSavedMethodBody | undefined
+    if (outcome === 'paid' && s.mode === 'subscription') {
+      saved = {
+        token: `sbpm_${randomBytes(18).toString('base64url')}`,
+        source: s.source,
+        card_brand: card?.brand ?? null,
+        card_last4: card?.last4 ?? null,
+        paypal_email: card ? null : s.customer_email,
+      }
+      await insertSandboxMethod(tx, { ...saved, decline_off_session: card?.declineOffSession ?? false, session_id: s.id })
+    }
     const body: SandboxEventBody = {
       id: `evt_${randomBytes(18).toString('base64url')}`,
       type: SANDBOX_EVENT_TYPES[outcome],
       created: Math.floor(Date.now() / 1000),
-      data: { session_id: s.id, amount_cents: s.amount_cents, payment_method: paymentMethod(s.source, s.customer_email, outcome) },
+      data: { session_id: s.id, amount_cents: s.amount_cents, payment_method: paymentMethod, ...(saved ? { saved_method: saved } : {}) },
     }
     const raw = JSON.stringify(body)
     const signed: SandboxSignedEvent = { body: raw, signature: signSandboxBody(webhooks.secret, raw) }

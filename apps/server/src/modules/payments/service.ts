@@ -15,6 +15,8 @@ export const RECEIPT_JOB = 'payments.receipt'
 export interface PaidWith {
   /** payment_methods.id of the method saved by a subscription checkout; null for a one-off payment */
   methodId: number | null
+  /** business time of the payment (ctx.clock): an upgrade's new period starts then */
+  now: Date
 }
 
 /**
@@ -39,7 +41,13 @@ const FULFILMENT = new Map<string, Fulfilment>([
     },
   ],
   // a basket order paid by card or PayPal: its licenses, as a balance purchase gets them at once
-  ['purchase', { paid: (tx, t, paidWith) => fulfilLines(tx, t.client_id, t.lines, paidWith) }],
+  [
+    'purchase',
+    {
+      paid: (tx, t, paidWith) =>
+        fulfilLines(tx, t.client_id, t.lines, { source: t.payment_source === 'paypal' ? 'paypal' : 'stripe', methodId: paidWith.methodId }),
+    },
+  ],
 ])
 
 /** Adds (or replaces) what a paid transaction of `kind` delivers. */
@@ -62,7 +70,10 @@ export interface AppliedEvent {
  * webhook delivered any number of times, in parallel or on two processes, credits once. A crash
  * before the commit leaves nothing applied and nothing recorded: the next delivery applies it.
  */
-export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'log'>, event: PaymentEvent): Promise<AppliedEvent> {
+export async function applyPaymentEvent(
+  ctx: Pick<AppContext, 'db' | 'jobs' | 'log'> & Partial<Pick<AppContext, 'clock'>>,
+  event: PaymentEvent,
+): Promise<AppliedEvent> {
   return ctx.db.transaction(async (tx) => {
     const t = await lockTransactionBySession(tx, event.provider, event.sessionId)
     if (!t) {
@@ -93,7 +104,7 @@ export async function applyPaymentEvent(ctx: Pick<AppContext, 'db' | 'jobs' | 'l
     const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
     // what was bought first (the client's row, as every balance change takes it), the invoice counter last:
     // one lock order with balance purchases and staff adjustments
-    await fulfil.paid(tx, t, { methodId })
+    await fulfil.paid(tx, t, { methodId, now: ctx.clock?.now() ?? new Date() })
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
     await confirmPromoOfTransaction(tx, t.id)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })

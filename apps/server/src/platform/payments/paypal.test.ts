@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { FAKE_PAYER_EMAIL, FAKE_PAYPAL_CLIENT, startFakePaypal } from '../../test/fake-providers.ts'
 import { centsToDecimal, createPaypalProvider, decimalToCents } from './paypal.ts'
-import { PaymentUnavailable, type CheckoutRequest, type PaymentProvider } from './port.ts'
+import { PaymentUnavailable, type CheckoutRequest, type PaymentProvider, type SavedPaymentMethod } from './port.ts'
 
 /** The PayPal adapter against a local fake of PayPal's REST API (OAuth token, Orders v2). */
 
@@ -19,6 +19,7 @@ let paypal: PaymentProvider
 beforeEach(() => {
   fake.mode = 'ok'
   fake.requests.length = 0
+  fake.vaultOrdersNeedCapture = false
   paypal = createPaypalProvider(config, { timeoutMs: 5_000 })
 })
 
@@ -188,5 +189,114 @@ describe('capture', () => {
     fake.mode = 'drop'
     await expect(paypal.capture!(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
     expect(fake.orders.get(sessionId)!.capture).toBeNull()
+  })
+})
+
+describe('subscription checkouts vault the wallet', () => {
+  it('the order asks PayPal to vault on success (MERCHANT usage); the capture answers the vault id, customer and e-mail as savedMethod', async () => {
+    const { sessionId } = await paypal.createCheckout(request({ mode: 'subscription', interval: 'month', transactionId: 11 }))
+    const sent = JSON.parse(fake.requests.find((r) => r.path === '/v2/checkout/orders')!.body) as {
+      payment_source: { paypal: { attributes: unknown; experience_context: { return_url: string } } }
+    }
+    expect(sent.payment_source.paypal.attributes).toEqual({ vault: { store_in_vault: 'ON_SUCCESS', usage_type: 'MERCHANT', customer_type: 'CONSUMER' } })
+    expect(sent.payment_source.paypal.experience_context.return_url).toBe('http://portal.test/app/nuitrack/balance-purchase-success/')
+    fake.approve(sessionId)
+    const event = await paypal.capture!(sessionId)
+    const vault = fake.orders.get(sessionId)!.vault!
+    expect(event).toMatchObject({ outcome: 'paid', amountCents: 15_050, paymentMethod: `PayPal (${FAKE_PAYER_EMAIL})` })
+    expect(event.savedMethod).toEqual({ provider: 'paypal', source: 'paypal', token: vault.id, customerRef: vault.customerId, paypalEmail: FAKE_PAYER_EMAIL })
+    // read back (captured before): the same saved wallet
+    expect((await paypal.capture!(sessionId)).savedMethod).toEqual(event.savedMethod)
+  })
+
+  it('a one-off order asks no vault and its event saves nothing', async () => {
+    const { sessionId } = await paypal.createCheckout(request({ transactionId: 12 }))
+    const sent = JSON.parse(fake.requests.find((r) => r.path === '/v2/checkout/orders')!.body) as { payment_source: { paypal: Record<string, unknown> } }
+    expect(sent.payment_source.paypal.attributes).toBeUndefined()
+    fake.approve(sessionId)
+    expect((await paypal.capture!(sessionId)).savedMethod).toBeUndefined()
+  })
+})
+
+describe('charge', () => {
+  /** a wallet vaulted by a paid subscription checkout */
+  async function vaulted(): Promise<SavedPaymentMethod> {
+    const { sessionId } = await paypal.createCheckout(request({ mode: 'subscription', transactionId: 20 + fake.orders.size }))
+    fake.approve(sessionId)
+    return (await paypal.capture!(sessionId)).savedMethod!
+  }
+  const charge = (method: SavedPaymentMethod, key: string, amountCents = 2_900) =>
+    paypal.charge({ transactionId: 99, idempotencyKey: key, method, amountCents, description: 'Nuitrack renewal', customerEmail: 'ada@example.com' })
+
+  it('an order on the vault_id with PayPal-Request-Id = the key, completed in the create answer: a paid event', async () => {
+    const method = await vaulted()
+    fake.requests.length = 0
+    const result = await charge(method, 'renewal:3:2026-12-01:0')
+    const create = fake.requests.find((r) => r.path === '/v2/checkout/orders')!
+    expect(create.headers['paypal-request-id']).toBe('renewal:3:2026-12-01:0')
+    const body = JSON.parse(create.body) as { intent: string; payment_source: unknown; purchase_units: { amount: unknown; custom_id: string }[] }
+    expect(body.intent).toBe('CAPTURE')
+    expect(body.payment_source).toEqual({ paypal: { vault_id: method.token } })
+    expect(body.purchase_units[0]).toMatchObject({ amount: { currency_code: 'USD', value: '29.00' }, custom_id: '99' })
+    // no separate capture call: the vaulted order completes when it is created
+    expect(fake.requests.some((r) => r.path.endsWith('/capture'))).toBe(false)
+    const order = [...fake.orders.values()].at(-1)!
+    expect(result).toEqual({
+      event: {
+        provider: 'paypal',
+        eventId: order.capture!.id,
+        sessionId: order.id,
+        outcome: 'paid',
+        amountCents: 2_900,
+        paymentMethod: `PayPal (${FAKE_PAYER_EMAIL})`,
+      },
+    })
+  })
+
+  it('an order that is not completed at once is captured (its own request id)', async () => {
+    const method = await vaulted()
+    fake.vaultOrdersNeedCapture = true
+    const result = await charge(method, 'k-capture')
+    const capture = fake.requests.find((r) => r.path.endsWith('/capture') && r.headers['paypal-request-id'] === 'k-capture:capture')
+    expect(capture).toBeDefined()
+    expect(result.event).toMatchObject({ outcome: 'paid', amountCents: 2_900 })
+  })
+
+  it('the same key twice (or 5 in parallel) is one order and the same event', async () => {
+    const method = await vaulted()
+    const before = fake.orders.size
+    const first = await charge(method, 'k-same')
+    expect(await charge(method, 'k-same')).toEqual(first)
+    const parallel = await Promise.all(Array.from({ length: 5 }, () => charge(method, 'k-par')))
+    expect(new Set(parallel.map((r) => r.event.eventId)).size).toBe(1)
+    expect(fake.orders.size - before).toBe(2)
+  })
+
+  it('a refused wallet (422 INSTRUMENT_DECLINED), a declined capture, an unknown vault: declined events', async () => {
+    const method = await vaulted()
+    fake.declineVault(method.token, 'refused')
+    const refused = await charge(method, 'k-r')
+    expect(refused.declineReason).toBe('instrument_declined')
+    expect(refused.event).toMatchObject({ provider: 'paypal', outcome: 'declined', paymentMethod: `PayPal (${FAKE_PAYER_EMAIL})` })
+    fake.declineVault(method.token, 'capture_declined')
+    const captureDeclined = await charge(method, 'k-c')
+    expect(captureDeclined.declineReason).toBe('declined')
+    expect(captureDeclined.event.outcome).toBe('declined')
+    expect(captureDeclined.event.sessionId).toBe([...fake.orders.values()].at(-1)!.id)
+    const unknown = await charge({ ...method, token: 'VTnope' }, 'k-u')
+    expect(unknown.event.outcome).toBe('declined')
+    expect(new Set([refused.event.eventId, captureDeclined.event.eventId, unknown.event.eventId]).size).toBe(3)
+  })
+
+  it.each([
+    ['a 503', 503],
+    ['a 500', 500],
+    ['a dropped connection', 'drop' as const],
+  ])('PayPal answering %s: PaymentUnavailable', async (_label, mode) => {
+    const method = await vaulted()
+    const before = fake.orders.size
+    fake.mode = mode
+    await expect(charge(method, `k-down-${String(mode)}`)).rejects.toBeInstanceOf(PaymentUnavailable)
+    expect(fake.orders.size).toBe(before)
   })
 })

@@ -1,6 +1,15 @@
 import type { Cents } from '@portal/domain'
 import type { Config } from '../config.ts'
-import { PaymentUnavailable, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
+import {
+  PaymentUnavailable,
+  type ChargeRequest,
+  type ChargeResult,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type PaymentEvent,
+  type PaymentProvider,
+  type SavedPaymentMethod,
+} from './port.ts'
 
 /**
  * The PayPal source through PayPal's REST API v2 (Orders), over plain fetch (docs/decisions.md says
@@ -8,6 +17,11 @@ import { PaymentUnavailable, type ChargeResult, type CheckoutRequest, type Check
  * after the customer approves it, the portal captures it (`POST /api/paypal/capture-payment/`) and
  * the capture becomes the payment event. Capturing again answers ORDER_ALREADY_CAPTURED: the order is
  * read back and its capture answers the same event, so a repeated sync applies once.
+ *
+ * A subscription checkout asks PayPal to vault the wallet on success (`attributes.vault`,
+ * usage MERCHANT); the capture answers the vault id and PayPal's customer id, which the paid event
+ * carries as savedMethod. `charge` then creates an order on that `vault_id` (merchant-initiated, no
+ * buyer), with the caller's idempotency key as PayPal-Request-Id.
  */
 
 export type PaypalConfig = Pick<Config, 'PAYPAL_CLIENT_ID' | 'PAYPAL_CLIENT_SECRET' | 'PAYPAL_API_BASE' | 'PAYPAL_MERCHANT_ID'>
@@ -34,7 +48,12 @@ interface Order {
   status?: string
   links?: { href: string; rel: string; method?: string }[]
   payer?: { email_address?: string }
-  payment_source?: { paypal?: { email_address?: string } }
+  payment_source?: {
+    paypal?: {
+      email_address?: string
+      attributes?: { vault?: { id?: string; status?: string; customer?: { id?: string } } }
+    }
+  }
   purchase_units?: { custom_id?: string; payments?: { captures?: Capture[] } }[]
 }
 interface ApiErrorBody {
@@ -100,9 +119,28 @@ function captureToEvent(orderId: string, order: Order, capture: Capture): Paymen
     // never leave the amount out of a paid event: the service credits only what matches the transaction
     if (cents === null) throw new PaymentUnavailable(`PayPal capture ${capture.id} has an amount the portal cannot read: ${JSON.stringify(capture.amount)}`)
     event.amountCents = cents
+    const saved = vaultedWallet(order)
+    if (saved) event.savedMethod = saved
   }
   return event
 }
+
+/** The wallet PayPal vaulted with the order (a subscription checkout's capture): its vault id, customer and e-mail. */
+function vaultedWallet(order: Order): SavedPaymentMethod | null {
+  const paypal = order.payment_source?.paypal
+  const vault = paypal?.attributes?.vault
+  if (!vault?.id) return null
+  return {
+    provider: 'paypal',
+    source: 'paypal',
+    token: vault.id,
+    customerRef: vault.customer?.id ?? null,
+    paypalEmail: paypal?.email_address ?? order.payer?.email_address ?? null,
+  }
+}
+
+/** The reason of a refusal: the first issue PayPal named, lower case (INSTRUMENT_DECLINED → instrument_declined). */
+const issueOf = (body: ApiErrorBody | null, fallback: string) => (body?.details?.[0]?.issue ?? body?.name ?? fallback).toLowerCase()
 
 export function createPaypalProvider(config: PaypalConfig, options: PaypalOptions = {}): PaymentProvider {
   const { PAYPAL_CLIENT_ID: clientId, PAYPAL_CLIENT_SECRET: secret } = config
@@ -181,9 +219,69 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
   return {
     name: 'paypal',
 
-    // issue 13: the adapter's off-session charge is being written; until then renewals cannot charge here
-    async charge(): Promise<ChargeResult> {
-      throw new PaymentUnavailable('off-session charges are not implemented for this provider yet')
+    /**
+     * An order on the vaulted wallet, captured without the buyer: PayPal answers a vaulted order
+     * COMPLETED with its capture; one that is not yet is captured here. PayPal-Request-Id is the
+     * idempotency key (the capture's is the key with ":capture"), so a retried call charges once.
+     * 422 (the wallet refused, the vault unusable) and a DECLINED capture are a declined event;
+     * PayPal unreachable or 5xx (or refusing the call itself: 400, 403, 404) is PaymentUnavailable.
+     */
+    async charge(req: ChargeRequest): Promise<ChargeResult> {
+      const declined = (sessionId: string, eventId: string, reason: string): ChargeResult => ({
+        event: {
+          provider: 'paypal',
+          eventId,
+          sessionId,
+          outcome: 'declined',
+          amountCents: req.amountCents,
+          paymentMethod: req.method.paypalEmail ? `PayPal (${req.method.paypalEmail})` : 'PayPal',
+        },
+        declineReason: reason,
+      })
+      const refusal = (err: unknown, orderId: string | null): ChargeResult => {
+        if (err instanceof PaypalApiError && err.status === 422) {
+          const reason = issueOf(err.body, 'unprocessable_entity')
+          return declined(orderId ?? `paypal-charge:${req.idempotencyKey}`, `${orderId ?? req.idempotencyKey}:${reason}`, reason)
+        }
+        throw unavailable('charge', err)
+      }
+      const body = {
+        intent: 'CAPTURE',
+        purchase_units: [
+          {
+            reference_id: String(req.transactionId),
+            custom_id: String(req.transactionId),
+            description: req.description.slice(0, 127),
+            amount: usd(req.amountCents),
+            ...(config.PAYPAL_MERCHANT_ID ? { payee: { merchant_id: config.PAYPAL_MERCHANT_ID } } : {}),
+          },
+        ],
+        payment_source: { paypal: { vault_id: req.method.token } },
+      }
+      let order: Order
+      try {
+        order = await api<Order>('POST', '/v2/checkout/orders', body, req.idempotencyKey)
+      } catch (err) {
+        return refusal(err, null)
+      }
+      if (order.status !== 'COMPLETED' || !captureOf(order)) {
+        try {
+          order = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(order.id)}/capture`, {}, `${req.idempotencyKey}:capture`)
+        } catch (err) {
+          return refusal(err, order.id)
+        }
+      }
+      const capture = captureOf(order)
+      if (!capture) throw new PaymentUnavailable(`PayPal order ${order.id} has no capture (status ${order.status ?? 'unknown'})`)
+      if (capture.status === 'COMPLETED') {
+        const event = captureToEvent(order.id, order, capture)
+        delete event.savedMethod
+        if (!order.payer?.email_address && !order.payment_source?.paypal?.email_address && req.method.paypalEmail)
+          event.paymentMethod = `PayPal (${req.method.paypalEmail})`
+        return { event }
+      }
+      if (capture.status === 'PENDING') throw new PaymentUnavailable(`PayPal capture ${capture.id} of order ${order.id} is pending`)
+      return declined(order.id, capture.id, capture.status.toLowerCase())
     },
     async createCheckout(req): Promise<CheckoutSession> {
       const order = {
@@ -209,6 +307,10 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
               return_url: req.successUrl,
               cancel_url: req.cancelUrl,
             },
+            // a subscription: PayPal keeps the wallet for the portal's later charges (its vault id comes with the capture)
+            ...(req.mode === 'subscription'
+              ? { attributes: { vault: { store_in_vault: 'ON_SUCCESS', usage_type: 'MERCHANT', customer_type: 'CONSUMER' } } }
+              : {}),
           },
         },
       }

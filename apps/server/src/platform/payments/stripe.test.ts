@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
-import { PaymentUnavailable, WebhookSignatureError, type CheckoutRequest } from './port.ts'
+import { PaymentUnavailable, WebhookSignatureError, type CheckoutRequest, type SavedPaymentMethod } from './port.ts'
 import { createStripeProvider, withSessionIdParam } from './stripe.ts'
 
 /** The Stripe adapter against a local fake of the Stripe API, and webhooks signed with the package's own test helper. */
@@ -12,6 +12,7 @@ beforeEach(() => {
   fake.mode = 'ok'
   fake.requests.length = 0
   fake.sessions.length = 0
+  fake.intentsCreated.length = 0
 })
 
 const SECRET = 'whsec_test_secret'
@@ -70,7 +71,7 @@ describe('createCheckout', () => {
     expect(expires).toBeLessThan(24 * 3600)
   })
 
-  it('a subscription: recurring prices, metadata on the subscription', async () => {
+  it('a subscription: a payment that saves the card (customer_creation always, setup_future_usage off_session), no recurring prices', async () => {
     await stripe.createCheckout(
       request({
         mode: 'subscription',
@@ -84,17 +85,24 @@ describe('createCheckout', () => {
     )
     const form = fake.sessions[0]!
     expect(form).toMatchObject({
-      mode: 'subscription',
+      mode: 'payment',
+      customer_creation: 'always',
+      'payment_intent_data[setup_future_usage]': 'off_session',
+      'payment_intent_data[metadata][transaction_id]': '42',
+      'payment_intent_data[metadata][portal_mode]': 'subscription',
+      'metadata[portal_mode]': 'subscription',
       'line_items[0][quantity]': '3',
       'line_items[0][price_data][unit_amount]': '3000',
-      'line_items[0][price_data][recurring][interval]': 'year',
       // 1000 cents do not divide by 3: one item for the line's total, named with its quantity
       'line_items[1][quantity]': '1',
       'line_items[1][price_data][unit_amount]': '1000',
       'line_items[1][price_data][product_data][name]': '3 × Face SDK',
-      'subscription_data[metadata][transaction_id]': '42',
     })
-    expect(form['payment_intent_data[metadata][transaction_id]']).toBeUndefined()
+    expect(Object.keys(form).filter((k) => k.includes('recurring') || k.startsWith('subscription_data'))).toEqual([])
+    // a one-off payment saves nothing
+    await stripe.createCheckout(request({ transactionId: 43 }))
+    expect(fake.sessions[1]!.customer_creation).toBeUndefined()
+    expect(fake.sessions[1]!['payment_intent_data[setup_future_usage]']).toBeUndefined()
   })
 
   it.each([
@@ -171,8 +179,110 @@ describe('parseWebhook', () => {
     expect(() => stripe.parseWebhook!({ rawBody: good.rawBody, headers: { 'stripe-signature': stale } })).toThrow(WebhookSignatureError)
   })
 
+  it('a paid subscription-mode session: the PaymentIntent is fetched for the saved card (pm_, cus_, brand, last 4)', async () => {
+    const paid = fake.paySession('cs_sub', { brand: 'mastercard', last4: '4444' })
+    const event = stripeSessionEvent('checkout.session.completed', { id: 'cs_sub', amount_total: 3_000, transaction_id: 42, subscription: paid }, 'evt_s')
+    expect(await parse(event)).toEqual({
+      provider: 'stripe',
+      eventId: 'evt_s',
+      sessionId: 'cs_sub',
+      outcome: 'paid',
+      amountCents: 3_000,
+      paymentMethod: 'Mastercard •••• 4444',
+      savedMethod: { provider: 'stripe', source: 'stripe', token: paid.paymentMethod, customerRef: paid.customer, cardBrand: 'Mastercard', cardLast4: '4444' },
+    })
+    const get = fake.requests.find((r) => r.method === 'GET')!
+    expect(decodeURIComponent(get.path)).toBe(`/v1/payment_intents/${paid.paymentIntent}?expand[0]=payment_method`)
+    // a one-off session's event fetches nothing
+    fake.requests.length = 0
+    await parse(stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000 }))
+    expect(fake.requests).toEqual([])
+  })
+
+  it('Stripe down while reading the saved card: PaymentUnavailable (the webhook answers 503 and Stripe delivers it again)', async () => {
+    const paid = fake.paySession('cs_sub')
+    fake.mode = 500
+    await expect(parse(stripeSessionEvent('checkout.session.completed', { id: 'cs_sub', amount_total: 3_000, subscription: paid }))).rejects.toBeInstanceOf(
+      PaymentUnavailable,
+    )
+  })
+
   it('without STRIPE_WEBHOOK_SECRET webhooks cannot be verified: PaymentUnavailable', () => {
     const noSecret = createStripeProvider({ ...config, STRIPE_WEBHOOK_SECRET: undefined })
     expect(() => noSecret.parseWebhook!(signed('{}'))).toThrow(PaymentUnavailable)
+  })
+})
+
+describe('charge', () => {
+  const saved = (card: { brand?: string; last4?: string } = {}) => {
+    const paid = fake.paySession('cs_any', card)
+    return {
+      provider: 'stripe' as const,
+      source: 'stripe' as const,
+      token: paid.paymentMethod,
+      customerRef: paid.customer,
+      cardBrand: 'Visa',
+      cardLast4: card.last4 ?? '4242',
+    }
+  }
+  const charge = (method: SavedPaymentMethod, key = 'renewal:1:2026-12-01:0', amountCents = 2_900) =>
+    stripe.charge({ transactionId: 77, idempotencyKey: key, method, amountCents, description: 'Face SDK renewal', customerEmail: 'ada@example.com' })
+
+  it('an off-session PaymentIntent on the saved card, confirmed, with the idempotency key: a paid event', async () => {
+    const method = saved()
+    const result = await charge(method)
+    expect(result.event.outcome).toBe('paid')
+    const [form] = fake.intentsCreated
+    expect(form).toMatchObject({
+      amount: '2900',
+      currency: 'usd',
+      customer: method.customerRef,
+      payment_method: method.token,
+      off_session: 'true',
+      confirm: 'true',
+      'metadata[transaction_id]': '77',
+    })
+    const sent = fake.requests.find((r) => r.path === '/v1/payment_intents')!
+    expect(sent.headers['idempotency-key']).toBe('renewal:1:2026-12-01:0')
+    const intentId = [...fake.intents.keys()].at(-1)!
+    expect(result).toEqual({
+      event: { provider: 'stripe', eventId: `${intentId}.paid`, sessionId: intentId, outcome: 'paid', amountCents: 2_900, paymentMethod: 'Visa •••• 4242' },
+    })
+  })
+
+  it('the same key twice (or 5 in parallel) is one PaymentIntent and the same event', async () => {
+    const method = saved()
+    const first = await charge(method, 'k-1')
+    const again = await charge(method, 'k-1')
+    const parallel = await Promise.all(Array.from({ length: 5 }, () => charge(method, 'k-2')))
+    expect(again).toEqual(first)
+    expect(new Set(parallel.map((r) => r.event.eventId)).size).toBe(1)
+    expect(fake.intentsCreated).toHaveLength(2)
+  })
+
+  it('a card declined off-session: a declined event with the decline code (replayed the same for the same key)', async () => {
+    const method = saved()
+    fake.declineCard(method.token, 'insufficient_funds')
+    const result = await charge(method, 'k-d')
+    expect(result.declineReason).toBe('insufficient_funds')
+    expect(result.event).toMatchObject({ provider: 'stripe', outcome: 'declined', amountCents: 2_900, sessionId: expect.stringMatching(/^pi_/) })
+    expect(await charge(method, 'k-d')).toEqual(result)
+    expect(fake.intentsCreated).toHaveLength(1)
+  })
+
+  it('a card Stripe no longer has: declined, payment_method_not_found', async () => {
+    const result = await charge({ provider: 'stripe', source: 'stripe', token: 'pm_gone', customerRef: null }, 'k-gone')
+    expect(result.declineReason).toBe('payment_method_not_found')
+    expect(result.event.outcome).toBe('declined')
+  })
+
+  it.each([
+    ['a 500', 500],
+    ['a 401 (a wrong key)', 401],
+    ['a dropped connection', 'drop' as const],
+  ])('Stripe answering %s: PaymentUnavailable', async (_label, mode) => {
+    const method = saved()
+    fake.mode = mode
+    await expect(charge(method, `k-down-${String(mode)}`)).rejects.toBeInstanceOf(PaymentUnavailable)
   })
 })

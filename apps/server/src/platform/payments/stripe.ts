@@ -1,12 +1,28 @@
 import Stripe from 'stripe'
 import type { Config } from '../config.ts'
-import { PaymentUnavailable, WebhookSignatureError, type ChargeResult, type CheckoutRequest, type CheckoutSession, type PaymentEvent, type PaymentProvider } from './port.ts'
+import {
+  PaymentUnavailable,
+  WebhookSignatureError,
+  type ChargeRequest,
+  type ChargeResult,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type PaymentEvent,
+  type PaymentProvider,
+  type SavedPaymentMethod,
+} from './port.ts'
 
 /**
  * The card source through Stripe Checkout (the official `stripe` package). A checkout is a Checkout
  * Session carrying our transaction id (client_reference_id and metadata); Stripe reports the outcome
  * by webhook (`/api/payments/webhook/stripe/`), verified with STRIPE_WEBHOOK_SECRET, and the event's
  * id makes applying it idempotent.
+ *
+ * A subscription checkout is a one-off payment that also saves the card: Checkout in `payment` mode
+ * with a Customer created and `setup_future_usage: off_session`; its completed webhook makes the
+ * adapter read the PaymentIntent's card (brand, last 4, pm_… and cus_…) into the event's savedMethod.
+ * The portal charges that card later itself (`charge`: an off-session PaymentIntent); no Stripe
+ * Subscription or Price exists.
  */
 
 export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE'>
@@ -17,6 +33,9 @@ export interface StripeOptions {
   /** per call, in ms: the customer waits on it; default 20 s */
   timeoutMs?: number
 }
+
+/** metadata marking a Checkout Session whose card is saved (its webhook fetches the card) */
+const MODE_KEY = 'portal_mode'
 
 /** Stripe refuses an expires_at outside 30 minutes to 24 hours from the session's creation. */
 const MIN_EXPIRY_S = 31 * 60
@@ -65,11 +84,28 @@ function lineItems(req: CheckoutRequest): Stripe.Checkout.SessionCreateParams.Li
         currency: 'usd',
         unit_amount: line.amount_cents / quantity,
         product_data: { name: name.slice(0, 250) },
-        ...(req.mode === 'subscription' ? { recurring: { interval: req.interval ?? 'month' } } : {}),
       },
     }
   })
 }
+
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  diners: 'Diners Club',
+}
+
+/** Stripe's card brand code as people write it: visa → Visa, amex → American Express */
+export function cardBrandName(brand: string | null | undefined): string {
+  if (!brand || brand === 'unknown') return 'Card'
+  return BRANDS[brand] ?? brand.charAt(0).toUpperCase() + brand.slice(1)
+}
+
+const cardText = (brand: string | null | undefined, last4: string | null | undefined) => (last4 ? `${brand ?? 'Card'} •••• ${last4}` : 'Card')
 
 /** "Visa •••• 4242" when the event carries the card (an expanded payment intent), else "Card". */
 function cardLabel(session: Stripe.Checkout.Session): string {
@@ -77,13 +113,31 @@ function cardLabel(session: Stripe.Checkout.Session): string {
   if (intent && typeof intent === 'object') {
     const charge = intent.latest_charge
     const card = charge && typeof charge === 'object' ? charge.payment_method_details?.card : undefined
-    if (card?.last4) {
-      const brand = card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) : 'Card'
-      return `${brand} •••• ${card.last4}`
-    }
+    if (card?.last4) return cardText(cardBrandName(card.brand), card.last4)
   }
   return 'Card'
 }
+
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null))
+
+/** the card a PaymentIntent (its payment_method expanded) was paid with, as the portal keeps it */
+function savedCardOf(intent: Stripe.PaymentIntent): SavedPaymentMethod | null {
+  const pm = intent.payment_method
+  if (!pm) return null
+  const card = typeof pm === 'object' ? pm.card : null
+  return {
+    provider: 'stripe',
+    source: 'stripe',
+    token: idOf(pm)!,
+    customerRef: idOf(intent.customer) ?? (typeof pm === 'object' ? idOf(pm.customer) : null),
+    cardBrand: card ? cardBrandName(card.brand) : null,
+    cardLast4: card?.last4 ?? null,
+  }
+}
+
+/** a paid event of a subscription-mode session: its PaymentIntent is fetched for the saved card */
+const savesCard = (event: Stripe.Event, payment: PaymentEvent | null): boolean =>
+  payment?.outcome === 'paid' && (event.data?.object as Stripe.Checkout.Session).metadata?.[MODE_KEY] === 'subscription'
 
 /**
  * A paid event always carries the amount, as the payments service credits only what matches the
@@ -127,19 +181,96 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
     appInfo: { name: '3DiVi license portal' },
   })
 
+  /** the card of a paid subscription-mode session: its PaymentIntent with the payment method expanded */
+  async function withSavedCard(event: Stripe.Event, payment: PaymentEvent): Promise<PaymentEvent> {
+    const session = event.data.object as Stripe.Checkout.Session
+    const intentId = idOf(session.payment_intent)
+    if (!intentId) throw new PaymentUnavailable(`Stripe session ${session.id} completed without a payment intent`)
+    let intent: Stripe.PaymentIntent
+    try {
+      intent = await stripe.paymentIntents.retrieve(intentId, { expand: ['payment_method'] })
+    } catch (err) {
+      // the webhook answers 503 and Stripe delivers it again
+      throw new PaymentUnavailable(`Stripe did not answer the payment intent ${intentId}: ${(err as Error).message}`, { cause: err })
+    }
+    const saved = savedCardOf(intent)
+    if (!saved) return payment
+    if (!saved.customerRef) saved.customerRef = idOf(session.customer)
+    return { ...payment, paymentMethod: cardText(saved.cardBrand, saved.cardLast4), savedMethod: saved }
+  }
+
+  /** the portal's event of an off-session PaymentIntent: paid when it succeeded, declined otherwise */
+  function chargeResult(req: ChargeRequest, intent: Pick<Stripe.PaymentIntent, 'id' | 'status' | 'amount' | 'amount_received'>, reason?: string): ChargeResult {
+    const paidNow = intent.status === 'succeeded'
+    const event: PaymentEvent = {
+      provider: 'stripe',
+      // one charge, one event: the same key replays the same PaymentIntent and so the same id
+      eventId: `${intent.id}.${paidNow ? 'paid' : 'declined'}`,
+      sessionId: intent.id,
+      outcome: paidNow ? 'paid' : 'declined',
+      amountCents: paidNow && Number.isSafeInteger(intent.amount_received) && intent.amount_received > 0 ? intent.amount_received : intent.amount,
+      paymentMethod: cardText(req.method.cardBrand, req.method.cardLast4),
+    }
+    return paidNow ? { event } : { event, declineReason: reason ?? intent.status }
+  }
+
   return {
     name: 'stripe',
 
-    // issue 13: the adapter's off-session charge is being written; until then renewals cannot charge here
-    async charge(): Promise<ChargeResult> {
-      throw new PaymentUnavailable('off-session charges are not implemented for this provider yet')
+    /**
+     * An off-session PaymentIntent on the saved card, confirmed at once, under the caller's
+     * idempotency key (Stripe answers a retried key with the first answer, a decline included). A
+     * card error is a declined event with Stripe's decline code; Stripe unreachable, 5xx, or a
+     * request Stripe refuses for another reason (keys, parameters) is PaymentUnavailable.
+     */
+    async charge(req: ChargeRequest): Promise<ChargeResult> {
+      const params: Stripe.PaymentIntentCreateParams = {
+        amount: req.amountCents,
+        currency: 'usd',
+        payment_method: req.method.token,
+        ...(req.method.customerRef ? { customer: req.method.customerRef } : {}),
+        off_session: true,
+        confirm: true,
+        allowed_payment_method_types: ['card'],
+        description: req.description.slice(0, 1000),
+        metadata: { transaction_id: String(req.transactionId) },
+      }
+      try {
+        const intent = await stripe.paymentIntents.create(params, { idempotencyKey: req.idempotencyKey })
+        return chargeResult(req, intent)
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeError) {
+          const intent = err.payment_intent
+          const reason = err.decline_code ?? err.code ?? 'card_declined'
+          if (err instanceof Stripe.errors.StripeCardError || intent?.status === 'requires_payment_method') {
+            return chargeResult(
+              req,
+              intent ?? { id: `decline_${req.idempotencyKey}`, status: 'requires_payment_method', amount: req.amountCents, amount_received: 0 },
+              reason,
+            )
+          }
+          if (err.code === 'resource_missing' && err.param === 'payment_method') {
+            // the card was detached or deleted at Stripe: it cannot be charged again
+            return chargeResult(
+              req,
+              { id: `decline_${req.idempotencyKey}`, status: 'requires_payment_method', amount: req.amountCents, amount_received: 0 },
+              'payment_method_not_found',
+            )
+          }
+        }
+        throw new PaymentUnavailable(`Stripe did not charge the saved card: ${(err as Error).message}`, { cause: err })
+      }
     },
+
     async createCheckout(req): Promise<CheckoutSession> {
       const now = Math.floor(Date.now() / 1000)
       const expiresAt = Math.min(now + MAX_EXPIRY_S, Math.max(now + MIN_EXPIRY_S, Math.floor(req.expiresAt.getTime() / 1000)))
-      const metadata = { transaction_id: String(req.transactionId) }
+      const metadata: Record<string, string> = { transaction_id: String(req.transactionId) }
+      const subscription = req.mode === 'subscription'
+      if (subscription) metadata[MODE_KEY] = 'subscription'
       const params: Stripe.Checkout.SessionCreateParams = {
-        mode: req.mode,
+        // a subscription's first payment is a payment too: the portal, not Stripe, renews it
+        mode: 'payment',
         line_items: lineItems(req),
         customer_email: req.customerEmail,
         success_url: withSessionIdParam(req.successUrl),
@@ -149,7 +280,13 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
         expires_at: expiresAt,
         // the card source only (the API of this package version names it allowed_payment_method_types)
         allowed_payment_method_types: ['card'],
-        ...(req.mode === 'subscription' ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
+        ...(subscription
+          ? {
+              // a Customer to attach the card to, and the card kept for charges without the customer
+              customer_creation: 'always' as const,
+              payment_intent_data: { metadata, setup_future_usage: 'off_session' as const },
+            }
+          : { payment_intent_data: { metadata } }),
       }
       let session: Stripe.Checkout.Session
       try {
@@ -172,7 +309,8 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       } catch (err) {
         throw new WebhookSignatureError((err as Error).message)
       }
-      return stripeEventToPayment(event)
+      const payment = stripeEventToPayment(event)
+      return payment && savesCard(event, payment) ? withSavedCard(event, payment) : payment
     },
   }
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Anchor, AppShell, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
-import { Link, Outlet, useLocation } from 'react-router'
+import { Link, Outlet, useLocation, useNavigate } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, displayName, formatUsd } from '@portal/domain'
 import { PORTAL_VERSION } from '../../lib/version.ts'
 import { external, paths } from '../../config/paths.ts'
@@ -13,6 +13,10 @@ import { ContactSalesModal } from '../../features/support/components/ContactSale
 import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
 import { useProfile } from '../../lib/auth.ts'
 import { openFillBalance } from '../../lib/fill-balance.ts'
+import { useQuery } from '@tanstack/react-query'
+import { groupsQueryOptions } from '../../api/groups.ts'
+import { licensesQueryOptions } from '../../api/licenses.ts'
+import { OnboardingTour, markTourSeen, tourSeen } from './OnboardingTour.tsx'
 import classes from './shell.module.css'
 
 /** Collapse breakpoint: at 1024 px and below the menu sits behind the burger. */
@@ -30,7 +34,9 @@ export function Shell() {
   const profile = useProfile()
   const { pathname } = useLocation()
   const info = profile.data?.client_info
-  const [newRelease, closeNewRelease] = useWhatsNewOnRelease(info?.email)
+  // both open by themselves on a dashboard (where a client lands), reading what the dashboard reads
+  const [newRelease, closeNewRelease] = useWhatsNewOnRelease(DASHBOARD.test(pathname) ? info?.email : undefined)
+  const tour = useTour(info?.email, pathname)
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
@@ -43,6 +49,7 @@ export function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              data-tour="menu-button"
               className={classes.burger}
               opened={opened}
               onClick={toggle}
@@ -73,7 +80,7 @@ export function Shell() {
       <AppShell.Navbar id="side-menu" aria-label={t('Main menu')} p="sm">
         <AppShell.Section>
           {/* the balance card opens the fill-balance modal */}
-          <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog">
+          <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog" data-tour="balance">
             <Text span display="block" size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('Balance')}
             </Text>
@@ -90,12 +97,14 @@ export function Shell() {
           </UnstyledButton>
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea} mt="sm">
-          <Text size="xs" c="dimmed" tt="uppercase" fw={600} px="sm" mb={4}>
-            {t('Products')}
-          </Text>
-          {PLATFORMS.map((p) => (
-            <MenuLink key={p} to={paths.dashboard(p)} label={PLATFORM_TITLES[p]} active={is(`/app/${p}/`)} />
-          ))}
+          <div data-tour="products">
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600} px="sm" mb={4}>
+              {t('Products')}
+            </Text>
+            {PLATFORMS.map((p) => (
+              <MenuLink key={p} to={paths.dashboard(p)} label={PLATFORM_TITLES[p]} active={is(`/app/${p}/`)} />
+            ))}
+          </div>
           <Divider my="sm" />
           <MenuLink to={paths.groupKeys} label={t('Group keys')} active={is(paths.groupKeys)} />
           <MenuLink to={paths.paymentDoc} label={t('Payment documents')} active={is(paths.paymentDoc)} />
@@ -109,6 +118,9 @@ export function Shell() {
             <Anchor href={external.support('freshdesk')} target="_blank" rel="noopener noreferrer" size="sm">
               {t('Support')}
             </Anchor>
+            <UnstyledButton onClick={tour.reopen} fz="sm" c="indigo.8" ta="left" aria-haspopup="dialog">
+              {t('Take the tour')}
+            </UnstyledButton>
             <Group gap="xs" justify="space-between">
               <Text size="xs" c="dimmed" data-testid="version">
                 {t('Version')} {PORTAL_VERSION}
@@ -134,6 +146,37 @@ export function Shell() {
       <FillBalanceModal />
       <ContactSalesModal />
       <FeedbackWidget />
+      <OnboardingTour opened={tour.opened} onClose={tour.close} />
     </AppShell>
   )
+}
+
+const DASHBOARD = /^\/app\/(nuitrack|face|face-machine|nuitrack-analytics)\/dashboard\/$/
+
+/**
+ * The onboarding tour opens by itself once for a new client (no licenses, no groups) on a
+ * dashboard, remembered per e-mail in this browser; the menu's "Take the tour" opens it again
+ * (on the current dashboard, else Nuitrack's).
+ */
+function useTour(email: string | undefined, pathname: string) {
+  const navigate = useNavigate()
+  const onDashboard = DASHBOARD.test(pathname)
+  const licenses = useQuery({ ...licensesQueryOptions(), enabled: onDashboard })
+  const groups = useQuery({ ...groupsQueryOptions(), enabled: onDashboard })
+  const [opened, setOpened] = useState(false)
+  const isNew = licenses.data?.licenses.length === 0 && groups.data?.groups.length === 0
+  useEffect(() => {
+    if (!email || !onDashboard || !isNew || tourSeen(email)) return
+    markTourSeen(email)
+    setOpened(true)
+  }, [email, onDashboard, isNew])
+  return {
+    opened,
+    close: () => setOpened(false),
+    reopen: () => {
+      if (!onDashboard) navigate(paths.dashboard('nuitrack'))
+      if (email) markTourSeen(email)
+      setOpened(true)
+    },
+  }
 }

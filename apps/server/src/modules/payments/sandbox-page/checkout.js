@@ -1,8 +1,12 @@
 /* global document, window, fetch */
 // The sandbox checkout's buttons: each POSTs its call (with the portal's CSRF header) and follows
 // the redirect_url it answers. Served as a file: the portal's CSP allows no inline script.
+// Pay is the form's submit button, so Enter in the card number field pays too.
 const actions = document.querySelector('.actions[data-session]')
 const statusLine = document.querySelector('.status')
+const form = document.querySelector('.pay-form')
+const cardInput = document.querySelector('#card-number')
+const cardError = document.querySelector('#card-error')
 
 function cookie(name) {
   for (const part of document.cookie.split(';')) {
@@ -14,7 +18,17 @@ function cookie(name) {
 
 function setBusy(busy) {
   for (const button of actions.querySelectorAll('button')) button.disabled = busy
+  if (cardInput) cardInput.readOnly = busy
   actions.setAttribute('aria-busy', String(busy))
+}
+
+/** the error next to the card number field ('' clears it) */
+function setCardError(text) {
+  if (!cardInput || !cardError) return false
+  cardError.textContent = text
+  if (text) cardInput.setAttribute('aria-invalid', 'true')
+  else cardInput.removeAttribute('aria-invalid')
+  return true
 }
 
 async function act(action) {
@@ -24,8 +38,11 @@ async function act(action) {
   const init = { method: 'POST', headers, credentials: 'same-origin' }
   if (action !== 'cancel') {
     headers['content-type'] = 'application/json'
-    init.body = JSON.stringify({ outcome: action === 'decline' ? 'decline' : 'pay' })
+    const body = { outcome: action === 'decline' ? 'decline' : 'pay' }
+    if (action === 'pay' && cardInput) body.card_number = cardInput.value
+    init.body = JSON.stringify(body)
   }
+  setCardError('')
   setBusy(true)
   statusLine.textContent = action === 'cancel' ? 'Cancelling…' : 'Processing the payment…'
   try {
@@ -34,6 +51,12 @@ async function act(action) {
     if (res.ok && typeof answer.redirect_url === 'string') {
       statusLine.textContent = 'Returning to the portal…'
       window.location.assign(answer.redirect_url)
+      return
+    }
+    if (answer.field === 'card_number' && setCardError(answer.error || 'This card number is not a sandbox test card.')) {
+      statusLine.textContent = ''
+      setBusy(false)
+      cardInput.focus()
       return
     }
     statusLine.textContent = answer.error || `The sandbox answered ${res.status}.`
@@ -47,7 +70,14 @@ async function act(action) {
 }
 
 if (actions && statusLine) {
+  if (form) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      void act('pay')
+    })
+  }
   for (const button of actions.querySelectorAll('button[data-action]')) {
+    if (button.type === 'submit') continue
     button.addEventListener('click', () => void act(button.dataset.action))
   }
 }

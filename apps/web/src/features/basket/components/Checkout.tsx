@@ -97,19 +97,22 @@ export function Checkout({
   )
 }
 
-/** The order summary sidebar: each line, its amount and the total. */
+/** The order summary sidebar: each line, its amount and the total (the basket's, or an upgrade's one line). */
 export function OrderSummary({
   lines,
   subtotal,
   total,
   promo,
   loading,
+  empty,
 }: {
-  lines: ShownLine[]
+  lines: Pick<ShownLine, 'key' | 'title' | 'count' | 'unit_cents' | 'amount_cents'>[]
   subtotal: Cents
   total: Cents
   promo: AppliedPromo | null
   loading: boolean
+  /** what an empty summary says (the basket: that it is empty) */
+  empty?: string
 }) {
   const { t } = useTranslation()
   return (
@@ -123,7 +126,7 @@ export function OrderSummary({
         </Text>
       ) : lines.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {t('Your basket is empty.')}
+          {empty ?? t('Your basket is empty.')}
         </Text>
       ) : (
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -198,7 +201,8 @@ export function QuantityStepper({ label, value, onChange }: { label: string; val
   )
 }
 
-const METHODS: { value: PaymentSource; label: string }[] = [
+/** The payment methods of a checkout (section 9), in the order shown. */
+export const PAYMENT_METHODS: { value: PaymentSource; label: string }[] = [
   { value: 'balance', label: 'From the balance' },
   { value: 'stripe', label: 'By card (Visa, MasterCard, American Express)' },
   { value: 'paypal', label: 'With PayPal' },
@@ -275,7 +279,7 @@ function PaymentStep({
     <Stack gap="md">
       <Radio.Group value={method} onChange={(v) => setMethod(v as PaymentSource)} label={t('Payment method')}>
         <Stack gap="sm" mt="xs">
-          {METHODS.map((m) => (
+          {PAYMENT_METHODS.map((m) => (
             <Radio
               key={m.value}
               value={m.value}
@@ -320,7 +324,7 @@ function PaymentStep({
 }
 
 /** The balance is short of the total: offer to fill it with the shortfall (the fill-balance modal; its checkout returns here). */
-function FillBalance({ shortfall }: { shortfall: Cents }) {
+export function FillBalance({ shortfall }: { shortfall: Cents }) {
   const { t } = useTranslation()
   return (
     <Alert color="yellow" role="status">

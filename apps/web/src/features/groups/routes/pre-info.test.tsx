@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { faceGroupView, faceLicenseView, json, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { faceGroupView, faceLicenseView, groupView, json, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
 
 describe('pre-info: generating a license from a group', () => {
   it('the last license of a group lands on its info page and stays there', async () => {
@@ -21,7 +21,8 @@ describe('pre-info: generating a license from a group', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Generate the key' }))
 
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/41/info/'))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Face SDK offline #41' })).toBeInTheDocument()
+    // the info page's first render is slow on a loaded machine (the default second was not always enough)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Face SDK offline #41' }, { timeout: 5000 })).toBeInTheDocument()
     // success is said (and announced: Mantine notifications are alerts)
     expect(await screen.findByText('License generated')).toBeInTheDocument()
     // the group lists refetch (limit 0 now) and nothing moves the user on or shows an error
@@ -37,5 +38,59 @@ describe('pre-info: generating a license from a group', () => {
     const app = renderApp('/app/face/dashboard/9/pre-info/')
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/'))
     expect(await screen.findByText('This group has no license available to generate')).toBeInTheDocument()
+  })
+})
+
+describe('pre-info: the group upgrade to AI', () => {
+  const proGroup = (over: Parameters<typeof groupView>[0] = {}) =>
+    groupView({
+      id: 12,
+      title: 'Pro group #12',
+      product: 'old',
+      config: { product: 'old' },
+      limit: 3,
+      used_licenses: 1,
+      total: 4,
+      has_available_license: true,
+      upgradeable: { toAI: 'self' },
+      ...over,
+    })
+
+  it('a group upgradeable to AI by itself links to its upgrade-y checkout', async () => {
+    setLogged()
+    mockApi(signedInRoutes({ groups: [proGroup()] }))
+    renderApp('/app/nuitrack/dashboard/12/pre-info/')
+    expect(await screen.findByRole('link', { name: 'Upgrade to AI' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/upgrade-y/pro/12/')
+    expect(screen.getByRole('button', { name: 'Generate the key' })).toBeEnabled()
+  })
+
+  it('on hold (?holded, or the group says so): the upgrade and the generation are disabled', async () => {
+    setLogged()
+    mockApi(signedInRoutes({ groups: [proGroup()] }))
+    const view = renderApp('/app/nuitrack/dashboard/12/pre-info/?holded')
+    expect(await screen.findByRole('button', { name: 'Upgrade to AI' })).toBeDisabled()
+    expect(screen.queryByRole('link', { name: 'Upgrade to AI' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Generate the key' })).toBeDisabled()
+    expect(screen.getByText('Licenses of this group are on hold while an upgrade completes (about 15 minutes).')).toBeInTheDocument()
+    view.unmount()
+
+    mockApi(signedInRoutes({ groups: [proGroup({ holded_limit: 1, held_until: new Date(Date.now() + 60_000).toISOString() })] }))
+    renderApp('/app/nuitrack/dashboard/12/pre-info/')
+    expect(await screen.findByRole('button', { name: 'Upgrade to AI' })).toBeDisabled()
+    expect(screen.getByRole('button', { name: 'Generate the key' })).toBeDisabled()
+  })
+
+  it('a group upgraded by support has no checkout, only the way to support; other groups have no upgrade', async () => {
+    setLogged()
+    mockApi(signedInRoutes({ groups: [proGroup({ upgradeable: { toAI: 'bySupport' } })] }))
+    const view = renderApp('/app/nuitrack/dashboard/12/pre-info/')
+    expect(await screen.findByRole('link', { name: 'contact support' })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
+    expect(screen.queryByRole('link', { name: 'Upgrade to AI' })).toBeNull()
+    view.unmount()
+
+    mockApi(signedInRoutes({ groups: [faceGroupView()] }))
+    renderApp('/app/face/dashboard/9/pre-info/')
+    expect(await screen.findByRole('button', { name: 'Generate the key' })).toBeInTheDocument()
+    expect(screen.queryByText('Upgrade to AI')).toBeNull()
   })
 })

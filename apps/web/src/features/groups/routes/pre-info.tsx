@@ -7,7 +7,10 @@ import {
   LICENSE_TITLE_MAX,
   OS_TYPES,
   PLATFORM_TITLES,
+  SUPPORT_SERVICE,
   checkTitle,
+  groupOnHold,
+  productRecord,
   productTitle,
   type GroupView,
   type LicenseView,
@@ -17,7 +20,7 @@ import { useGroups } from '../../../api/groups.ts'
 import { useNewLicenseFromGroup } from '../../../api/group-mutations.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { errorStore } from '../../../lib/error-store.ts'
-import { paths } from '../../../config/paths.ts'
+import { paths, supportUrl } from '../../../config/paths.ts'
 
 /**
  * /{platform}/dashboard/{groupId}/pre-info/: a group slot without a license yet. Nuitrack has its own
@@ -26,10 +29,12 @@ import { paths } from '../../../config/paths.ts'
 export function PreInfoPage() {
   const { t } = useTranslation()
   const { platform, id = '' } = useParams() as { platform: Platform; id: string }
-  const holded = new URLSearchParams(useLocation().search).has('holded')
+  const holdedFlag = new URLSearchParams(useLocation().search).has('holded')
   const groups = useGroups()
   const numeric = /^\d+$/.test(id)
   const group = groups.data?.groups.find((g) => g.id === Number(id))
+  // on hold: the dashboard's ?holded (this slot is held), or the group says an upgrade holds some of its licenses
+  const holded = holdedFlag || (group !== undefined && groupOnHold(group, new Date()))
   // the license generated here: its info page wins over everything this page would say about
   // the group, whose refetched limit may well be 0 now (the last license of a group)
   const [generated, setGenerated] = useState<LicenseView | null>(null)
@@ -48,7 +53,7 @@ export function PreInfoPage() {
       </Center>
     )
   }
-  if (group.type !== platform) return <Navigate to={paths.preInfo(group.type, group.id, holded)} replace />
+  if (group.type !== platform) return <Navigate to={paths.preInfo(group.type, group.id, holdedFlag)} replace />
   return platform === 'nuitrack' ? (
     <NuitrackPreInfo group={group} holded={holded} onGenerated={setGenerated} />
   ) : (
@@ -57,6 +62,44 @@ export function PreInfoPage() {
 }
 
 type OnGenerated = (license: LicenseView) => void
+
+/**
+ * The group's Pro → AI upgrade (upgradeable.toAI): self-service through the upgrade-y checkout, or
+ * through support. Disabled while the group is on hold.
+ */
+function UpgradeEntry({ group, platform, holded }: { group: GroupView; platform: Platform; holded: boolean }) {
+  const { t } = useTranslation()
+  const to = productRecord(group.product)?.upgrade?.to
+  if (!group.upgradeable.toAI || !to) return null
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="upgrade-title">
+      <Stack gap="sm" align="flex-start">
+        <Title order={2} size="h4" id="upgrade-title">
+          {t('Upgrade to AI')}
+        </Title>
+        <Text size="sm">
+          {t('Upgrade licenses of this group to {{product}}: improved tracking, object detection and pose recognition.', { product: productTitle(to) })}
+        </Text>
+        {group.upgradeable.toAI === 'self' ? (
+          holded || group.limit < 1 ? (
+            <Button disabled>{t('Upgrade to AI')}</Button>
+          ) : (
+            <Button component={Link} to={paths.upgradeCheckout(platform, 'upgrade-y', 'pro', group.id)}>
+              {t('Upgrade to AI')}
+            </Button>
+          )
+        ) : (
+          <Text size="sm">
+            <Trans
+              defaults="This upgrade is done by our support team: <support>contact support</support>."
+              components={{ support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit /> }}
+            />
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  )
+}
 
 function useGenerate(group: GroupView, onGenerated: OnGenerated) {
   const { t } = useTranslation()
@@ -176,6 +219,7 @@ function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; hol
           <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>
       </Card>
+      <UpgradeEntry group={group} platform="nuitrack" holded={holded} />
     </Stack>
   )
 }
@@ -204,6 +248,7 @@ function SharedPreInfo({ group, platform, holded, onGenerated }: { group: GroupV
           <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>
       </Card>
+      <UpgradeEntry group={group} platform={platform} holded={holded} />
     </Stack>
   )
 }

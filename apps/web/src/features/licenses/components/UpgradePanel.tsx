@@ -15,7 +15,7 @@ import {
 import { paths } from '../../../config/paths.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'
-import { useAnalyticsUpgradeCost } from '../api/analytics-upgrade-cost.ts'
+import { useAnalyticsUpgradeCost } from '../../../api/analytics-upgrade-cost.ts'
 
 /**
  * The trial a license can be upgraded from (section 4): a tagged trial whose product has a paid one.

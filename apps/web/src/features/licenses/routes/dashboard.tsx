@@ -46,7 +46,7 @@ export function DashboardPage() {
             <Loader aria-label={t('Loading licenses')} />
           </Center>
         ) : (
-          <>
+          <Stack gap="lg" data-tour="licenses">
             <DefaultGroups platform={platform} rows={rows} />
             <LicenseTable
               key={platform}
@@ -56,7 +56,7 @@ export function DashboardPage() {
               firstStepsShown={showFirstSteps}
               onShowFirstSteps={firstSteps.show}
             />
-          </>
+          </Stack>
         )}
       </Stack>
     </>
@@ -96,7 +96,7 @@ function HelpTiles({ platform }: { platform: Platform }) {
       : []),
   ]
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, md: tiles.length }} component="section" aria-label={t('Help')}>
+    <SimpleGrid cols={{ base: 1, sm: 2, md: tiles.length }} component="section" aria-label={t('Help')} data-tour="help">
       {tiles.map((tile) => (
         <Card key={tile.title} withBorder padding="md">
           <Text fw={600}>{t(tile.title)}</Text>

@@ -1,0 +1,51 @@
+import { defaultLicenseTitle, formatCents, type Cents } from '@portal/domain'
+import { linkMail, type Mail } from '../../platform/mailer.ts'
+import { formatInvoiceDate } from '../transactions/invoice.ts'
+
+/** The mails of subscriptions (issue 13): a failed renewal, a stopped license, a license about to end. */
+
+interface LicenseRef {
+  id: number
+  type: string
+  product: string
+  title: string | null
+}
+
+/** The license's info screen, where the customer fixes its payment or reactivates it. */
+export const licenseInfoUrl = (publicUrl: string, l: Pick<LicenseRef, 'id' | 'type'>) => `${publicUrl}/app/${l.type}/dashboard/${l.id}/info/`
+
+const nameOf = (l: LicenseRef) => l.title ?? defaultLicenseTitle(l.product, l.id)
+
+export function renewalFailedMail(publicUrl: string, to: string, l: LicenseRef, m: { amountCents: Cents; reason: string | null; retryAt: Date }): Mail {
+  return linkMail(
+    to,
+    `Payment for ${nameOf(l)} failed`,
+    `We could not renew ${nameOf(l)}: the payment of ${formatCents(m.amountCents)} did not go through${m.reason ? ` (${m.reason})` : ''}. ` +
+      `The license is suspended until the payment succeeds. We will try again on ${formatInvoiceDate(m.retryAt)}.`,
+    'Fix the payment',
+    licenseInfoUrl(publicUrl, l),
+    'You can add funds to your balance, or reactivate the subscription with another card, on the license page.',
+  )
+}
+
+export function renewalStoppedMail(publicUrl: string, to: string, l: LicenseRef, m: { amountCents: Cents }): Mail {
+  return linkMail(
+    to,
+    `${nameOf(l)} has been stopped`,
+    `The last attempt to renew ${nameOf(l)} (${formatCents(m.amountCents)}) failed, so the subscription has been stopped and the license no longer works.`,
+    'Reactivate the subscription',
+    licenseInfoUrl(publicUrl, l),
+    'Reactivating it pays for a new period and the license works again at once.',
+  )
+}
+
+export function expiringSoonMail(publicUrl: string, to: string, l: LicenseRef & { expire_date: Date }): Mail {
+  return linkMail(
+    to,
+    `${nameOf(l)} expires on ${formatInvoiceDate(l.expire_date)}`,
+    `${nameOf(l)} will not renew and stops working on ${formatInvoiceDate(l.expire_date)}.`,
+    'See the license',
+    licenseInfoUrl(publicUrl, l),
+    'To keep using it, reactivate its subscription or buy a new license before then.',
+  )
+}

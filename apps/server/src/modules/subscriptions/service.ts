@@ -1,0 +1,132 @@
+import {
+  TRANSACTION_STATUS,
+  TRANSACTION_TYPE,
+  centsToUsd,
+  defaultLicenseTitle,
+  isExpired,
+  reactivationKind,
+  renewalPriceCents,
+  renewalTermSeconds,
+  type PaymentSource,
+} from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import { fail } from '../../platform/errors.ts'
+import { applyLedgerEntry } from '../balance/queries.ts'
+import { listPriceRows } from '../catalogue/queries.ts'
+import { licenseView, lockClient, lockedLicense, parseId } from '../licenses/service.ts'
+import { openCheckout } from '../payments/checkout.ts'
+import { RECEIPT_JOB } from '../payments/service.ts'
+import { insertTransaction, markTransactionPaid, nextInvoiceNumber } from '../transactions/queries.ts'
+import { extendPeriod, linkTransaction, lockSubscriptionOfLicense, setCancelAtPeriodEnd, setSubscriptionPayment } from './queries.ts'
+
+/**
+ * Cancel and reactivate (spec section 4, issue 13). Both take the client's lock, then the license's
+ * (refused while on hold), then the subscription's: the renewal job takes them in the same order, so
+ * a cancel and a renewal racing each other serialise on the subscription row and the job re-checks
+ * the cancellation under the lock before it charges.
+ */
+
+/** POST /license/{id}/cancel-subscription/: it stays active to the end of its paid period, then ends. */
+export async function cancelSubscription(ctx: AppContext, clientId: number, rawId: string) {
+  const id = parseId(rawId)
+  const now = ctx.clock.now()
+  await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    await lockedLicense(tx, clientId, id, now)
+    const sub = await lockSubscriptionOfLicense(tx, id)
+    if (!sub || (sub.state !== 'active' && sub.state !== 'past_due')) return fail('action_unavailable', 'This license has no subscription to cancel')
+    if (!sub.cancel_at_period_end) await setCancelAtPeriodEnd(tx, sub.id, true, now)
+  })
+  return licenseView(ctx, clientId, id)
+}
+
+interface ReactivateBody {
+  payment_source?: PaymentSource
+  success_url: string
+  cancel_url: string
+}
+
+/**
+ * POST /license/{id}/reactivate-subscription/: inside the paid period a cancellation is undone (no
+ * payment); an ended, stopped or past-due subscription (or one past its end) pays one period now:
+ * from the balance at once (it runs from now), or through a checkout whose payment extends it from
+ * the later of now and the old end and keeps the new card for the renewals.
+ */
+export async function reactivateSubscription(ctx: AppContext, clientId: number, rawId: string, body: ReactivateBody) {
+  const id = parseId(rawId)
+  const now = ctx.clock.now()
+  const decided = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const license = await lockedLicense(tx, clientId, id, now)
+    const sub = (await lockSubscriptionOfLicense(tx, id)) ?? fail('action_unavailable', 'This license has no subscription')
+    const kind = reactivationKind(sub, isExpired(license, now))
+    if (kind === null) return fail('action_unavailable', 'The subscription is active and renews by itself')
+    if (kind === 'undo_cancel') {
+      await setCancelAtPeriodEnd(tx, sub.id, false, now)
+      return { status: 'ok' as const }
+    }
+    const source = body.payment_source ?? sub.payment_source
+    // section 8: a wallet subscription is not renewed from the portal (the unimplemented-renewal message)
+    if (sub.payment_source === 'paypal' || source === 'paypal') return fail('wallet_renewal_unavailable')
+    const price = renewalPriceCents(license, await listPriceRows(tx))
+    const term = renewalTermSeconds(license)
+    if (price === null || term === null) return fail('subscription_cancelled')
+    const title = license.title ?? defaultLicenseTitle(license.product, license.id)
+    const description = `Reactivation of ${title}`
+    const lines = [{ description, quantity: 1, amount_cents: price }]
+    if (source !== 'balance') return { status: 'checkout' as const, sub, price, description, lines, source }
+
+    const t = await insertTransaction(tx, {
+      clientId,
+      type: TRANSACTION_TYPE.debit,
+      status: TRANSACTION_STATUS.pending,
+      amountCents: price,
+      kind: 'reactivation',
+      description,
+      lines,
+      paymentSource: 'balance',
+      paymentMethod: 'Balance',
+      invoiceNumber: null,
+    })
+    await linkTransaction(tx, t.id, sub.id, license.id)
+    if ((await applyLedgerEntry(tx, clientId, t.id, -price)) === null) fail('insufficient_funds')
+    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
+    await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: new Date(now.getTime() + term * 1000), keepCancel: false })
+    if (sub.payment_source !== 'balance') await setSubscriptionPayment(tx, sub.id, 'balance', null)
+    await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
+    return { status: 'paid' as const, transactionId: t.id, price }
+  })
+
+  if (decided.status === 'ok')
+    return { status: 'ok' as const, transaction_id: null, amount: null, payment: null, license: await licenseView(ctx, clientId, id) }
+  if (decided.status === 'paid') {
+    return {
+      status: 'paid' as const,
+      transaction_id: decided.transactionId,
+      amount: centsToUsd(decided.price),
+      payment: null,
+      license: await licenseView(ctx, clientId, id),
+    }
+  }
+  const opened = await openCheckout(ctx, {
+    clientId,
+    kind: 'reactivation',
+    type: TRANSACTION_TYPE.debit,
+    description: decided.description,
+    lines: decided.lines,
+    amountCents: decided.price,
+    source: decided.source,
+    // the provider keeps the card: the renewals charge it from now on
+    mode: 'subscription',
+    successPath: body.success_url,
+    cancelPath: body.cancel_url,
+    reserve: (tx, transactionId) => linkTransaction(tx, transactionId, decided.sub.id, id),
+  })
+  return {
+    status: 'pending' as const,
+    transaction_id: opened.transaction_id,
+    amount: centsToUsd(decided.price),
+    payment: opened.payment,
+    license: await licenseView(ctx, clientId, id),
+  }
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest'
+import { CATALOGUE_PRICES, MONTH_SECONDS, YEAR_SECONDS } from './catalogue.ts'
+import { subscriptionStatus, type LicenseFacts } from './licenses.ts'
+import {
+  autofillAmountCents,
+  autofillChargeKey,
+  nextRetryAt,
+  reactivationKind,
+  renewalChargeKey,
+  renewalPriceCents,
+  renewalTermSeconds,
+  subscriptionRenews,
+} from './subscriptions.ts'
+
+const rows = CATALOGUE_PRICES.map((p) => ({ ...p }))
+const now = new Date('2026-11-22T12:00:00Z')
+const earlier = new Date('2026-11-01T12:00:00Z')
+const later = new Date('2026-12-01T12:00:00Z')
+const lic = (over: Partial<LicenseFacts> = {}): LicenseFacts => ({
+  product: 'face_online_subscribe',
+  config: { product: 'face_online_subscribe' },
+  status: 0,
+  held_until: null,
+  expire_date: later,
+  activation_date: null,
+  activation_count: 0,
+  ...over,
+})
+
+describe('renewal term and price', () => {
+  it('the term is the license’s own delta, else its product’s', () => {
+    expect(renewalTermSeconds({ product: 'face_online_all_in_one', config: { license_expire_delta: 3 * MONTH_SECONDS } })).toBe(3 * MONTH_SECONDS)
+    expect(renewalTermSeconds({ product: 'nuitrack_ai_subscription_yearly', config: {} })).toBe(YEAR_SECONDS)
+    expect(renewalTermSeconds({ product: 'fmc_subscribe', config: {} })).toBe(MONTH_SECONDS)
+    expect(renewalTermSeconds({ product: 'old', config: {} })).toBeNull()
+  })
+  it('the price is the sale entry’s unit price now: per term for face all-in-one, tier 4 for analytics', () => {
+    expect(renewalPriceCents({ product: 'nuitrack_online_subscription_monthly', config: { license_expire_delta: MONTH_SECONDS } }, rows)).toBe(328)
+    expect(renewalPriceCents({ product: 'face_online_all_in_one', config: { license_expire_delta: 6 * MONTH_SECONDS } }, rows)).toBe(6 * 5000)
+    expect(renewalPriceCents({ product: 'na_subscribe', config: {} }, rows)).toBe(2000)
+    const dearer = rows.map((r) => (r.product === 'fmc_subscribe' ? { ...r, cost_cents: 5900 } : r))
+    expect(renewalPriceCents({ product: 'fmc_subscribe', config: {} }, dearer)).toBe(5900)
+  })
+  it('a custom Face SDK subscription is priced from its license_content; no row, no price', () => {
+    const content = { detector: 1, matcher: 1, database: 1000 }
+    expect(renewalPriceCents({ product: 'face_online_custom_subscribe', config: { license_content: content } }, rows)).toBe(500 + 1400)
+    expect(renewalPriceCents({ product: 'face_online_custom_subscribe', config: {} }, rows)).toBeNull()
+    expect(renewalPriceCents({ product: 'nuitrack_subscribe', config: {} }, rows)).toBeNull()
+    expect(
+      renewalPriceCents(
+        { product: 'fmc_subscribe', config: {} },
+        rows.filter((r) => r.product !== 'fmc_subscribe'),
+      ),
+    ).toBeNull()
+  })
+})
+
+describe('charges, retries and autofill', () => {
+  it('one key per subscription, period end and attempt', () => {
+    const end = new Date('2026-12-01T00:00:00Z')
+    expect(renewalChargeKey(7, end, 0)).toBe('renewal:7:1796083200:0')
+    expect(renewalChargeKey(7, end, 2)).not.toBe(renewalChargeKey(7, end, 1))
+    expect(autofillChargeKey(7, end, 0)).toBe('autofill:7:1796083200:0')
+  })
+  it('retries 1, 3 and 7 days after the end, then none (stopped)', () => {
+    const end = new Date('2026-12-01T00:00:00Z')
+    expect([1, 2, 3].map((n) => nextRetryAt(end, n)!.toISOString())).toEqual([
+      '2026-12-02T00:00:00.000Z',
+      '2026-12-04T00:00:00.000Z',
+      '2026-12-08T00:00:00.000Z',
+    ])
+    expect(nextRetryAt(end, 4)).toBeNull()
+  })
+  it('an autofill top-up is the shortfall, at least 20 USD', () => {
+    expect(autofillAmountCents(228)).toBe(2000)
+    expect(autofillAmountCents(4500)).toBe(4500)
+  })
+  it('renews while active or past due, not cancelled, not paused', () => {
+    expect(subscriptionRenews({ state: 'active', cancel_at_period_end: false }, false)).toBe(true)
+    expect(subscriptionRenews({ state: 'past_due', cancel_at_period_end: false }, undefined)).toBe(true)
+    expect(subscriptionRenews({ state: 'active', cancel_at_period_end: true }, false)).toBe(false)
+    expect(subscriptionRenews({ state: 'active', cancel_at_period_end: false }, true)).toBe(false)
+    expect(subscriptionRenews({ state: 'stopped', cancel_at_period_end: false }, false)).toBe(false)
+    expect(subscriptionRenews(null, false)).toBe(false)
+  })
+  it('reactivation: undo a cancel inside the period, pay when ended, stopped, past due or expired, nothing otherwise', () => {
+    expect(reactivationKind({ state: 'active', cancel_at_period_end: true }, false)).toBe('undo_cancel')
+    expect(reactivationKind({ state: 'active', cancel_at_period_end: false }, false)).toBeNull()
+    expect(reactivationKind({ state: 'active', cancel_at_period_end: true }, true)).toBe('pay')
+    for (const state of ['ended', 'stopped', 'past_due'] as const) expect(reactivationKind({ state, cancel_at_period_end: false }, true)).toBe('pay')
+  })
+})
+
+describe('subscription status with a subscription row (section 4)', () => {
+  it('an ended subscription is cancelled, even inside what was its period', () => {
+    expect(subscriptionStatus(lic({ subscription: { state: 'ended', cancel_at_period_end: true } }), now)).toBe('cancelled')
+  })
+  it('cancelled at the period end: active until the end, cancelled after it', () => {
+    const sub = { state: 'active' as const, cancel_at_period_end: true }
+    expect(subscriptionStatus(lic({ subscription: sub }), now)).toBe('active')
+    expect(subscriptionStatus(lic({ subscription: sub, expire_date: earlier }), now)).toBe('cancelled')
+  })
+  it('a renewing one keeps the section-4 rules', () => {
+    const sub = { state: 'active' as const, cancel_at_period_end: false }
+    expect(subscriptionStatus(lic({ subscription: sub }), now)).toBe('active')
+    expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, subscription: sub }), now)).toBe('paused')
+    expect(subscriptionStatus(lic({ product: 'nuitrack_online_subscription_monthly', expire_date: earlier, subscription: sub }), now)).toBe('cancelled')
+  })
+})
