@@ -14,7 +14,8 @@ import { notifySuccess } from '../../../lib/notify.ts'
  * subscription: a cloud one asks its workspace back first (activate-workspace), and only when that
  * answers license_status offers reactivation, a new period paid now; any other goes to
  * reactivation at once. `pay` is the Pay now of a failed renewal and the resume of a stopped one:
- * reactivation straight away. A wallet (PayPal vault) subscription cannot be reactivated here.
+ * reactivation straight away. A wallet (PayPal vault) subscription cannot be reactivated here, and PayPal is
+ * no choice (the server refuses a PayPal reactivation: wallet_renewal_unavailable).
  */
 export type RenewMode = 'renew' | 'pay'
 type Choice = 'own' | PaymentSource
@@ -50,8 +51,8 @@ export function RenewDialog({
   }, [opened, mode, cloud])
 
   const wallet = license.subscription?.wallet === true
-  // the license_status path: a wallet subscription's renewal is not self-service
-  const walletBlocked = wallet && mode === 'renew'
+  // section 8: a wallet (PayPal vault) subscription is not renewed from the portal, whatever pays
+  const walletBlocked = wallet
   const own = paymentMethodText(license)
   const price = license.subscription?.renewal_price ?? license.price
   const info = paths.licenseInfo(platform, license.id)
@@ -126,7 +127,6 @@ export function RenewDialog({
               <Stack gap={6} mt={6}>
                 <Radio value="own" label={own ? t('The subscription’s own: {{method}}', { method: own }) : t('The subscription’s own payment method')} />
                 <Radio value="stripe" label={t('Card')} />
-                <Radio value="paypal" label={t('PayPal')} />
                 <Radio value="balance" label={t('Balance')} />
               </Stack>
             </Radio.Group>

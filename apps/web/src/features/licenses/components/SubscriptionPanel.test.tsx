@@ -176,10 +176,12 @@ describe('subscription block (section 4)', () => {
     const user = userEvent.setup()
     await user.click(within(b).getByRole('button', { name: 'Resume the subscription' }))
     const dialog = await screen.findByRole('dialog', { name: 'Pay for the subscription' })
-    await user.click(within(dialog).getByRole('radio', { name: 'PayPal' }))
+    // PayPal is no choice: the server renews no wallet subscription from the portal
+    expect(within(dialog).queryByRole('radio', { name: 'PayPal' })).toBeNull()
+    await user.click(within(dialog).getByRole('radio', { name: 'Card' }))
     await user.click(within(dialog).getByRole('button', { name: 'Pay now' }))
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.example/cs_1'))
-    expect(posts()[0]!.body).toMatchObject({ payment_source: 'paypal' })
+    expect(posts()[0]!.body).toMatchObject({ payment_source: 'stripe' })
   })
 
   it('cancelled (not cloud): the expired notice; Renew reactivates with the chosen source; paid refetches the license and groups', async () => {
@@ -248,6 +250,24 @@ describe('subscription block (section 4)', () => {
     expect(dialog).toHaveTextContent(ERRORS.wallet_renewal_unavailable.message)
     expect(within(dialog).getByRole('button', { name: 'Reactivate' })).toBeDisabled()
     expect(posts().map((c) => c.url)).toEqual(['/api/nuitrack-analytics/5/activate-workspace/'])
+  })
+
+  it('a past-due wallet subscription: Pay now is disabled in the dialog, with the unimplemented-renewal message', async () => {
+    setLogged()
+    const { posts } = serve(
+      nuitrackSub({
+        card_last4: null,
+        paypal_email: 'ann@example.com',
+        subscription: sub({ state: 'past_due', failed_attempts: 1, payment_source: 'paypal', wallet: true }),
+      }),
+    )
+    renderApp(info())
+    const user = userEvent.setup()
+    await user.click(within(await screen.findByTestId('past-due')).getByRole('button', { name: 'Pay now' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Pay for the subscription' })
+    expect(dialog).toHaveTextContent(ERRORS.wallet_renewal_unavailable.message)
+    expect(within(dialog).getByRole('button', { name: 'Pay now' })).toBeDisabled()
+    expect(posts()).toEqual([])
   })
 
   it('a reactivation refused as subscription_cancelled says so in the dialog, without the error modal', async () => {
