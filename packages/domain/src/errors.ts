@@ -50,6 +50,7 @@ export const ERRORS = {
   empty_activation: { code: 'internal_server_error', status: 400, message: 'empty data or usb token' },
   captcha_invalid: { code: '1fb53c53', status: 400, message: 'reCaptcha validation failed. Please try again' },
   captcha_missing: { code: '824d29c0', status: 400, message: 'The captcha has expired or is missing. Please solve it again' },
+  captcha_unavailable: { code: 'c7d1e4a2', status: 503, message: 'reCaptcha is unavailable right now. Please try again in a minute' },
   // money
   external_payments_unavailable: { code: 'external_payments_unavailable', status: 503, message: 'The payment system is unavailable. Please try again later' },
   refill_amount: { code: '4eabdd78', status: 400, message: 'The amount must be a whole number of US dollars from 20 to 999999' },

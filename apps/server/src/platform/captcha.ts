@@ -1,52 +1,103 @@
-import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto'
+import { createHash } from 'node:crypto'
+import { createChallenge as altchaChallenge, extractParams, verifySolution } from 'altcha-lib'
 import type { CaptchaChallenge } from '@portal/domain'
 import type { Queryable } from '../db/db.ts'
-import { safeEqual } from './crypto.ts'
 import { AppError } from './errors.ts'
 import { spendCaptcha } from './queries.ts'
 
 /**
- * A self-hosted proof-of-work captcha in ALTCHA's format: the browser searches for the number whose
- * SHA-256 with the salt gives the challenge; the server signed the challenge, so it keeps no state
- * until a solution is used (then once only). No third party sees the visitor.
+ * The captcha port (DESIGN: self-hosted proof of work by default, reCAPTCHA by configuration). The
+ * browser asks GET /captcha/challenge/ which kind to show; the server verifies the token here.
+ * Refusals are the spec's codes: 824d29c0 empty or expired, 1fb53c53 invalid (or used before), and
+ * captcha_unavailable (503) when Google cannot be asked: nothing is decided without an answer.
  */
-const MAX_NUMBER = 50_000
-export const CAPTCHA_LIFETIME_MS = 10 * 60_000
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-
-export function createChallenge(secret: string, now = Date.now()): CaptchaChallenge {
-  const salt = `${randomBytes(12).toString('hex')}?expires=${Math.floor((now + CAPTCHA_LIFETIME_MS) / 1000)}`
-  const challenge = sha256(salt + randomInt(0, MAX_NUMBER))
-  return { algorithm: 'SHA-256', challenge, salt, signature: createHmac('sha256', secret).update(challenge).digest('hex'), maxnumber: MAX_NUMBER }
+export interface Captcha {
+  readonly kind: 'altcha' | 'recaptcha'
+  /** what the browser needs to show it */
+  challenge(now?: number): Promise<ChallengeAnswer>
+  verify(db: Queryable, token: string, remoteIp: string, now?: number): Promise<void>
 }
 
+export type ChallengeAnswer = ({ kind: 'altcha' } & CaptchaChallenge) | { kind: 'recaptcha'; site_key: string }
+
+const MAX_NUMBER = 50_000
+export const CAPTCHA_LIFETIME_MS = 10 * 60_000
+const FIELD = 'captcha_token'
+const invalid = (message?: string) => new AppError('captcha_invalid', message, FIELD)
+
+/** An ALTCHA challenge (altcha-lib), signed with `secret`, expiring CAPTCHA_LIFETIME_MS after `now`. */
+export async function createChallenge(secret: string, now = Date.now()): Promise<CaptchaChallenge> {
+  const c = await altchaChallenge({ hmacKey: secret, maxNumber: MAX_NUMBER, expires: new Date(now + CAPTCHA_LIFETIME_MS) })
+  return { algorithm: 'SHA-256', challenge: c.challenge, salt: c.salt, signature: c.signature, maxnumber: c.maxnumber ?? MAX_NUMBER }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Solves a challenge (what the browser does; the tests use it too). */
 export function solveChallenge(c: Pick<CaptchaChallenge, 'challenge' | 'salt' | 'maxnumber'>): number | null {
   for (let n = 0; n <= c.maxnumber; n++) if (sha256(c.salt + n) === c.challenge) return n
   return null
 }
 
-/** Checks a base64 ALTCHA payload and spends it; refusals are the spec's captcha codes. */
-export async function verifyCaptcha(db: Queryable, secret: string, token: string, now = Date.now()) {
-  let p: { algorithm?: string; challenge?: string; number?: number; salt?: string; signature?: string }
-  try {
-    p = JSON.parse(Buffer.from(token, 'base64').toString('utf8'))
-  } catch {
-    throw new AppError('captcha_invalid', undefined, 'captcha_token')
+/** The self-hosted proof-of-work captcha: the challenge is signed, so nothing is kept until a solution is spent (once). */
+export function altchaCaptcha(secret: string): Captcha {
+  return {
+    kind: 'altcha',
+    challenge: async (now) => ({ kind: 'altcha', ...(await createChallenge(secret, now)) }),
+    async verify(db, token, _remoteIp, now = Date.now()) {
+      if (!token) throw new AppError('captcha_missing', undefined, FIELD)
+      let payload: { challenge?: unknown; salt?: unknown }
+      try {
+        payload = JSON.parse(Buffer.from(token, 'base64').toString('utf8'))
+      } catch {
+        throw invalid()
+      }
+      if (typeof payload?.challenge !== 'string' || typeof payload.salt !== 'string') throw invalid()
+      const expires = Number(extractParams(payload as never).expires ?? 0) * 1000
+      if (expires < now) throw new AppError('captcha_missing', undefined, FIELD)
+      // expiry is ours above (against `now`); the library checks the signature and the work
+      if (!(await verifySolution(payload as never, secret, false).catch(() => false))) throw invalid()
+      if (!(await spendCaptcha(db, payload.challenge))) throw invalid('This captcha was already used. Please solve it again')
+    },
   }
-  if (
-    p.algorithm !== 'SHA-256' ||
-    typeof p.challenge !== 'string' ||
-    typeof p.salt !== 'string' ||
-    typeof p.signature !== 'string' ||
-    typeof p.number !== 'number'
-  ) {
-    throw new AppError('captcha_invalid', undefined, 'captcha_token')
+}
+
+/** Google reCAPTCHA (v2 checkbox): the token is checked with Google's siteverify; each token is good once at Google. */
+export function recaptchaCaptcha(opts: { siteKey: string; secret: string; verifyUrl: string; fetch?: typeof fetch; timeoutMs?: number }): Captcha {
+  const doFetch = opts.fetch ?? fetch
+  return {
+    kind: 'recaptcha',
+    challenge: async () => ({ kind: 'recaptcha', site_key: opts.siteKey }),
+    async verify(_db, token, remoteIp) {
+      if (!token) throw new AppError('captcha_missing', undefined, FIELD)
+      let answer: { success?: unknown; 'error-codes'?: unknown }
+      try {
+        const res = await doFetch(opts.verifyUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ secret: opts.secret, response: token, remoteip: remoteIp }).toString(),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
+        })
+        if (!res.ok) throw new Error(`siteverify answered ${res.status}`)
+        answer = (await res.json()) as typeof answer
+      } catch {
+        throw new AppError('captcha_unavailable', undefined, FIELD)
+      }
+      if (answer.success === true) return
+      const codes = Array.isArray(answer['error-codes']) ? answer['error-codes'] : []
+      if (codes.includes('timeout-or-duplicate')) throw new AppError('captcha_missing', undefined, FIELD)
+      throw invalid()
+    },
   }
-  const expires = Number(/[?&]expires=(\d+)/.exec(p.salt)?.[1] ?? 0) * 1000
-  if (expires < now) throw new AppError('captcha_missing', undefined, 'captcha_token')
-  const signature = createHmac('sha256', secret).update(p.challenge).digest('hex')
-  if (!safeEqual(signature, p.signature) || sha256(p.salt + p.number) !== p.challenge) throw new AppError('captcha_invalid', undefined, 'captcha_token')
-  if (!(await spendCaptcha(db, p.challenge))) throw new AppError('captcha_invalid', 'This captcha was already used. Please solve it again', 'captcha_token')
+}
+
+/** reCAPTCHA when both its keys are configured, else the self-hosted captcha. */
+export function createCaptcha(config: {
+  RECAPTCHA_SITE_KEY?: string
+  RECAPTCHA_SECRET?: string
+  RECAPTCHA_VERIFY_URL: string
+  SESSION_SECRET: string
+}): Captcha {
+  return config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET
+    ? recaptchaCaptcha({ siteKey: config.RECAPTCHA_SITE_KEY, secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL })
+    : altchaCaptcha(config.SESSION_SECRET)
 }

@@ -75,6 +75,10 @@ const envSchema = z.object({
   LICENSE_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
   // the single sign-on into the helpdesk and the cloud services (docs/sso.md): the Ed25519 key that
   // signs the tokens (PKCS#8 PEM; default: one kept in DATA_DIR), and each service's address
+  // Google reCAPTCHA instead of the self-hosted captcha when both keys are set (the verify URL: tests point it at a fake)
+  RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  RECAPTCHA_SECRET: z.string().min(1).optional(),
+  RECAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default('https://www.google.com/recaptcha/api/siteverify'),
   SSO_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
   SUPPORT_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   FACE_MACHINE_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),

@@ -56,7 +56,7 @@ function backend() {
     ...signedInRoutes({ profile: profile({ is_staff: true }), licenses: LICENSES, groups: GROUPS }),
     'GET /api/versions/face/': () => json(200, { facesdk_versions: [{ version: '3.24', is_default: true }] }),
     'GET /api/components/face/': () => json(200, { components: ['matcher', 'detector', 'desktop_gpu_support'] }),
-    'GET /api/captcha/challenge/': () => json(200, { algorithm: 'SHA-256', challenge: 'x', maxnumber: 1, salt: 's', signature: 'sig' }),
+    'GET /api/captcha/challenge/': () => json(200, { kind: 'altcha', algorithm: 'SHA-256', challenge: 'x', maxnumber: 1, salt: 's', signature: 'sig' }),
   })
 }
 

@@ -24,8 +24,20 @@ export const platformContracts = {
     path: '/captcha/challenge/',
     auth: 'public',
     tags: analyticsTags,
-    summary: 'A proof-of-work captcha challenge (ALTCHA format)',
-    response: { 200: z.object({ algorithm: z.literal('SHA-256'), challenge: z.string(), salt: z.string(), signature: z.string(), maxnumber: z.number() }) },
+    summary: 'The captcha to show: a proof-of-work challenge (ALTCHA format), or the reCAPTCHA site key when Google reCAPTCHA is configured',
+    response: {
+      200: z.discriminatedUnion('kind', [
+        z.object({
+          kind: z.literal('altcha'),
+          algorithm: z.literal('SHA-256'),
+          challenge: z.string(),
+          salt: z.string(),
+          signature: z.string(),
+          maxnumber: z.number(),
+        }),
+        z.object({ kind: z.literal('recaptcha'), site_key: z.string() }),
+      ]),
+    },
     errors: [],
   }),
   analyticsSignup: contract({
@@ -36,8 +48,8 @@ export const platformContracts = {
     summary: 'Register for Nuitrack Analytics: answers the next step, fill_info, or exist when the account is there already',
     body: analyticsSignupBody,
     response: { 200: z.object({ step: z.enum(['fill_info', 'exist']), next: z.string() }) },
-    errors: ['captcha_invalid', 'captcha_missing', 'password_invalid'],
-    fieldErrors: { username: 'email_invalid', password: 'password_invalid' },
+    errors: ['captcha_invalid', 'captcha_missing', 'captcha_unavailable', 'password_invalid'],
+    fieldErrors: { username: 'email_invalid', password: 'password_invalid', captcha_token: 'captcha_missing' },
   }),
   analyticsFillInfo: contract({
     method: 'POST',

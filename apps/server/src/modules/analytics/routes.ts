@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { contracts as c } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
-import { createChallenge, verifyCaptcha } from '../../platform/captcha.ts'
+import { createCaptcha } from '../../platform/captcha.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import { route } from '../../platform/contract-route.ts'
 import { checkCredentials, signup } from '../auth/service.ts'
@@ -11,13 +11,14 @@ import { updateClientProfile } from '../account/queries.ts'
 const NEXT = '/app/login/nuitrack-analytics/?registered=1'
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const captcha = createCaptcha(ctx.config)
   route(app, c.captchaChallenge, async (_req, reply) => {
     reply.header('cache-control', 'no-store')
-    return createChallenge(ctx.config.SESSION_SECRET)
+    return captcha.challenge()
   })
 
   route(app, c.analyticsSignup, async (req) => {
-    await verifyCaptcha(ctx.db, ctx.config.SESSION_SECRET, req.body.captcha_token)
+    await captcha.verify(ctx.db, req.body.captcha_token, req.ip)
     try {
       await signup(ctx, req.ip, { username: req.body.username, password: req.body.password, is_corporate: false, segment: 'nuitrack-analytics' })
     } catch (err) {

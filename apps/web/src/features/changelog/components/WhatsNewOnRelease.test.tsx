@@ -26,7 +26,7 @@ describe("the what's-new dialog after a release", () => {
     expect(dialog).toHaveTextContent('Subscriptions renew by themselves')
     expect(localStorage.getItem(KEY)).toBe('1.1.0')
     await userEvent.setup().click(screen.getByRole('button', { name: 'Close' }))
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: "What's new" })).toBeNull())
   })
 
   it('stays closed on the first visit, only remembering the release', async () => {
