@@ -64,10 +64,7 @@ test("support opens from a license's screen, in a new tab, signed in to the help
   })
   await page.goto(`/app/nuitrack/dashboard/${id}/info/`)
   const popup = page.waitForEvent('popup')
-  await page
-    .getByRole('link', { name: /contact support|support/i })
-    .first()
-    .click()
+  await page.getByRole('link', { name: 'Get support for this license (opens in a new tab)' }).click()
   const tab = await popup
   await expect(tab.getByRole('heading', { name: 'Helpdesk' })).toBeVisible()
   expect(helpdesk).not.toBeNull()

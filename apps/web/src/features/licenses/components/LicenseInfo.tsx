@@ -83,6 +83,11 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             ← {PLATFORM_TITLES[platform]}
           </Anchor>
         </Group>
+        {/* section 2: support about this license, signed in to the helpdesk, in a new tab */}
+        <Anchor href={supportUrl(SUPPORT_SERVICE[platform], license.id)} target="_blank" rel="noopener noreferrer" size="sm" data-testid="license-support">
+          {t('Get support for this license')}
+          <VisuallyHidden> {t('(opens in a new tab)')}</VisuallyHidden>
+        </Anchor>
       </Group>
       <Group gap="sm" align="center" wrap="wrap">
         {/* a title may be 256 characters without a space: it wraps anywhere rather than overflow */}
