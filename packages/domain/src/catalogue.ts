@@ -521,4 +521,3 @@ export interface ChangelogEntry {
   date: string
   changes: string[]
 }
-

@@ -133,7 +133,11 @@ export class Agent {
 export const STRONG_PASSWORD = 'Str0ng-Pass'
 
 /** A confirmed client created directly in the database, and an agent signed in as it. */
-export async function signedInClient(t: Pick<TestContext, 'app' | 'db'>, email = `user${randomToken(4).toLowerCase()}@example.com`, password = STRONG_PASSWORD) {
+export async function signedInClient(
+  t: Pick<TestContext, 'app' | 'db'>,
+  email = `user${randomToken(4).toLowerCase()}@example.com`,
+  password = STRONG_PASSWORD,
+) {
   const client = await insertClient(t.db, {
     email,
     password_hash: await hashPassword(password),

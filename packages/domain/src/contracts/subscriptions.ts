@@ -21,7 +21,14 @@ export const upgradeResponse = z.object({
   payment: paymentSchema.nullable(),
 })
 
-const upgradeErrors = ['not_found', 'license_on_hold', 'action_unavailable', 'upgrade_by_support', 'insufficient_funds', 'external_payments_unavailable'] as const
+const upgradeErrors = [
+  'not_found',
+  'license_on_hold',
+  'action_unavailable',
+  'upgrade_by_support',
+  'insufficient_funds',
+  'external_payments_unavailable',
+] as const
 
 export const subscriptionContracts = {
   licenseCancelSubscription: contract({
@@ -101,7 +108,7 @@ export const subscriptionContracts = {
     path: '/nuitrack-analytics/:id/upgrade-cost/',
     auth: 'client',
     tags,
-    summary: "What upgrading this Nuitrack Analytics license costs (USD)",
+    summary: 'What upgrading this Nuitrack Analytics license costs (USD)',
     params: idParams,
     response: { 200: z.object({ amount: z.number() }) },
     errors: ['not_found', 'action_unavailable'],
