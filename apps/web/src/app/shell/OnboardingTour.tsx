@@ -13,7 +13,11 @@ function targetOf(step: (typeof TOUR_STEPS)[number]): HTMLElement | null {
   for (const name of [step.target, step.fallback]) {
     if (!name) continue
     const el = document.querySelector<HTMLElement>(`[data-tour="${name}"]`)
-    if (el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden') return el
+    if (!el || el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') continue
+    // the collapsed side menu is moved out of the window, not hidden: off-screen counts as hidden
+    const r = el.getBoundingClientRect()
+    if (r.width > 0 && (r.right <= 0 || r.left >= window.innerWidth)) continue
+    return el
   }
   return null
 }
@@ -51,9 +55,13 @@ export function OnboardingTour({ opened, onClose }: { opened: boolean; onClose: 
 
   const measure = useCallback(() => {
     const el = targetOf(step)
-    if (!el) return setBox(null)
+    if (!el) return setBox((b) => (b === null ? b : null))
     const r = el.getBoundingClientRect()
-    setBox({ top: r.top, left: r.left, width: r.width, height: r.height })
+    setBox((b) =>
+      b && b.top === r.top && b.left === r.left && b.width === r.width && b.height === r.height
+        ? b
+        : { top: r.top, left: r.left, width: r.width, height: r.height },
+    )
   }, [step])
 
   useLayoutEffect(() => {
@@ -63,7 +71,12 @@ export function OnboardingTour({ opened, onClose }: { opened: boolean; onClose: 
     measure()
     window.addEventListener('resize', measure)
     window.addEventListener('scroll', measure, true)
+    // layout moves without events too (the side menu sliding away as the window narrows): look again
+    const timer = setInterval(measure, 250)
+    document.addEventListener('transitionend', measure, true)
     return () => {
+      clearInterval(timer)
+      document.removeEventListener('transitionend', measure, true)
       window.removeEventListener('resize', measure)
       window.removeEventListener('scroll', measure, true)
     }
