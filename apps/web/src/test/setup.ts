@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach, beforeEach, vi } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { errorStore } from '../lib/error-store.ts'
 import { mockApi, takeUnexpectedCalls } from './utils.tsx'
+
+// findBy…/waitFor wait up to 5 s, not 1: on 2 busy cores (CI runs every suite at once) a screen can
+// take longer than a second to settle. A patience, not a timing assertion: a pass is as fast as before.
+configure({ asyncUtilTimeout: 5_000 })
 
 // Mantine reads these browser APIs that jsdom lacks
 Object.defineProperty(window, 'matchMedia', {
