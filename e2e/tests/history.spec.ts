@@ -42,6 +42,8 @@ test("sees the license's history after renaming and activating it", async ({ pag
   await expect(lines.nth(1)).toContainText('Renamed from')
   await expect(lines.nth(0)).toContainText(/[A-Z][a-z]{2} \d{2}, \d{4}, \d{1,2}:\d{2} (AM|PM)/)
   await expectAccessible(page, 'license history')
+  // the shots start at the top: a scrolled page draws its fixed header in the middle of a full-page shot
+  await page.evaluate(() => window.scrollTo(0, 0))
   await screenshots(page, 'history-license')
 
   // the account screen lists the same lines, each with its license; a personal account has no export
@@ -57,6 +59,7 @@ test("sees the license's history after renaming and activating it", async ({ pag
   await page.reload()
   await expect(account.getByTestId('history-line')).toHaveCount(3)
   await expectAccessible(page, 'account history')
+  await page.evaluate(() => window.scrollTo(0, 0))
   await screenshots(page, 'history-account')
   const csvDownload = page.waitForEvent('download')
   await account.getByRole('button', { name: 'Export CSV' }).click()
