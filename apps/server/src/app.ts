@@ -30,6 +30,7 @@ import { createSsoSigner } from './platform/sso.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
+import { activityRoutes } from './modules/activity/routes.ts'
 import { groupRoutes } from './modules/groups/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
 import { basketRoutes } from './modules/basket/routes.ts'
@@ -175,6 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(catalogueRoutes, { ctx })
       await api.register(changelogRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
+      await api.register(activityRoutes, { ctx })
       await api.register(subscriptionRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })

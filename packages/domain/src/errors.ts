@@ -79,6 +79,8 @@ export const ERRORS = {
   },
   upgrade_by_support: { code: 'e6c5af96', status: 400, message: 'This upgrade is done by our support team. Please contact support' },
   face_machine_unavailable: { code: '9f22691f', status: 503, message: 'The Face Machine service is unavailable. Please try again later' },
+  // the activity history (issue 14)
+  history_export_corporate: { code: '3d66c9e9', status: 403, message: 'Exporting the history is available to corporate accounts only' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const

@@ -6,7 +6,8 @@ import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { markConfirmed } from '../modules/auth/queries.ts'
 import { fulfil } from '../modules/licenses/fulfilment.ts'
 import { addAvailable, insertBulkLicenses } from '../modules/licenses/queries.ts'
-import { ONLINE_DEFAULTS, PRODUCTS } from '@portal/domain'
+import { recordActivity, recordActivityForLicenses } from '../modules/activity/queries.ts'
+import { ONLINE_DEFAULTS, PRODUCTS, productTitle } from '@portal/domain'
 import { LICENSE_HELP } from './license-commands.ts'
 import { PRICE_HELP, runPriceCommand } from './price-commands.ts'
 import { PROMO_HELP, runPromoCommand } from './promo-commands.ts'
@@ -84,7 +85,16 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
       if (osType !== null && ![0, 1, 2].includes(osType)) return { code: 2, output: '--os-type is 0 (Windows), 1 (Linux) or 2 (Android)' }
       const client = await findClientByEmail(db, email)
       if (!client) return { code: 1, output: `No client with the e-mail ${email}.` }
-      const group = await db.transaction((tx) => fulfil(tx, { clientId: client.id, product, count, osType }))
+      const group = await db.transaction(async (tx) => {
+        const got = await fulfil(tx, { clientId: client.id, product, count, osType })
+        await recordActivity(tx, {
+          clientId: client.id,
+          groupId: got.groupId,
+          kind: 'created',
+          details: { product, product_title: productTitle(product), count, origin: 'cli' },
+        })
+        return got
+      })
       return { code: 0, output: `Granted ${count} × ${product} to ${email}: group #${group.groupId} now has ${group.available} available.` }
     }
     case 'licenses:bulk': {
@@ -102,7 +112,16 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
           ...ONLINE_DEFAULTS,
           online: { offline_timeout: ONLINE_DEFAULTS.offline_timeout },
         }
-        await insertBulkLicenses(tx, { clientId: client.id, groupId, type: 'nuitrack', product: 'nuitrack_online_subscription_monthly', count, config })
+        const ids = await insertBulkLicenses(tx, {
+          clientId: client.id,
+          groupId,
+          type: 'nuitrack',
+          product: 'nuitrack_online_subscription_monthly',
+          count,
+          config,
+        })
+        const details = { product: config.product, product_title: productTitle(config.product), origin: 'cli' }
+        await recordActivityForLicenses(tx, ids, { clientId: client.id, groupId, kind: 'created', details })
         await addAvailable(tx, groupId, -count)
       })
       return { code: 0, output: `Created ${count} licenses for ${email}.` }

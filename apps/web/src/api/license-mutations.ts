@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import type { LicenseView, Platform } from '@portal/domain'
 import { activateOffline, releaseDevice, type OfflineInput } from '../features/activation/api/activation.ts'
+import { accountHistoryQueryOptions } from '../features/activity/api/account-history.ts'
+import { licenseHistoryQueryOptions } from '../features/activity/api/license-history.ts'
 import { activateWorkspace } from './activate-workspace.ts'
 import { cancelSubscription } from './cancel-subscription.ts'
 import { groupsQueryOptions } from './groups.ts'
@@ -10,10 +12,13 @@ import { licenseQueryOptions, licensesQueryOptions, pauseLicense, releaseLicense
 /**
  * License mutations put the license the API answers into the cache (its own query and its row in
  * the list), so no caller refetches whole lists; what the answer does not carry (a group's counts
- * after a revoke or a new trial) is invalidated by that query's own key.
+ * after a revoke or a new trial) is invalidated by that query's own key. A changed license has a
+ * new history line: its history and the account's are read again.
  */
 export function putLicense(qc: QueryClient, view: LicenseView) {
   qc.setQueryData(licenseQueryOptions(String(view.id)).queryKey, view)
+  void qc.invalidateQueries({ queryKey: licenseHistoryQueryOptions(String(view.id)).queryKey })
+  void qc.invalidateQueries({ queryKey: accountHistoryQueryOptions().queryKey })
   qc.setQueryData(
     licensesQueryOptions().queryKey,
     (old) => old && { licenses: old.licenses.some((l) => l.id === view.id) ? old.licenses.map((l) => (l.id === view.id ? view : l)) : [...old.licenses, view] },
@@ -22,6 +27,8 @@ export function putLicense(qc: QueryClient, view: LicenseView) {
 
 function dropLicense(qc: QueryClient, id: number) {
   qc.removeQueries({ queryKey: licenseQueryOptions(String(id)).queryKey, exact: true })
+  qc.removeQueries({ queryKey: licenseHistoryQueryOptions(String(id)).queryKey, exact: true })
+  void qc.invalidateQueries({ queryKey: accountHistoryQueryOptions().queryKey })
   qc.setQueryData(licensesQueryOptions().queryKey, (old) => old && { licenses: old.licenses.filter((l) => l.id !== id) })
 }
 

@@ -1,6 +1,7 @@
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { LIMITS, allMessages, messageFor } from '@portal/domain'
+import { HISTORY_TEXTS } from '../features/activity/components/describe.ts'
 
 /**
  * English resources: every message key and error code of the domain (codes are keys), the
@@ -14,6 +15,7 @@ const ui: Record<string, string> = {
   'email_change.pending': 'We sent a confirmation link to {{email}}; the change takes effect once you confirm it.',
   'email_change.done': 'Your e-mail is now {{email}}.',
   'account.switched': 'Your account is now {{type}}.',
+  ...HISTORY_TEXTS,
 }
 
 export const resources = {

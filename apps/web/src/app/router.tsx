@@ -1,7 +1,6 @@
 import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 'react-router'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
-import { AccountRoute } from '../features/account/routes/account.tsx'
 import { ConfirmRoute } from '../features/auth/routes/confirm.tsx'
 import { ForgotPasswordRoute } from '../features/auth/routes/forgot-password.tsx'
 import { AnalyticsLoginRoute, LoginRoute } from '../features/auth/routes/login.tsx'
@@ -15,6 +14,7 @@ import { PreInfoPage } from '../features/groups/routes/pre-info.tsx'
 import { DashboardPage } from '../features/licenses/routes/dashboard.tsx'
 import { StaffLicensePage } from '../features/staff/routes/staff-license.tsx'
 import { LicenseInfoRoute } from './routes/LicenseInfoRoute.tsx'
+import { AccountScreen } from './routes/AccountScreen.tsx'
 import { BasketGate } from './routes/BasketGate.tsx'
 import { BasketIndexRoute, LicenseSelectionRoute } from '../features/basket/routes/license-selection.tsx'
 import { CheckoutRoute, SubscriptionCheckoutRoute } from '../features/basket/routes/checkout.tsx'
@@ -103,7 +103,7 @@ export const appRoutes: RouteObject[] = [
       {
         element: <Protected />,
         children: [
-          { path: routes.account, element: <AccountRoute />, handle: titled('Account') },
+          { path: routes.account, element: <AccountScreen />, handle: titled('Account') },
           { path: routes.groupKeys, element: <GroupKeysPage />, handle: titled('Group keys') },
           { path: routes.groupKeyInfo, element: <GroupKeyInfoPage />, handle: titled(({ id }) => `Group key #${id}`) },
           { path: routes.paymentDoc, element: <PaymentDocRoute />, handle: titled('Payment documents') },

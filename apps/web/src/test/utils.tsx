@@ -8,6 +8,7 @@ import {
   groupViewSchema,
   licenseViewSchema,
   profileResponseSchema,
+  type ActivityEvent,
   type GroupView,
   type LicenseView,
   type ProfileResponse,
@@ -215,9 +216,13 @@ export const groupView = (over: Partial<GroupView> = {}): GroupView =>
     ...over,
   })
 
-/** The reads a signed-in screen makes: the profile, licenses (the list and each one), groups, the changelog and the transactions. */
+/**
+ * The reads a signed-in screen makes: the profile, licenses (the list and each one), groups, the
+ * changelog, the transactions and the activity history (a license's lines are those of `history`
+ * with its id; the account's are all of them).
+ */
 export const signedInRoutes = (
-  data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[]; transactions?: TransactionView[] } = {},
+  data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[]; transactions?: TransactionView[]; history?: ActivityEvent[] } = {},
 ): Routes => ({
   'GET /api/client/': () => json(200, data.profile ?? profile()),
   'GET /api/license/': () => json(200, { licenses: data.licenses ?? [] }),
@@ -230,6 +235,8 @@ export const signedInRoutes = (
   'GET /api/transaction/': () => json(200, { transactions: data.transactions ?? [] }),
   // the Face Machine info screen shows its plan: none listed is the default configuration
   'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
+  'GET /api/license/:id/history/': (c) => json(200, { events: (data.history ?? []).filter((e) => String(e.license_id) === c.params.id) }),
+  'GET /api/account/history/': () => json(200, { events: data.history ?? [], total: data.history?.length ?? 0, offset: 0, limit: 50 }),
 })
 
 /** A new offline Face SDK license #5 of group #9 (for screens that show Face SDK activation). */

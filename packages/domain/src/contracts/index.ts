@@ -1,4 +1,5 @@
 import { activationContracts } from './activation.ts'
+import { activityContracts } from './activity.ts'
 import { basketContracts } from './basket.ts'
 import { accountContracts } from './account.ts'
 import { authContracts } from './auth.ts'
@@ -27,4 +28,5 @@ export const contracts = {
   ...feedbackContracts,
   ...basketContracts,
   ...subscriptionContracts,
+  ...activityContracts,
 } as const

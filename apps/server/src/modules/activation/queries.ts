@@ -68,11 +68,21 @@ export async function recentCustomerReleases(tx: Queryable, licenseId: number): 
 }
 
 /** Conditional: the SDK may have released the same device a moment ago; answers whether this call did. */
-export async function releaseByCustomer(tx: Queryable, deviceId: number): Promise<boolean> {
-  const rows = await tx.query(`UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id`, [
-    deviceId,
-  ])
-  return rows.length > 0
+/** The device a release freed (what the history names), or null when there was none. */
+export interface ReleasedDevice {
+  id: number
+  kind: string
+  serial: string | null
+  sensor_name: string | null
+  name: string | null
+}
+
+export async function releaseByCustomer(tx: Queryable, deviceId: number): Promise<ReleasedDevice | null> {
+  const rows = await tx.query<ReleasedDevice>(
+    `UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id, kind, serial, sensor_name, name`,
+    [deviceId],
+  )
+  return rows[0] ?? null
 }
 
 /** The live license of a device-API key, locked for the activation. */
@@ -108,17 +118,20 @@ export async function recordSeen(db: Queryable, deviceId: number) {
 }
 
 export async function findLicenseConfigByToken(db: Queryable, token: string) {
-  const rows = await db.query<{ id: number; config: LicenseConfig }>('SELECT id, config FROM licenses WHERE token = $1 AND revoked_at IS NULL', [token])
+  const rows = await db.query<{ id: number; client_id: number; config: LicenseConfig }>(
+    'SELECT id, client_id, config FROM licenses WHERE token = $1 AND revoked_at IS NULL',
+    [token],
+  )
   return rows[0] ?? null
 }
 
 /** Frees the SDK-bound device of a fingerprint; answers whether there was one. */
-export async function releaseBySdk(db: Queryable, licenseId: number, fingerprint: string): Promise<boolean> {
-  const rows = await db.query<{ id: number }>(
+export async function releaseBySdk(db: Queryable, licenseId: number, fingerprint: string): Promise<ReleasedDevice | null> {
+  const rows = await db.query<ReleasedDevice>(
     `UPDATE devices SET released_at = now(), release_kind = 'sdk'
       WHERE license_id = $1 AND fingerprint = $2 AND kind = 'online' AND released_at IS NULL
-      RETURNING id`,
+      RETURNING id, kind, serial, sensor_name, name`,
     [licenseId, fingerprint],
   )
-  return rows.length > 0
+  return rows[0] ?? null
 }

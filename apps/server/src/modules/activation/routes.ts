@@ -79,7 +79,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   route(app, c.sdkDeactivate, async (req, reply) => {
     await limited(req.ip, req.body.key)
     try {
-      return await activation.sdkDeactivate(ctx.db, req.body.key, req.body.fingerprint)
+      return await activation.sdkDeactivate(ctx.db, req.body.key, req.body.fingerprint, ctx.clock.now())
     } catch (err) {
       return refuse(reply, err)
     }

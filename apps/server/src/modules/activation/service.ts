@@ -16,7 +16,7 @@ import {
   type ValidationCode,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
-import type { Queryable } from '../../db/db.ts'
+import type { Db, Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import type { Keyring } from '../../platform/signing.ts'
 import {
@@ -34,6 +34,7 @@ import {
   touchDevice,
 } from './queries.ts'
 import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/queries.ts'
+import { recordActivity } from '../activity/queries.ts'
 import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
 
 export type ActivationContext = AppContext
@@ -116,6 +117,8 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
       reg: device.reg,
       name: device.sensor_name ?? (device.kind === 'usb_token' ? 'USB token' : null),
     })
+    const details = { channel: device.kind, device_id: bound.id, serial: device.serial, sensor: device.sensor_name }
+    await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'activated', details, at: ctx.clock.now() })
   }
   const file = licenseFileFor(ctx.keyring, license, bound, decision.lock, now)
   await markActivated(tx, license.id, decision.lock.type, encodeBase64(file.text))
@@ -143,7 +146,7 @@ export async function activateGroupOffline(ctx: ActivationContext, clientId: num
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false, now: ctx.clock.now() })
+    const newId = await generateFromGroup(tx, clientId, group, { checkUnactivated: false, now: ctx.clock.now(), origin: 'activation' })
     const license = await lockedLicense(tx, clientId, newId, ctx.clock.now())
     await activateOfflineLocked(ctx, tx, license, input)
     return newId
@@ -164,7 +167,9 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
       const next = new Date(new Date(recent[recent.length - DEVICE_RELEASES_PER_30_DAYS]!).getTime() + 30 * DAY_SECONDS * 1000)
       fail('release_limit', `A license allows 3 device releases in any 30 days. The next release is possible on ${next.toISOString().slice(0, 10)}`)
     }
-    if (!(await releaseByCustomer(tx, deviceId))) fail('not_found', 'Device not found')
+    const device = (await releaseByCustomer(tx, deviceId)) ?? fail('not_found', 'Device not found')
+    const details = { by: 'customer', channel: device.kind, device_id: device.id, serial: device.serial, sensor: device.sensor_name }
+    await recordActivity(tx, { clientId, licenseId, kind: 'released', details, at: ctx.clock.now() })
   })
   return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, ctx.clock.now())
 }
@@ -277,6 +282,8 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
         reg,
         name: body.name ?? null,
       })
+      const details = { channel: 'sdk', device_id: device.id, serial: p.serial ?? serial, sensor: p.sensor_name ?? null, name: body.name ?? null }
+      await recordActivity(tx, { clientId: l.client_id, licenseId: l.id, kind: 'activated', details, at: now })
     }
     await markActivated(tx, l.id, decision.lock.type)
     const file = licenseFileFor(ctx.keyring, l, device, decision.lock, now)
@@ -315,10 +322,17 @@ export async function sdkValidate(db: Queryable, key: string, fingerprint: strin
  * offline_timeout. An offline file never expires, so its device is freed only by the customer's
  * release, which is limited to 3 per license in any 30 days.
  */
-export async function sdkDeactivate(db: Queryable, key: string, fingerprint: string) {
+export async function sdkDeactivate(db: Db, key: string, fingerprint: string, now = new Date()) {
   const license = await findLicenseConfigByToken(db, key)
   if (license && !isOnlineLicense(license.config)) refuse('OFFLINE_LICENSE')
-  const released = license ? await releaseBySdk(db, license.id, fingerprint) : false
+  const released =
+    license &&
+    (await db.transaction(async (tx) => {
+      const device = await releaseBySdk(tx, license.id, fingerprint)
+      const details = { by: 'sdk', channel: 'sdk', device_id: device?.id ?? null, serial: device?.serial ?? null, sensor: device?.sensor_name ?? null }
+      if (device) await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'released', details, at: now })
+      return device
+    }))
   if (!released) throw new SdkRefusal('NOT_ACTIVATED', 404)
   return { status: 'ok' as const, released: true }
 }

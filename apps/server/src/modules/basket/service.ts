@@ -21,6 +21,7 @@ import { openCheckout } from '../payments/checkout.ts'
 import { RECEIPT_JOB } from '../payments/service.ts'
 import { promoDiscountFor, releasePromoOfTransaction, reservePromo } from '../promo/service.ts'
 import { fulfilLines } from './fulfilment.ts'
+import { recordPaid } from '../activity/queries.ts'
 import { insertTransaction, markTransactionPaid, nextInvoiceNumber, type TransactionLine } from '../transactions/queries.ts'
 
 type PurchaseBody = Required<Pick<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>> &
@@ -104,6 +105,7 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
     if ((await applyLedgerEntry(tx, clientId, t.id, -total)) === null) fail('insufficient_funds')
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
     await fulfilLines(tx, clientId, lines, { source: 'balance', methodId: null })
+    await recordPaid(tx, t.id, ctx.clock.now())
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return t.id
   })

@@ -2,6 +2,7 @@ import { ERASE_AFTER_DAYS, ERASE_WARNING_DAYS, PAUSABLE_PRODUCTS, dataEraseDate,
 import type { AppContext } from '../../context.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
 import { escapeHtml, type Mail } from '../../platform/mailer.ts'
+import { recordActivity } from '../activity/queries.ts'
 import { eraseWorkspace, listPausedTrials, lockPausedTrial, markEraseWarned, type ErasureRow } from './queries.ts'
 
 export const ERASURE_JOB = 'cloud.erase-paused-trials'
@@ -45,6 +46,7 @@ export async function sweepPausedTrials(ctx: Pick<AppContext, 'db' | 'mailer' | 
       if (!l || !eraseOn || isOnHold(l, now)) return null
       if (eraseOn <= now) {
         await eraseWorkspace(tx, l.id, now)
+        await recordActivity(tx, { clientId: l.client_id, licenseId: l.id, kind: 'released', details: { by: 'erasure' }, at: now })
         return 'erased' as const
       }
       if (l.erase_warned_at === null && eraseOn <= warnFrom) {

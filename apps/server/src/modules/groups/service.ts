@@ -70,7 +70,7 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
   const licenseId = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const group = await lockedGroup(tx, clientId, id)
-    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: nowOf(ctx) })
+    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: nowOf(ctx), origin: 'group' })
   })
   return licenseView(ctx, clientId, licenseId)
 }

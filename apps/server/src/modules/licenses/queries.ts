@@ -524,12 +524,14 @@ export async function upsertDefaultGroup(
 export async function insertBulkLicenses(
   tx: Queryable,
   b: { clientId: number; groupId: number; type: string; product: string; count: number; config: LicenseConfig },
-) {
-  await tx.query(
+): Promise<number[]> {
+  const rows = await tx.query<{ id: number }>(
     `INSERT INTO licenses (client_id, group_id, type, product, config, token, expire_date, activation_date)
      SELECT $1, $2, $5, $6, $4::jsonb,
             'BULK-' || $2::bigint || '-' || g, now() + interval '30 days', CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
-       FROM generate_series(1, $3::int) g`,
+       FROM generate_series(1, $3::int) g
+     RETURNING id`,
     [b.clientId, b.groupId, b.count, JSON.stringify(b.config), b.type, b.product],
   )
+  return rows.map((r) => Number(r.id))
 }

@@ -9,12 +9,15 @@ import {
   isOnHold,
   freeLicenses,
   platformOfProduct,
+  defaultLicenseTitle,
+  productTitle,
   type LicenseConfig,
   type Platform,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { recordActivity } from '../activity/queries.ts'
 import { startSubscription } from '../subscriptions/start.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
 import {
@@ -86,9 +89,12 @@ export const getLicense = (ctx: AppContext, clientId: number, rawId: string) => 
 
 export async function renameLicense(ctx: AppContext, clientId: number, rawId: string, title: string) {
   const id = parseId(rawId)
+  const now = nowOf(ctx)
   await ctx.db.transaction(async (tx) => {
-    await lockedLicense(tx, clientId, id, nowOf(ctx))
+    const license = await lockedLicense(tx, clientId, id, now)
     await setLicenseTitle(tx, clientId, id, title)
+    const from = license.title ?? defaultLicenseTitle(license.product, id)
+    if (from !== title) await recordActivity(tx, { clientId, licenseId: id, kind: 'renamed', details: { from, to: title }, at: now })
   })
   return licenseView(ctx, clientId, id)
 }
@@ -104,6 +110,7 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
     if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
     if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
     await revokeLicense(tx, id, license.group_id!)
+    await recordActivity(tx, { clientId, licenseId: id, groupId: license.group_id, kind: 'revoked', at: nowOf(ctx) })
     return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!, nowOf(ctx)) }
   })
 }
@@ -121,6 +128,7 @@ export async function setPaused(ctx: AppContext, clientId: number, rawId: string
     if (!canPause(license.product)) fail('action_unavailable', 'Only Face Machine and Nuitrack Analytics subscriptions can be paused')
     if (!paused && !canResume(license, now)) fail('license_status')
     await setLicensePaused(tx, id, paused, now)
+    if (Boolean(license.config.paused) !== paused) await recordActivity(tx, { clientId, licenseId: id, kind: paused ? 'paused' : 'resumed', at: now })
   })
   return licenseView(ctx, clientId, id)
 }
@@ -152,6 +160,8 @@ export async function generateFromGroup(
     staffId?: number
     /** business time: the licenses an upgrade holds cannot be generated while held */
     now?: Date
+    /** what the history says: a trial or a staff order is `created`, a license made from a group `generated` */
+    origin: 'trial' | 'staff' | 'group' | 'activation'
   },
 ): Promise<number> {
   if (freeLicenses(group, opts.now ?? new Date()) < 1) fail('not_enough_licenses')
@@ -172,6 +182,15 @@ export async function generateFromGroup(
   })
   await addAvailable(tx, group.id, -1)
   group.available -= 1
+  const kind = opts.origin === 'trial' || opts.origin === 'staff' ? 'created' : 'generated'
+  const details = {
+    product: group.product,
+    product_title: productTitle(group.product),
+    title: opts.title ?? null,
+    origin: opts.origin,
+    group_title: group.title,
+  }
+  await recordActivity(tx, { clientId, licenseId: id, groupId: group.id, kind, details, at: opts.now })
   // a subscription product from a paid group renews the way the group was paid (a staff order's does not)
   if (opts.staffId === undefined)
     await startSubscription(tx, { clientId, groupId: group.id, licenseId: id, product: group.product, config, expireDate: expire_date })
@@ -199,6 +218,7 @@ export async function createTrial(
       checkUnactivated: true,
       expiresInSeconds: trial.days ? trial.days * DAY_SECONDS : null,
       now: ctx.clock.now(),
+      origin: 'trial',
     })
   })
   return { licenses: [await licenseView(ctx, clientId, licenseId)] }

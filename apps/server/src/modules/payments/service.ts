@@ -7,6 +7,7 @@ import { fulfilLines } from '../basket/fulfilment.ts'
 import { closeTransaction, lockTransactionBySession, markTransactionPaid, nextInvoiceNumber, type TransactionRow } from '../transactions/queries.ts'
 import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
 import { recordPaymentEvent, savePaymentMethod } from './queries.ts'
+import { recordPaid } from '../activity/queries.ts'
 
 /** The job that mails the receipt (with the invoice when the client's bills_mail is on) of a paid transaction. */
 export const RECEIPT_JOB = 'payments.receipt'
@@ -104,8 +105,10 @@ export async function applyPaymentEvent(
     const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
     // what was bought first (the client's row, as every balance change takes it), the invoice counter last:
     // one lock order with balance purchases and staff adjustments
-    await fulfil.paid(tx, t, { methodId, now: ctx.clock?.now() ?? new Date() })
+    const now = ctx.clock?.now() ?? new Date()
+    await fulfil.paid(tx, t, { methodId, now })
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), event.paymentMethod ?? null)
+    await recordPaid(tx, t.id, now)
     await confirmPromoOfTransaction(tx, t.id)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return { transactionId: t.id, status: 'ok', applied: true }

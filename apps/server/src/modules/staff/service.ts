@@ -4,7 +4,7 @@ import { fail } from '../../platform/errors.ts'
 import { findClientByEmail } from '../account/queries.ts'
 import { activationKey } from '../licenses/fulfilment.ts'
 import { insertCustomGroup, listLicenses, toLicenseView } from '../licenses/queries.ts'
-import { generateFromGroup, licenseConfigFor, lockClient, lockedGroup } from '../licenses/service.ts'
+import { generateFromGroup, licenseConfigFor, lockClient, lockedGroup, nowOf } from '../licenses/service.ts'
 
 export interface StaffLicenseOrder {
   title: string
@@ -55,7 +55,7 @@ export async function staffCreateLicenses(ctx: AppContext, staffId: number, orde
     const group = await lockedGroup(tx, client.id, groupId)
     const created: number[] = []
     for (let i = 0; i < order.count; i++) {
-      created.push(await generateFromGroup(tx, client.id, group, { title: order.title, checkUnactivated: false, staffId }))
+      created.push(await generateFromGroup(tx, client.id, group, { title: order.title, checkUnactivated: false, staffId, now: nowOf(ctx), origin: 'staff' }))
     }
     return created
   })

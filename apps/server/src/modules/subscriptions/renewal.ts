@@ -23,6 +23,7 @@ import { lockClient } from '../licenses/service.ts'
 import type { PaymentMethodRow } from '../payments/queries.ts'
 import { RECEIPT_JOB, applyPaymentEvent, registerFulfilment } from '../payments/service.ts'
 import { closeTransaction, markTransactionPaid, nextInvoiceNumber, setProviderSession, type TransactionRow } from '../transactions/queries.ts'
+import { recordPaid } from '../activity/queries.ts'
 import { expiringSoonMail, renewalFailedMail, renewalStoppedMail } from './mails.ts'
 import {
   claimExpiryWarning,
@@ -289,6 +290,7 @@ async function plan(ctx: RenewalCtx, subscriptionId: number, now: Date, allowAut
     }
     await markTransactionPaid(tx, id, await nextInvoiceNumber(tx), 'Balance')
     await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: addSeconds(periodEnd, term), keepCancel: true })
+    await recordPaid(tx, id, now)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: id })
     return { done: 'renewed' }
   })

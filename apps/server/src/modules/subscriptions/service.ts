@@ -17,6 +17,7 @@ import { licenseView, lockClient, lockedLicense, parseId } from '../licenses/ser
 import { openCheckout } from '../payments/checkout.ts'
 import { RECEIPT_JOB } from '../payments/service.ts'
 import { insertTransaction, markTransactionPaid, nextInvoiceNumber } from '../transactions/queries.ts'
+import { recordActivity, recordPaid } from '../activity/queries.ts'
 import { extendPeriod, linkTransaction, lockSubscriptionOfLicense, setCancelAtPeriodEnd, setSubscriptionPayment } from './queries.ts'
 
 /**
@@ -32,10 +33,18 @@ export async function cancelSubscription(ctx: AppContext, clientId: number, rawI
   const now = ctx.clock.now()
   await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    await lockedLicense(tx, clientId, id, now)
+    const license = await lockedLicense(tx, clientId, id, now)
     const sub = await lockSubscriptionOfLicense(tx, id)
     if (!sub || (sub.state !== 'active' && sub.state !== 'past_due')) return fail('action_unavailable', 'This license has no subscription to cancel')
-    if (!sub.cancel_at_period_end) await setCancelAtPeriodEnd(tx, sub.id, true, now)
+    if (sub.cancel_at_period_end) return
+    await setCancelAtPeriodEnd(tx, sub.id, true, now)
+    await recordActivity(tx, {
+      clientId,
+      licenseId: id,
+      kind: 'cancelled',
+      details: { until: license.expire_date ? new Date(license.expire_date).toISOString() : null },
+      at: now,
+    })
   })
   return licenseView(ctx, clientId, id)
 }
@@ -63,6 +72,7 @@ export async function reactivateSubscription(ctx: AppContext, clientId: number, 
     if (kind === null) return fail('action_unavailable', 'The subscription is active and renews by itself')
     if (kind === 'undo_cancel') {
       await setCancelAtPeriodEnd(tx, sub.id, false, now)
+      await recordActivity(tx, { clientId, licenseId: id, kind: 'reactivated', details: { undo_cancel: true }, at: now })
       return { status: 'ok' as const }
     }
     const source = body.payment_source ?? sub.payment_source
@@ -93,6 +103,7 @@ export async function reactivateSubscription(ctx: AppContext, clientId: number, 
     await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
     await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: new Date(now.getTime() + term * 1000), keepCancel: false })
     if (sub.payment_source !== 'balance') await setSubscriptionPayment(tx, sub.id, 'balance', null)
+    await recordPaid(tx, t.id, now)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
     return { status: 'paid' as const, transactionId: t.id, price }
   })

@@ -29,6 +29,7 @@ import { lockClient, lockedGroup, lockedLicense, nowOf, parseId } from '../licen
 import { openCheckout } from '../payments/checkout.ts'
 import { RECEIPT_JOB, registerFulfilment, type PaidWith } from '../payments/service.ts'
 import { insertSubscription } from '../subscriptions/queries.ts'
+import { recordActivity, recordPaid } from '../activity/queries.ts'
 import { insertTransaction, markTransactionPaid, nextInvoiceNumber, type TransactionLine, type TransactionRow } from '../transactions/queries.ts'
 import { endGroupHold, endLicenseHold, findTransactionTarget, holdGroup, holdLicense, setTransactionTarget, upgradeLicenseInPlace } from './queries.ts'
 
@@ -99,6 +100,14 @@ async function applyUpgrade(
   const expireDate =
     productKind(offer.to) === 'perpetual' ? null : term ? new Date(now.getTime() + term * 1000) : license.expire_date ? new Date(license.expire_date) : null
   await upgradeLicenseInPlace(tx, license.id, { type: platformOfProduct(offer.to), product: offer.to, config, expireDate })
+  const details = {
+    from: license.product,
+    to: offer.to,
+    from_title: productTitle(license.product),
+    to_title: productTitle(offer.to),
+    trial: offer.kind === 'trial',
+  }
+  await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'upgraded', details, at: now })
   if (offer.kind === 'trial' && productKind(offer.to) === 'subscription') {
     await insertSubscription(tx, { clientId: license.client_id, licenseId: license.id, source: paid.source, methodId: paid.methodId, periodEnd: expireDate })
   }
@@ -148,6 +157,7 @@ export async function upgradeLicense(ctx: AppContext, clientId: number, rawId: s
       if ((await applyLedgerEntry(tx, clientId, t.id, -amount)) === null) fail('insufficient_funds')
       await applyUpgrade(tx, license, offer, now, { source: 'balance', methodId: null })
       await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
+      await recordPaid(tx, t.id, now)
       await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
       return t.id
     })
@@ -232,8 +242,9 @@ export async function upgradeGroup(ctx: AppContext, clientId: number, rawId: str
       })
       await setTransactionTarget(tx, t.id, { groupId: id })
       if ((await applyLedgerEntry(tx, clientId, t.id, -amount)) === null) fail('insufficient_funds')
-      await moveToAI(tx, locked, offer.to, limit)
+      await moveToAI(tx, locked, offer.to, limit, now)
       await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
+      await recordPaid(tx, t.id, now)
       await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
       return t.id
     })
@@ -265,10 +276,12 @@ export async function upgradeGroup(ctx: AppContext, clientId: number, rawId: str
 }
 
 /** `count` licenses leave the group for the client's default group of the AI product (same os). */
-async function moveToAI(tx: Queryable, group: GroupRow, to: string, count: number) {
+async function moveToAI(tx: Queryable, group: GroupRow, to: string, count: number, now: Date) {
   if (count < 1) return
   await addAvailable(tx, group.id, -count)
-  await fulfil(tx, { clientId: group.client_id, product: to, count, osType: group.os_type })
+  const target = await fulfil(tx, { clientId: group.client_id, product: to, count, osType: group.os_type })
+  const details = { from: group.product, to, from_title: productTitle(group.product), to_title: productTitle(to), count, to_group_id: target.groupId }
+  await recordActivity(tx, { clientId: group.client_id, groupId: group.id, kind: 'upgraded', details, at: now })
 }
 
 /**
@@ -301,7 +314,7 @@ export function registerUpgradeFulfilment(ctx: Pick<AppContext, 'log'>) {
         const count = Math.min(limit, usable)
         if (t.expires_at) await endGroupHold(tx, group.id, t.expires_at)
         const to = canUpgrade({ product: group.product, config: group.config, held_until: null }, paidWith.now)!.to
-        await moveToAI(tx, group, to, count)
+        await moveToAI(tx, group, to, count, paidWith.now)
         if (count < limit) await creditBack(ctx, tx, t, Math.round((t.amount_cents * (limit - count)) / limit), 'fewer licenses left than paid for')
       }
     },

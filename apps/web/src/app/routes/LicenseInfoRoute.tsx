@@ -9,6 +9,7 @@ import { paths } from '../../config/paths.ts'
 import { LicenseInfo } from '../../features/licenses/components/LicenseInfo.tsx'
 import { FaceActivation } from '../../features/activation/components/FaceActivation.tsx'
 import { DevicesPanel } from '../../features/activation/components/DevicesPanel.tsx'
+import { LicenseHistory } from '../../features/activity/components/LicenseHistory.tsx'
 
 /**
  * /{platform}/dashboard/{id}/info/: a non-numeric id or a failed load shows the error dialog and
@@ -43,6 +44,7 @@ export function LicenseInfoRoute() {
         <FaceActivation license={view} autoDownload={(state as { fromGroup?: boolean } | null)?.fromGroup === true} />
       )}
       <DevicesPanel license={view} />
+      <LicenseHistory licenseId={view.id} />
     </LicenseInfo>
   )
 }

@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useRef, type ReactNode } from 'react'
 import { Grid, Stack } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useProfile } from '../../../lib/auth.ts'
@@ -9,8 +9,8 @@ import { OptionsCard } from './OptionsCard.tsx'
 import { PasswordCard } from './PasswordCard.tsx'
 import { ProfileCard } from './ProfileCard.tsx'
 
-/** The account screen: its cards, each in its own file, around one profile. */
-export function AccountPage() {
+/** The account screen: its cards, each in its own file, around one profile; `children` below them. */
+export function AccountPage({ children }: { children?: ReactNode }) {
   const { t } = useTranslation()
   const profile = useProfile().data!
   const info = profile.client_info
@@ -32,6 +32,7 @@ export function AccountPage() {
             <PasswordCard />
           </Stack>
         </Grid.Col>
+        {children ? <Grid.Col span={12}>{children}</Grid.Col> : null}
       </Grid>
     </>
   )

@@ -1,10 +1,11 @@
+import type { ReactNode } from 'react'
 import { Center, Loader } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useProfile } from '../../../lib/auth.ts'
 import { AccountPage } from '../components/AccountPage.tsx'
 
-/** /app/account/: profile, company, options, password, e-mail and account type. */
-export function AccountRoute() {
+/** /app/account/: profile, company, options, password, e-mail and account type; `children` below them (the history, composed in app/routes). */
+export function AccountRoute({ children }: { children?: ReactNode }) {
   const { t } = useTranslation()
   const profile = useProfile()
   if (!profile.data) {
@@ -14,5 +15,5 @@ export function AccountRoute() {
       </Center>
     )
   }
-  return <AccountPage />
+  return <AccountPage>{children}</AccountPage>
 }

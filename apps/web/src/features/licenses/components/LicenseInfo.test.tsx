@@ -54,8 +54,10 @@ describe('license info', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Front desk'))
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ title: 'Front desk' })
-    // the answer went into the cache: nothing is read again
-    expect(calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/license/'))).toHaveLength(1)
+    // the answer went into the cache: the license is not read again; its history (a new line) is
+    const gets = calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/license/'))
+    expect(gets.filter((c) => !c.url.endsWith('/history/'))).toHaveLength(1)
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/license/5/history/')).toHaveLength(2))
   })
 
   it("puts the server's bad_title answer on the field, without the error modal", async () => {

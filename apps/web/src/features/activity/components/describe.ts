@@ -1,0 +1,92 @@
+import type { TFunction } from 'i18next'
+import { formatCents, productTitle, type ActivityEvent } from '@portal/domain'
+
+/** "Nov 25, 2026, 8:45 PM": the spec's MMM DD, YYYY and the time of day. */
+export const formatWhen = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' })
+
+const dateOnly = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric' })
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null)
+const num = (v: unknown) => (typeof v === 'number' ? v : null)
+const productName = (code: unknown, title: unknown) => str(title) ?? (str(code) ? productTitle(code as string) : '')
+
+/** The device a line names: its serial (and sensor), else its name, else its number. */
+function deviceOf(d: ActivityEvent['details']) {
+  const serial = str(d.serial) ?? str(d.name) ?? (num(d.device_id) !== null ? `#${d.device_id}` : '')
+  return { serial, sensor: str(d.sensor) }
+}
+
+/** One history line in words ("Renamed from “A” to “B”", "Activated on device SN (sensor)"). */
+export function describeActivity(e: ActivityEvent, t: TFunction): string {
+  const d = e.details
+  switch (e.kind) {
+    case 'created':
+      if (e.license_id === null) return t('history.granted', { count: num(d.count) ?? 0, product: productName(d.product, d.product_title) })
+      if (d.origin === 'trial') return t('history.created_trial', { product: productName(d.product, d.product_title) })
+      if (d.origin === 'staff') return t('history.created_staff', { product: productName(d.product, d.product_title) })
+      return t('history.created', { product: productName(d.product, d.product_title) })
+    case 'generated':
+      if (d.origin === 'activation') return t('Generated from a group and activated offline')
+      return str(d.group_title) ? t('history.generated_named', { group: d.group_title }) : t('Generated from a group')
+    case 'renamed':
+      return t('history.renamed', { from: str(d.from) ?? '', to: str(d.to) ?? '' })
+    case 'activated': {
+      const { serial, sensor } = deviceOf(d)
+      if (d.channel === 'usb_token') return t('history.activated_usb', { serial })
+      return sensor ? t('history.activated_sensor', { serial, sensor }) : t('history.activated', { serial })
+    }
+    case 'released': {
+      if (d.by === 'erasure') return t('Devices released: the paused workspace was erased')
+      const { serial, sensor } = deviceOf(d)
+      const device = sensor ? `${serial} (${sensor})` : serial
+      return d.by === 'sdk' ? t('history.released_sdk', { device }) : t('history.released', { device })
+    }
+    case 'paused':
+      return t('Paused')
+    case 'resumed':
+      return t('Resumed')
+    case 'upgraded': {
+      const to = productName(d.to, d.to_title)
+      if (e.license_id === null) return t('history.upgraded_group', { count: num(d.count) ?? 0, from: productName(d.from, d.from_title), to })
+      return d.trial === true ? t('history.upgraded_trial', { to }) : t('history.upgraded', { from: productName(d.from, d.from_title), to })
+    }
+    case 'paid':
+      return t('history.paid', { amount: formatCents(num(d.amount_cents) ?? 0), what: str(d.description) ?? '' })
+    case 'renewed':
+      return str(d.until)
+        ? t('history.renewed_until', { amount: formatCents(num(d.amount_cents) ?? 0), date: dateOnly(d.until as string) })
+        : t('history.renewed', { amount: formatCents(num(d.amount_cents) ?? 0) })
+    case 'revoked':
+      return t('Revoked: the license went back to its group')
+    case 'cancelled':
+      return str(d.until) ? t('history.cancelled_until', { date: dateOnly(d.until as string) }) : t('Subscription cancelled')
+    case 'reactivated':
+      return d.undo_cancel === true
+        ? t('Cancellation undone: the subscription renews again')
+        : t('history.reactivated', { amount: formatCents(num(d.amount_cents) ?? 0) })
+  }
+}
+
+/** The texts with placeholders (i18n.ts adds them to the English resources). */
+export const HISTORY_TEXTS: Record<string, string> = {
+  'history.granted': '{{count}} × {{product}} added to your licenses',
+  'history.created_trial': 'Free trial started ({{product}})',
+  'history.created_staff': 'Created by our team ({{product}})',
+  'history.created': 'Created ({{product}})',
+  'history.generated_named': 'Generated from the group “{{group}}”',
+  'history.renamed': 'Renamed from “{{from}}” to “{{to}}”',
+  'history.activated': 'Activated on device {{serial}}',
+  'history.activated_sensor': 'Activated on device {{serial}} ({{sensor}})',
+  'history.activated_usb': 'Activated on USB token {{serial}}',
+  'history.released': 'Device {{device}} released',
+  'history.released_sdk': 'Device {{device}} released by the SDK',
+  'history.upgraded': 'Upgraded from {{from}} to {{to}}',
+  'history.upgraded_trial': 'Upgraded from the trial to {{to}}',
+  'history.upgraded_group': '{{count}} licenses upgraded from {{from}} to {{to}}',
+  'history.paid': 'Paid {{amount}}: {{what}}',
+  'history.renewed': 'Renewed for {{amount}}',
+  'history.renewed_until': 'Renewed for {{amount}}, until {{date}}',
+  'history.cancelled_until': 'Subscription cancelled; it stays active until {{date}}',
+  'history.reactivated': 'Subscription reactivated for {{amount}}',
+}
