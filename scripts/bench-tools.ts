@@ -155,6 +155,8 @@ export interface LighthouseFigures {
   cls: number
   /** audits that cost points, worst first: what to fix */
   losses: string[]
+  /** what Lighthouse says would make the page faster (opportunities and diagnostics with savings) */
+  savings: string[]
 }
 
 /**
@@ -189,10 +191,16 @@ export async function runLighthouse(pages: { name: string; url: string; cookie?:
           const a = lhr.audits[ref.id]
           if (!a || ref.weight === 0 || a.score === null || a.score >= 1) continue
           const cost = ((1 - a.score) * ref.weight * 100) / total
-          losses.push({ cost, text: `${cat}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''} −${cost.toFixed(1)}` })
+          losses.push({ cost, text: `${cat}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''} −${cost.toFixed(1)}${detailOf(a)}` })
         }
       }
       losses.sort((a, b) => b.cost - a.cost)
+      const savings = Object.values(lhr.audits)
+        .map((a) => ({ a, ms: Math.max(0, ...Object.values((a as { metricSavings?: Record<string, number> }).metricSavings ?? {})) }))
+        .filter(({ a, ms }) => a.score !== null && a.score < 1 && ms > 0)
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, 6)
+        .map(({ a }) => `${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`)
       const f: LighthouseFigures = {
         page: p.name,
         performance: score('performance'),
@@ -203,11 +211,13 @@ export async function runLighthouse(pages: { name: string; url: string; cookie?:
         tbt: num('total-blocking-time'),
         cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
         losses: losses.slice(0, 8).map((l) => l.text),
+        savings,
       }
       console.log(
         `Lighthouse ${p.name}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}; FCP ${f.fcp} ms, LCP ${f.lcp} ms, TBT ${f.tbt} ms`,
       )
       for (const l of f.losses) console.log(`  ${l}`)
+      for (const l of f.savings) console.log(`  would help: ${l}`)
       out.push(f)
     }
   } finally {
@@ -215,6 +225,16 @@ export async function runLighthouse(pages: { name: string; url: string; cookie?:
     untrackPid(chrome.pid)
   }
   return out
+}
+
+/** the first items of an audit's table (console errors, issues): what exactly went wrong */
+function detailOf(audit: { details?: unknown }): string {
+  const items = (audit.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []
+  const said = items
+    .slice(0, 3)
+    .map((it) => String(it.description ?? it.issueType ?? it.url ?? it.node ?? '').slice(0, 160))
+    .filter(Boolean)
+  return said.length ? ` [${said.join(' | ')}]` : ''
 }
 
 // ---- the dashboard in a browser ----

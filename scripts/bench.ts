@@ -356,6 +356,10 @@ ${r.lighthouse.map((l) => `| ${l.page} | ${l.performance} | ${l.accessibility} |
 What costs points (category: audit, the points it costs in its category):
 
 ${r.lighthouse.map((l) => `- ${l.page}: ${l.losses.length ? l.losses.join('; ') : 'nothing'}`).join('\n')}
+
+What Lighthouse says would make the pages faster:
+
+${r.lighthouse.map((l) => `- ${l.page}: ${l.savings.length ? l.savings.join('; ') : 'nothing'}`).join('\n')}
 `
     : `## Lighthouse\n\n${r.lighthouseReason}\n`
 
