@@ -46,6 +46,8 @@ export const untrackPid = (pid: number | undefined) => pid && foreignPids.delete
 export const onCleanup = (fn: () => Promise<unknown>) => cleanups.push(fn)
 
 let stopping = false
+/** true once the bench is being stopped (a signal, the watchdog): nothing more is measured or written */
+export const isStopping = () => stopping
 /** Ends everything the bench started: SIGTERM, then SIGKILL after 5 s. */
 export async function stopAll(): Promise<void> {
   stopping = true

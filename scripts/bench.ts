@@ -24,6 +24,7 @@ import pg from 'pg'
 import {
   dashboardLoad,
   installExitGuards,
+  isStopping,
   onCleanup,
   roundRobinProxy,
   runCommand,
@@ -255,6 +256,7 @@ async function main() {
     if (mod.measureBundles) bundles = await mod.measureBundles()
   }
 
+  if (isStopping()) throw new Error('stopped before the end: docs/benchmarks.md left as it was')
   report({
     api,
     bare: bareRps,
