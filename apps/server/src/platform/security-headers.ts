@@ -1,6 +1,24 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import helmet from '@fastify/helmet'
+import helmet, { type HelmetOptions } from 'helmet'
+
+/**
+ * The headers helmet sets with these options, worked out once: helmet's options do not depend on the
+ * request, and @fastify/helmet rebuilt the middleware (parsing the CSP directives) on every request,
+ * the largest single cost of a device-API call after the socket writes.
+ */
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const res = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  }
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err
+  })
+  return headers
+}
 
 /**
  * Security headers for every response (helmet): a Content-Security-Policy that fits the built web
@@ -8,7 +26,7 @@ import helmet from '@fastify/helmet'
  * stored by a browser or proxy cache: they carry the client's data and tokens.
  */
 export const securityHeaders = fp(async (app: FastifyInstance, opts: { https: boolean }) => {
-  await app.register(helmet, {
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -34,6 +52,10 @@ export const securityHeaders = fp(async (app: FastifyInstance, opts: { https: bo
     referrerPolicy: { policy: 'same-origin' },
     // the SDK and the CLI call the API from outside a browser; nothing of ours is embedded elsewhere
     crossOriginEmbedderPolicy: false,
+  })
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers)
+    done()
   })
 
   app.addHook('onSend', async (request, reply) => {

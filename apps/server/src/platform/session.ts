@@ -97,14 +97,21 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
 
   // Identity, rights and CSRF are all settled here, in onRequest: before the body is parsed and
   // validated, so an anonymous or unprivileged caller learns nothing about the schema (401/403, not 400).
-  app.addHook('onRequest', async (request, reply) => {
+  // The calls made without a browser session (the device API above all, the hot path) pass straight
+  // through: a callback hook that answers at once, with no promise or session work per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.auth === 'public' && CSRF_EXEMPT.some((re) => re.test(request.url))) return done()
+    checkAccess(request, reply).then(() => done(), done)
+  })
+
+  async function checkAccess(request: FastifyRequest, reply: FastifyReply) {
     await loadSession(request, reply)
     const auth = request.routeOptions.config?.auth
     if (auth === 'client' || auth === 'staff') {
       if (!request.session) throw new AppError('unauthorized')
       if (auth === 'staff' && !request.session.is_staff) throw new AppError('forbidden_staff')
     }
-  })
+  }
 
   async function loadSession(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0]!

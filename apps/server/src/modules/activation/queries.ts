@@ -112,9 +112,16 @@ export async function findForValidation(db: Queryable, token: string, fingerprin
   return rows[0] ?? null
 }
 
-/** Last seen is kept to the minute, so a chatty SDK does not turn every check into a write. */
-export async function recordSeen(db: Queryable, deviceId: number) {
-  await db.query(`UPDATE devices SET last_seen = now() WHERE id = $1 AND (last_seen IS NULL OR last_seen < now() - interval '1 minute')`, [deviceId])
+/**
+ * Last seen of many devices in one statement (the device API's coalescing buffer, seen.ts). Kept to
+ * the minute, so a chatty SDK does not turn every check into a write.
+ */
+export async function recordSeenMany(db: Queryable, deviceIds: number[]) {
+  await db.query(
+    `UPDATE devices SET last_seen = now()
+      WHERE id = ANY($1::bigint[]) AND (last_seen IS NULL OR last_seen < now() - interval '1 minute')`,
+    [deviceIds],
+  )
 }
 
 export async function findLicenseConfigByToken(db: Queryable, token: string) {

@@ -28,7 +28,6 @@ import {
   lockLicenseByToken,
   markActivated,
   recentCustomerReleases,
-  recordSeen,
   releaseByCustomer,
   releaseBySdk,
   touchDevice,
@@ -300,15 +299,17 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
  * last-seen (at most once a minute per device, so a chatty SDK does not turn reads into writes).
  * Only devices the SDK bound count: an offline-bound device is checked against its file, not here.
  */
-export async function sdkValidate(db: Queryable, key: string, fingerprint: string, now = new Date()) {
+/**
+ * The device API's hot path: one indexed read (the license by its token, joined to the device of the
+ * fingerprint) and nothing else on the way to the answer. A last seen older than a minute is handed
+ * to `seen` (the coalescing buffer of seen.ts), which writes it off the request path.
+ */
+export async function sdkValidate(db: Queryable, key: string, fingerprint: string, now: Date, seen: (deviceId: number) => void) {
   const license = await findForValidation(db, key, fingerprint)
   const code: ValidationCode =
     refusal(license as LicenseRecord | null, now) ??
     (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
-  // last seen is kept to the minute, so a chatty SDK does not turn every check into a write
-  if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) {
-    await recordSeen(db, license!.device_id!)
-  }
+  if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) seen(license!.device_id!)
   return {
     valid: code === 'VALID',
     code,

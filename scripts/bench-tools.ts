@@ -1,0 +1,276 @@
+/**
+ * The parts of `npm run bench` that are not autocannon: the processes it starts (and always ends),
+ * the round-robin proxy of the two-process run, Lighthouse, and the dashboard timing in Chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import http from 'node:http'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+// ---- processes: every one the bench starts is ended, on success, failure, a signal or the watchdog ----
+
+const children = new Set<ChildProcess>()
+/** pids of processes started by libraries (Chromium through chrome-launcher) */
+const foreignPids = new Set<number>()
+const cleanups: (() => Promise<unknown>)[] = []
+
+/** A long-running child (a server); ended by stopAll(). */
+export function startProcess(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  children.add(child)
+  child.on('exit', (code, signal) => {
+    children.delete(child)
+    if (!stopping && code !== 0) console.error(`${name} exited early (${code ?? signal})`)
+  })
+  return child
+}
+
+/** A command that must finish: its standard output. */
+export function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    children.add(p)
+    let out = ''
+    p.stdout.on('data', (d) => (out += d))
+    p.on('exit', (code) => {
+      children.delete(p)
+      if (code === 0) resolve(out)
+      else reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))
+    })
+  })
+}
+
+export const trackPid = (pid: number | undefined) => pid && foreignPids.add(pid)
+export const untrackPid = (pid: number | undefined) => pid && foreignPids.delete(pid)
+export const onCleanup = (fn: () => Promise<unknown>) => cleanups.push(fn)
+
+let stopping = false
+/** true once the bench is being stopped (a signal, the watchdog): nothing more is measured or written */
+export const isStopping = () => stopping
+/** Ends everything the bench started: SIGTERM, then SIGKILL after 5 s. */
+export async function stopAll(): Promise<void> {
+  stopping = true
+  for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => undefined)
+  const waits = [...children].map(
+    (c) =>
+      new Promise<void>((resolve) => {
+        if (c.exitCode !== null || c.signalCode !== null) return resolve()
+        const hard = setTimeout(() => c.kill('SIGKILL'), 5000)
+        c.once('exit', () => {
+          clearTimeout(hard)
+          resolve()
+        })
+        c.kill('SIGTERM')
+      }),
+  )
+  await Promise.all(waits)
+  for (const pid of foreignPids) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      /* already gone */
+    }
+  }
+  foreignPids.clear()
+}
+
+/** Last resort on any exit path: nothing the bench started outlives it. */
+export function installExitGuards(timeoutSeconds: number) {
+  process.on('exit', () => {
+    for (const c of children) c.kill('SIGKILL')
+    for (const pid of foreignPids) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        /* already gone */
+      }
+    }
+  })
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      console.error(`\n${sig}: stopping the bench's processes`)
+      void stopAll().finally(() => process.exit(130))
+    })
+  }
+  setTimeout(() => {
+    console.error(`the bench ran past ${timeoutSeconds} s: stopping`)
+    void stopAll().finally(() => process.exit(1))
+  }, timeoutSeconds * 1000).unref()
+}
+
+export async function waitFor(url: string, tries = 300) {
+  for (let i = 0; i < tries; i++) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`${url} did not come up`)
+}
+
+// ---- the two-process run's load balancer ----
+
+/**
+ * A small round-robin HTTP proxy (what nginx's upstream does, in a few lines): each request goes to
+ * the next backend over a keep-alive connection pool; the answer is streamed back as it comes.
+ */
+export async function roundRobinProxy(port: number, backends: number[]): Promise<http.Server> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 })
+  let next = 0
+  const server = http.createServer((req, res) => {
+    const backend = backends[next++ % backends.length]!
+    const headers = { ...req.headers }
+    delete headers.connection
+    const upstream = http.request({ host: '127.0.0.1', port: backend, method: req.method, path: req.url, headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502)
+      res.end()
+    })
+    req.pipe(upstream)
+  })
+  server.keepAliveTimeout = 65_000
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  onCleanup(async () => {
+    server.closeAllConnections()
+    await new Promise((r) => server.close(r))
+    agent.destroy()
+  })
+  return server
+}
+
+// ---- Lighthouse ----
+
+export interface LighthouseFigures {
+  page: string
+  performance: number
+  accessibility: number
+  bestPractices: number
+  fcp: number
+  lcp: number
+  tbt: number
+  cls: number
+  /** audits that cost points, worst first: what to fix */
+  losses: string[]
+  /** what Lighthouse says would make the page faster (opportunities and diagnostics with savings) */
+  savings: string[]
+}
+
+/**
+ * Lighthouse (default mobile profile, simulated throttling) through its Node API on Debian's Chromium,
+ * started by chrome-launcher. A signed-in page gets the session cookie as an extra header on every request.
+ */
+export async function runLighthouse(pages: { name: string; url: string; cookie?: string }[]): Promise<LighthouseFigures[]> {
+  const { default: lighthouse } = await import('lighthouse')
+  const chromeLauncher = await import('chrome-launcher')
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent', handleSIGINT: false })
+  trackPid(chrome.pid)
+  onCleanup(async () => chrome.kill())
+  const out: LighthouseFigures[] = []
+  try {
+    for (const p of pages) {
+      const result = await lighthouse(p.url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        ...(p.cookie ? { extraHeaders: { Cookie: p.cookie } } : {}),
+      })
+      if (!result) throw new Error(`Lighthouse gave no result for ${p.url}`)
+      const { lhr } = result
+      if (lhr.runtimeError) throw new Error(`Lighthouse on ${p.url}: ${lhr.runtimeError.message}`)
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
+      const num = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN)
+      const losses: { text: string; cost: number }[] = []
+      for (const [cat, category] of Object.entries(lhr.categories)) {
+        const total = category.auditRefs.reduce((s, r) => s + r.weight, 0)
+        for (const ref of category.auditRefs) {
+          const a = lhr.audits[ref.id]
+          if (!a || ref.weight === 0 || a.score === null || a.score >= 1) continue
+          const cost = ((1 - a.score) * ref.weight * 100) / total
+          losses.push({ cost, text: `${cat}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''} −${cost.toFixed(1)}${detailOf(a)}` })
+        }
+      }
+      losses.sort((a, b) => b.cost - a.cost)
+      const savings = Object.values(lhr.audits)
+        .map((a) => ({ a, ms: Math.max(0, ...Object.values((a as { metricSavings?: Record<string, number> }).metricSavings ?? {})) }))
+        .filter(({ a, ms }) => a.score !== null && a.score < 1 && ms > 0)
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, 6)
+        .map(({ a }) => `${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`)
+      const f: LighthouseFigures = {
+        page: p.name,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        fcp: num('first-contentful-paint'),
+        lcp: num('largest-contentful-paint'),
+        tbt: num('total-blocking-time'),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+        losses: losses.slice(0, 8).map((l) => l.text),
+        savings,
+      }
+      console.log(
+        `Lighthouse ${p.name}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}; FCP ${f.fcp} ms, LCP ${f.lcp} ms, TBT ${f.tbt} ms`,
+      )
+      for (const l of f.losses) console.log(`  ${l}`)
+      for (const l of f.savings) console.log(`  would help: ${l}`)
+      out.push(f)
+    }
+  } finally {
+    await chrome.kill()
+    untrackPid(chrome.pid)
+  }
+  return out
+}
+
+/** the first items of an audit's table (console errors, issues): what exactly went wrong */
+function detailOf(audit: { details?: unknown }): string {
+  const items = (audit.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []
+  const said = items
+    .slice(0, 3)
+    .map((it) => String(it.description ?? it.issueType ?? it.url ?? it.node ?? '').slice(0, 160))
+    .filter(Boolean)
+  return said.length ? ` [${said.join(' | ')}]` : ''
+}
+
+// ---- the dashboard in a browser ----
+
+/** Time from navigation to the dashboard's first rows and an answered "Show 50 more" click (5 loads after a warm-up). */
+export async function dashboardLoad(base: string, setCookies: string[], licenses: number): Promise<number[]> {
+  const { chromium } = await import('@playwright/test')
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS })
+  onCleanup(async () => browser.close())
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.addCookies(
+      setCookies.map((c) => {
+        const [pair] = c.split(';')
+        const [name, ...value] = pair!.split('=')
+        return { name: name!, value: value.join('='), url: base }
+      }),
+    )
+    const page = await context.newPage()
+    page.setDefaultTimeout(30_000)
+    const times: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const started = Date.now()
+      await page.goto(`${base}/app/nuitrack/dashboard/`)
+      await page.getByText(`Showing 20 of ${licenses}`).waitFor()
+      // interactive: a click on the next page of rows is answered
+      await page.getByRole('button', { name: /Show 50 more/ }).click()
+      await page.getByText(`Showing 70 of ${licenses}`).waitFor()
+      if (i > 0) times.push(Date.now() - started)
+    }
+    times.sort((a, b) => a - b)
+    console.log(`dashboard with ${licenses} licenses interactive in ${times.join(', ')} ms`)
+    return times
+  } finally {
+    await browser.close()
+  }
+}
