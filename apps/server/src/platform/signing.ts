@@ -75,7 +75,9 @@ export function fileKeyring(dataDir: string, pinnedPem?: string): Keyring {
     cache = null
   }
 
-  const all = () => (pinned ? [pinned, ...load()] : load())
+  // a pinned key creates no keyring file: processes with separate DATA_DIRs then publish the same
+  // list (a keyring file that exists, from before the key was pinned, stays published)
+  const all = () => (pinned ? [pinned, ...(existsSync(path) ? load() : [])] : load())
 
   function signer(): StoredKey {
     if (pinned) return pinned
