@@ -160,13 +160,15 @@ export interface FilterableLicense {
 }
 
 /**
- * The page and counts computed from a whole list, in memory: the rule the server's SQL must agree
+ * The page and counts computed from a whole list (newest first, as GET /api/license/ answers it), in memory: the rule the server's SQL must agree
  * with (the paging tests compare the two) and what a test double of the API answers.
  */
 export function pageOfList<L extends FilterableLicense & { id: number }>(all: readonly L[], req: LicensePageRequest) {
   const mine = all.filter((l) => req.platform === null || l.type === req.platform)
   const byProduct = mine.filter((l) => productMatches(req.product, l.config.product, l.is_trial))
-  const matching = byProduct.filter((l) => req.status === 'all' || l.state === req.status).sort((a, b) => (req.sort === 'id' ? a.id - b.id : b.id - a.id))
+  // `all` is in the list's own order, newest first
+  const filtered = byProduct.filter((l) => req.status === 'all' || l.state === req.status)
+  const matching = req.sort === 'id' ? filtered.reverse() : filtered
   const counts: LicenseCounts = {
     status: Object.fromEntries(LICENSE_STATES.map((s) => [s, byProduct.filter((l) => l.state === s).length])) as LicenseCounts['status'],
     product: Object.fromEntries(
