@@ -271,7 +271,12 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
     where.push(productCondition(productFilterSpec(page.product), p))
     if (page.status !== 'all') where.push(`(${stateSql(p, filter.now)}) = ${p.add(page.status)}`)
   }
-  const tail = page ? `ORDER BY l.id ${page.sort === 'id' ? 'ASC' : 'DESC'} LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}` : 'ORDER BY l.id DESC'
+  const order = page?.sort === 'id' ? 'ASC' : 'DESC'
+  // a page picks its ids first (a narrow sort), then reads and joins those rows only
+  const from = page
+    ? `(SELECT l.id FROM licenses l WHERE ${where.join(' AND ')} ORDER BY l.id ${order} LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}) picked
+       JOIN licenses l ON l.id = picked.id`
+    : `licenses l`
   const rowsQuery = db.query<LicenseRow>(
     `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
             l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
@@ -280,8 +285,8 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
             ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,
             g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
             ${SUBSCRIPTION_SELECT(EPOCH_MS)}
-       FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
-      WHERE ${where.join(' AND ')} ${tail}`,
+       FROM ${from} LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
+      ${page ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY l.id ${order}`,
     p.values,
   )
   const DEVICE_SELECT = `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint,
@@ -355,7 +360,9 @@ export async function countLicenses(
   const [row] = await db.query<Record<string, number | null>>(
     `SELECT ${columns.join(', ')}
        FROM (SELECT l.product, l.config, l.held_until, l.expire_date, ${stateSql(p, now)} AS state, ${selected} AS selected
-               FROM licenses l WHERE ${where.join(' AND ')}) x`,
+               FROM licenses l WHERE ${where.join(' AND ')}
+             -- OFFSET 0 keeps the subquery whole: each row's state is derived once, not once a count
+             OFFSET 0) x`,
     p.values,
   )
   const r = row!
