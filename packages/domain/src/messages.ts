@@ -32,6 +32,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   text_invalid_character_error: 'Contains a character that is not allowed (NUL or an incomplete Unicode character)',
   integer_error: 'Must be a whole number',
   number_range_error: 'The number is out of the allowed range',
+  product_filter_error: 'Not a product filter of this platform',
   // money (money.ts)
   refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
   return_url_error: 'The return address must be a page of this portal',

@@ -216,12 +216,24 @@ export async function migrate(db: Db): Promise<string[]> {
   return applied
 }
 
-/** Splits on semicolons at line ends; migrations keep one statement per `;\n`. */
+/**
+ * Splits on semicolons at line ends; migrations keep one statement per `;\n`. A dollar-quoted body
+ * (a plpgsql function) is one statement whatever its lines end with.
+ */
 function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean)
+  const statements: string[] = []
+  let current: string[] = []
+  let quoted = false
+  for (const line of sql.split('\n')) {
+    current.push(line)
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) quoted = !quoted
+    if (!quoted && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, ''))
+      current = []
+    }
+  }
+  statements.push(current.join('\n'))
+  return statements.map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean)
 }
 
 export async function openDb(opts: { databaseUrl?: string; dataDir?: string }): Promise<Db> {

@@ -65,7 +65,12 @@ describe('security headers', () => {
     const profile = await agent.get('/api/client/')
     expect(profile.statusCode).toBe(200)
     expect(profile.headers['cache-control']).toBe('no-store')
-    expect((await agent.get('/api/license/')).headers['cache-control']).toBe('no-store')
+    expect((await agent.get('/api/license/1/')).headers['cache-control']).toBe('no-store')
+    // the license list has a strong ETag: the browser keeps it, privately, and revalidates every use
+    // (docs/decisions.md, issue 15)
+    const list = await agent.get('/api/license/')
+    expect(list.headers['cache-control']).toBe('private, no-cache')
+    expect(list.headers.etag).toMatch(/^"[^"]+"$/)
   })
 
   it('the API docs page runs under the same policy: it loads no inline script', async () => {

@@ -7,7 +7,16 @@ import { activateWorkspace } from './activate-workspace.ts'
 import { cancelSubscription } from './cancel-subscription.ts'
 import { groupsQueryOptions } from './groups.ts'
 import { reactivateSubscription, type ReactivateBody } from './reactivate-subscription.ts'
-import { licenseQueryOptions, licensesQueryOptions, pauseLicense, releaseLicense, renameLicense, resumeLicense, startTrial } from './licenses.ts'
+import {
+  licensePagesKey,
+  licenseQueryOptions,
+  licensesQueryOptions,
+  pauseLicense,
+  releaseLicense,
+  renameLicense,
+  resumeLicense,
+  startTrial,
+} from './licenses.ts'
 
 /**
  * License mutations put the license the API answers into the cache (its own query and its row in
@@ -23,6 +32,8 @@ export function putLicense(qc: QueryClient, view: LicenseView) {
     licensesQueryOptions().queryKey,
     (old) => old && { licenses: old.licenses.some((l) => l.id === view.id) ? old.licenses.map((l) => (l.id === view.id ? view : l)) : [...old.licenses, view] },
   )
+  // a page's rows, order and counts are the server's: the pages are read again (the shown ones at once)
+  void qc.invalidateQueries({ queryKey: licensePagesKey() })
 }
 
 function dropLicense(qc: QueryClient, id: number) {
@@ -30,6 +41,7 @@ function dropLicense(qc: QueryClient, id: number) {
   qc.removeQueries({ queryKey: licenseHistoryQueryOptions(String(id)).queryKey, exact: true })
   void qc.invalidateQueries({ queryKey: accountHistoryQueryOptions().queryKey })
   qc.setQueryData(licensesQueryOptions().queryKey, (old) => old && { licenses: old.licenses.filter((l) => l.id !== id) })
+  void qc.invalidateQueries({ queryKey: licensePagesKey() })
 }
 
 const useLicenseMutation = <A>(fn: (args: A) => Promise<LicenseView>) => {

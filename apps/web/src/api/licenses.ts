@@ -1,11 +1,63 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts } from '@portal/domain'
+import { infiniteQueryOptions, queryOptions, useQuery } from '@tanstack/react-query'
+import { contracts, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /** License calls shared by the dashboard, the info screens and group keys. */
-export const getLicenses = () => call(contracts.licenseList, {})
+export const getLicenses = () => call(contracts.licenseList, { query: {} })
 export const licensesQueryOptions = () => queryOptions({ queryKey: ['licenses'], queryFn: getLicenses, staleTime: 10_000 })
 export const useLicenses = () => useQuery(licensesQueryOptions())
+
+/** A page of the list: its rows, how many match the filters, and the counts of the tabs and filters. */
+export interface LicensePage {
+  licenses: LicenseView[]
+  total: number
+  counts: LicenseCounts
+}
+export interface LicenseFilter {
+  platform: Platform
+  status: 'all' | LicenseState
+  product: string
+}
+
+/** The dashboard shows 20 rows first and 50 more per click (section 2). */
+export const FIRST_PAGE = 20
+export const PAGE_STEP = 50
+
+async function getLicensePage(query: Record<string, string | undefined>): Promise<LicensePage> {
+  const answer = await call(contracts.licenseList, { query })
+  if (!('counts' in answer)) throw new Error('GET /api/license/ answered the whole list to a page request')
+  return answer
+}
+
+/**
+ * The pages of one platform's list under one status and product filter, each read when shown: the
+ * first 20 rows, then 50 more a page. Its key sits under the list's, so whatever invalidates the
+ * list invalidates the pages too.
+ */
+export const licensePagesQueryOptions = (filter: LicenseFilter) =>
+  infiniteQueryOptions({
+    queryKey: [...licensePagesKey(), filter],
+    queryFn: ({ pageParam }) =>
+      getLicensePage({
+        type: filter.platform,
+        status: filter.status,
+        product: filter.product,
+        offset: String(pageParam),
+        limit: String(pageParam === 0 ? FIRST_PAGE : PAGE_STEP),
+      }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((n, p) => n + p.licenses.length, 0)
+      return loaded < last.total ? loaded : undefined
+    },
+    staleTime: 10_000,
+  })
+/** The prefix of every page query (a mutation that changes a license invalidates them all). */
+export const licensePagesKey = () => [...licensesQueryOptions().queryKey, 'pages'] as const
+
+/** How many licenses the client has on any platform: one row read, for "is this a new client". */
+export const licenseTotalQueryOptions = () =>
+  queryOptions({ queryKey: [...licensePagesKey(), 'total'], queryFn: () => getLicensePage({ limit: '1' }), select: (p) => p.total, staleTime: 10_000 })
 
 export const getLicense = (id: string) => call(contracts.license, { params: { id } }, { handle: ['not_found'] })
 export const licenseQueryOptions = (id: string) => queryOptions({ queryKey: ['licenses', id], queryFn: () => getLicense(id), retry: false })

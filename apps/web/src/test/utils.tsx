@@ -6,7 +6,10 @@ import {
   ERRORS,
   PLATFORMS,
   groupViewSchema,
+  licenseListQuery,
   licenseViewSchema,
+  pageOfList,
+  pageRequest,
   profileResponseSchema,
   type ActivityEvent,
   type GroupView,
@@ -217,6 +220,18 @@ export const groupView = (over: Partial<GroupView> = {}): GroupView =>
   })
 
 /**
+ * GET /api/license/ as the server answers it: the whole list, or a page with its counts, filtered by
+ * the domain's rules (the server's SQL is tested equal to them).
+ */
+export function licenseListAnswer(licenses: LicenseView[], url: string) {
+  const query = licenseListQuery.safeParse(Object.fromEntries(new URL(url, 'http://portal').searchParams))
+  if (!query.success) return json(400, { error_code: ERRORS.validation_failed.code, error: ERRORS.validation_failed.message })
+  const page = pageRequest(query.data)
+  const mine = query.data.type ? licenses.filter((l) => l.type === query.data.type) : licenses
+  return json(200, page ? pageOfList(licenses, page) : { licenses: mine })
+}
+
+/**
  * The reads a signed-in screen makes: the profile, licenses (the list and each one), groups, the
  * changelog, the transactions and the activity history (a license's lines are those of `history`
  * with its id; the account's are all of them).
@@ -225,7 +240,7 @@ export const signedInRoutes = (
   data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[]; transactions?: TransactionView[]; history?: ActivityEvent[] } = {},
 ): Routes => ({
   'GET /api/client/': () => json(200, data.profile ?? profile()),
-  'GET /api/license/': () => json(200, { licenses: data.licenses ?? [] }),
+  'GET /api/license/': (c) => licenseListAnswer(data.licenses ?? [], c.url),
   'GET /api/license/:id/': (c) => {
     const found = data.licenses?.find((l) => String(l.id) === c.params.id)
     return found ? json(200, found) : json(404, { error_code: ERRORS.not_found.code, error: ERRORS.not_found.message })

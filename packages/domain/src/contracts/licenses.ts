@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
+import { licenseCountsSchema, licenseListQuery } from '../license-list.ts'
 import { groupViewSchema, licenseViewSchema } from '../license-views.ts'
 import { titleBody, trialBody } from '../licenses.ts'
 import { text } from '../validation.ts'
@@ -9,6 +10,8 @@ export const idParams = z.object({ id: text() })
 export const titleErrors = { title: 'bad_title' } as const
 const tags = ['licenses']
 export const licensesSchema = z.object({ licenses: z.array(licenseViewSchema) })
+/** a page of the list: its rows, how many match the filters, and the counts of the tabs and filters */
+export const licensePageSchema = z.object({ licenses: z.array(licenseViewSchema), total: z.number(), counts: licenseCountsSchema })
 
 const pauseCall = (path: string, paused: boolean) =>
   contract({
@@ -28,8 +31,10 @@ export const licenseContracts = {
     path: '/license/',
     auth: 'client',
     tags,
-    summary: "The client's licenses, newest first",
-    response: { 200: licensesSchema },
+    summary:
+      "The client's licenses, newest first (of one platform with `type`). With status, product, offset, limit or sort: one page, the number matching and the counts of the dashboard's tabs and filters. A strong ETag; If-None-Match answers 304 while nothing changed",
+    query: licenseListQuery,
+    response: { 200: z.union([licensePageSchema, licensesSchema]) },
     errors: [],
   }),
   license: contract({

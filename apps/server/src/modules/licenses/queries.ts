@@ -24,6 +24,16 @@ import {
   type GroupView,
   type LicenseConfig,
   type LicenseView,
+  LICENSE_STATES,
+  SUBSCRIPTION_PRODUCTS,
+  platformProductSpec,
+  productFilterSpec,
+  productFilterValues,
+  type LicenseCounts,
+  type LicensePageRequest,
+  type Platform,
+  type ProductFilterSpec,
+  type TimeSpan,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
 import { listPriceRows } from '../catalogue/queries.ts'
@@ -184,43 +194,123 @@ async function withRenewalPrices<R extends LicenseRow>(db: Queryable, rows: R[])
   return rows
 }
 
+/** Collects the parameters of a query built from parts, answering each one's placeholder. */
+class Params {
+  readonly values: unknown[] = []
+  add(v: unknown): string {
+    this.values.push(v)
+    return `$${this.values.length}`
+  }
+}
+
+/** A platform's or a product filter's codes as a condition on l.product (ProductFilterSpec, see packages/domain). */
+function productCondition(spec: ProductFilterSpec, p: Params, alias = 'l'): string {
+  const l = alias
+  switch (spec.kind) {
+    case 'all':
+      return 'true'
+    case 'in':
+      return `${l}.product = ANY(${p.add(spec.products)}::text[])`
+    case 'not_in':
+      return `NOT (${l}.product = ANY(${p.add(spec.products)}::text[]))`
+    case 'trial':
+      // isTrial: a trial product, or a tag (not empty) on a license not upgraded
+      return `(${l}.product = ANY(${p.add(spec.trialProducts)}::text[])
+               OR (COALESCE(${l}.config->>'tag', '') <> '' AND ${l}.config->'upgraded' IS DISTINCT FROM 'true'::jsonb))`
+  }
+}
+
+/**
+ * licenseState (packages/domain) in SQL at the business time `now`: on hold while held_until is
+ * ahead; suspended once expired or stopped; paused for a paused subscription; active once activated
+ * (a live device, a used group key or an activation date); else new. The paging tests hold the two
+ * equal for every state.
+ */
+function stateSql(p: Params, now: Date): string {
+  const at = p.add(now)
+  return `CASE WHEN l.held_until > ${at}::timestamptz THEN 'holded'
+               WHEN l.expire_date <= ${at}::timestamptz OR l.status = 1 THEN 'suspended'
+               WHEN l.config->'paused' = 'true'::jsonb AND l.product = ANY(${p.add(SUBSCRIPTION_PRODUCTS)}::text[]) THEN 'paused'
+               WHEN l.activation_date IS NOT NULL OR l.group_key_used
+                    OR EXISTS (SELECT 1 FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL) THEN 'active'
+               ELSE 'new' END`
+}
+
+/** Which of a client's licenses a list reads: one platform's, and a page of one product filter and state. */
+export interface LicenseListFilter {
+  platform: Platform | null
+  page?: LicensePageRequest
+  /** business time: the state a page filters on is derived at it */
+  now: Date
+}
+
+type DeviceRow = {
+  id: number
+  license_id: number
+  kind: string
+  name: string | null
+  serial: string | null
+  sensor_name: string | null
+  reg: string | null
+  fingerprint: string | null
+  first_seen: number
+  last_seen: number | null
+}
+
 /**
  * A client's licenses with their devices: two plain queries joined in memory, which is several
- * times cheaper for a thousand licenses than building JSON per row in the database.
+ * times cheaper for a thousand licenses than building JSON per row in the database. A page reads
+ * its rows first and then the devices of those rows only.
  */
-export async function listLicenses(db: Queryable, clientId: number): Promise<LicenseRow[]> {
-  const [rows, devices] = await Promise.all([
-    db.query<LicenseRow>(
-      `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
-              l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
-              ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
-              ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
-              ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,
-              g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
-              ${SUBSCRIPTION_SELECT(EPOCH_MS)}
-         FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
-        WHERE l.client_id = $1 AND l.revoked_at IS NULL ORDER BY l.id DESC`,
-      [clientId],
-    ),
-    db.query<{
-      id: number
-      license_id: number
-      kind: string
-      name: string | null
-      serial: string | null
-      sensor_name: string | null
-      reg: string | null
-      fingerprint: string | null
-      first_seen: number
-      last_seen: number | null
-    }>(
-      `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint,
-              ${EPOCH_MS('d.first_seen')} AS first_seen, ${EPOCH_MS('d.last_seen')} AS last_seen
-         FROM devices d JOIN licenses l ON l.id = d.license_id
-        WHERE l.client_id = $1 AND l.revoked_at IS NULL AND d.released_at IS NULL ORDER BY d.id`,
-      [clientId],
-    ),
-  ])
+export async function listLicenses(db: Queryable, clientId: number, filter?: LicenseListFilter): Promise<LicenseRow[]> {
+  const p = new Params()
+  const where = [`l.client_id = ${p.add(clientId)}`, 'l.revoked_at IS NULL']
+  if (filter?.platform) where.push(productCondition(platformProductSpec(filter.platform), p))
+  const page = filter?.page
+  if (page) {
+    where.push(productCondition(productFilterSpec(page.product), p))
+    if (page.status !== 'all') where.push(`(${stateSql(p, filter.now)}) = ${p.add(page.status)}`)
+  }
+  const order = page?.sort === 'id' ? 'ASC' : 'DESC'
+  // a page picks its ids first (a narrow sort), then reads and joins those rows only
+  const from = page
+    ? `(SELECT l.id FROM licenses l WHERE ${where.join(' AND ')} ORDER BY l.id ${order} LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}) picked
+       JOIN licenses l ON l.id = picked.id`
+    : `licenses l`
+  const rowsQuery = db.query<LicenseRow>(
+    `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
+            l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
+            ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
+            ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
+            ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,
+            g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
+            ${SUBSCRIPTION_SELECT(EPOCH_MS)}
+       FROM ${from} LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
+      ${page ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY l.id ${order}`,
+    p.values,
+  )
+  const DEVICE_SELECT = `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint,
+              ${EPOCH_MS('d.first_seen')} AS first_seen, ${EPOCH_MS('d.last_seen')} AS last_seen`
+  let rows: LicenseRow[]
+  let devices: DeviceRow[]
+  if (page) {
+    rows = await rowsQuery
+    devices = rows.length
+      ? await db.query<DeviceRow>(`${DEVICE_SELECT} FROM devices d WHERE d.license_id = ANY($1::bigint[]) AND d.released_at IS NULL ORDER BY d.id`, [
+          rows.map((r) => r.id),
+        ])
+      : []
+  } else {
+    // the whole list: every live device of the client's live licenses (another platform's too: a few rows more, one query fewer)
+    ;[rows, devices] = await Promise.all([
+      rowsQuery,
+      db.query<DeviceRow>(
+        `${DEVICE_SELECT} FROM devices d JOIN licenses l ON l.id = d.license_id
+          WHERE l.client_id = $1 AND l.revoked_at IS NULL AND d.released_at IS NULL ORDER BY d.id`,
+        [clientId],
+      ),
+    ])
+  }
   const byLicense = new Map<number, Activation[]>()
   for (const d of devices) {
     const list = byLicense.get(d.license_id) ?? []
@@ -238,6 +328,63 @@ export async function listLicenses(db: Queryable, clientId: number): Promise<Lic
   }
   for (const r of rows) r.activations = byLicense.get(r.id) ?? []
   return withRenewalPrices(db, rows)
+}
+
+/**
+ * The tabs' and filters' counts of a client's licenses (of one platform), in one query: per state
+ * under the product filter, per product filter over every state (LicenseCounts in packages/domain).
+ * Also the business-time span in which these states hold: the nearest hold end and expiry on each
+ * side of `now` (a count changes only there).
+ */
+export async function countLicenses(
+  db: Queryable,
+  clientId: number,
+  platform: Platform | null,
+  product: string,
+  now: Date,
+): Promise<{ counts: LicenseCounts; span: TimeSpan }> {
+  const p = new Params()
+  const where = [`l.client_id = ${p.add(clientId)}`, 'l.revoked_at IS NULL']
+  if (platform) where.push(productCondition(platformProductSpec(platform), p))
+  const filters = productFilterValues(platform ?? undefined)
+  const at = p.add(now)
+  const selected = productCondition(productFilterSpec(product), p)
+  const columns = [
+    ...LICENSE_STATES.map((s, i) => `count(*) FILTER (WHERE state = '${s}' AND selected)::int AS s${i}`),
+    ...filters.map((f, i) => `count(*) FILTER (WHERE ${productCondition(productFilterSpec(f), p, 'x')})::int AS p${i}`),
+    ...(['held_until', 'expire_date'] as const).flatMap((c) => [
+      `max(${EPOCH_MS(`x.${c}`)}) FILTER (WHERE x.${c} <= ${at}::timestamptz) AS ${c}_before`,
+      `min(${EPOCH_MS(`x.${c}`)}) FILTER (WHERE x.${c} > ${at}::timestamptz) AS ${c}_after`,
+    ]),
+  ]
+  const [row] = await db.query<Record<string, number | null>>(
+    `SELECT ${columns.join(', ')}
+       FROM (SELECT l.product, l.config, l.held_until, l.expire_date, ${stateSql(p, now)} AS state, ${selected} AS selected
+               FROM licenses l WHERE ${where.join(' AND ')}
+             -- OFFSET 0 keeps the subquery whole: each row's state is derived once, not once a count
+             OFFSET 0) x`,
+    p.values,
+  )
+  const r = row!
+  const counts: LicenseCounts = {
+    status: Object.fromEntries(LICENSE_STATES.map((s, i) => [s, r[`s${i}`]!])) as LicenseCounts['status'],
+    product: Object.fromEntries(filters.map((f, i) => [f, r[`p${i}`]!])),
+  }
+  const span: TimeSpan = {
+    from: Math.max(r.held_until_before ?? -Infinity, r.expire_date_before ?? -Infinity),
+    until: Math.min(r.held_until_after ?? Infinity, r.expire_date_after ?? Infinity),
+  }
+  return { counts, span }
+}
+
+/** The version of a client's license list and of the price table (client 0): what its ETag names. */
+export async function licenseListVersion(db: Queryable, clientId: number): Promise<string> {
+  const [row] = await db.query<{ version: string }>(
+    `SELECT COALESCE((SELECT version FROM license_list_versions WHERE client_id = $1), 0) || '.' ||
+            COALESCE((SELECT version FROM license_list_versions WHERE client_id = 0), 0) AS version`,
+    [clientId],
+  )
+  return row!.version
 }
 
 export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {

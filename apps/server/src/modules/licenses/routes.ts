@@ -5,11 +5,21 @@ import { route } from '../../platform/contract-route.ts'
 import * as licenses from './service.ts'
 
 export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  route(app, c.licenseList, async (req) => licenses.getLicenses(ctx, req.client.id), {
-    // the list is the portal's largest answer: plain JSON.stringify; the schema still documents it
-    // and GET /license/{id}/ validates the same view
-    serializerCompiler: () => (data) => JSON.stringify(data),
-  })
+  route(
+    app,
+    c.licenseList,
+    async (req, reply) => {
+      const answer = await licenses.listLicensesAnswer(ctx, req.client.id, req.query, req.headers['if-none-match'])
+      // a private answer the browser keeps and revalidates (the ETag), where other API answers are no-store
+      reply.header('etag', answer.etag).header('cache-control', 'private, no-cache')
+      return answer.notModified ? reply.code(304).send() : answer.body
+    },
+    {
+      // the list is the portal's largest answer: plain JSON.stringify; the schema still documents it
+      // and GET /license/{id}/ validates the same view
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+  )
   route(app, c.license, async (req) => licenses.getLicense(ctx, req.client.id, req.params.id))
   route(app, c.licenseRename, async (req) => licenses.renameLicense(ctx, req.client.id, req.params.id, req.body.title))
   route(app, c.licenseRelease, async (req) => licenses.releaseLicense(ctx, req.client.id, req.params.id))

@@ -13,6 +13,14 @@ import {
   productTitle,
   type LicenseConfig,
   type Platform,
+  ALWAYS,
+  intersectSpans,
+  licenseViewSpan,
+  pageRequest,
+  type LicenseCounts,
+  type LicenseListQuery,
+  type LicenseView,
+  type TimeSpan,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
@@ -33,6 +41,8 @@ import {
   setLicenseTitle,
   findLicense,
   listLicenses,
+  countLicenses,
+  licenseListVersion,
   lockLicense,
   toGroupView,
   toLicenseView,
@@ -80,9 +90,62 @@ export async function groupView(db: Queryable, clientId: number, id: number, now
   return toGroupView((await findGroup(db, clientId, id)) ?? fail('not_found', 'Group not found'), now)
 }
 
+/** The client's whole list, as the staff and CLI read it. */
 export async function getLicenses(ctx: AppContext, clientId: number) {
   const now = nowOf(ctx)
   return { licenses: (await listLicenses(ctx.db, clientId)).map((r) => toLicenseView(r, now)) }
+}
+
+type ListAnswer =
+  | { etag: string; notModified: true }
+  | { etag: string; notModified: false; body: { licenses: LicenseView[] } | { licenses: LicenseView[]; total: number; counts: LicenseCounts } }
+
+/**
+ * GET /api/license/: the whole list (of a platform) or a page with its counts, under a strong ETag.
+ * The tag names what was asked, the client's list version (bumped by triggers in the transaction of
+ * every change the list shows) and the span of business time in which every time-derived field
+ * stays as built. A tag the caller already holds that still names all three answers not-modified
+ * after one small select, and no list is read (docs/decisions.md, issue 15).
+ */
+export async function listLicensesAnswer(ctx: AppContext, clientId: number, query: LicenseListQuery, ifNoneMatch?: string): Promise<ListAnswer> {
+  const now = nowOf(ctx)
+  const page = pageRequest(query)
+  const key = page ? [page.platform ?? 'any', page.status, page.product, page.offset, page.limit, page.sort].join('/') : (query.type ?? 'any')
+  // the version first: a list read after it is at least as new as the tag says (never older)
+  const version = await licenseListVersion(ctx.db, clientId)
+  const held = ifNoneMatch ? heldTags(ifNoneMatch).find((tag) => tagStillNames(tag, key, version, now)) : undefined
+  if (held) return { etag: held, notModified: true }
+  if (!page) {
+    const rows = await listLicenses(ctx.db, clientId, { platform: query.type ?? null, now })
+    const span = rows.reduce((acc, r) => intersectSpans(acc, licenseViewSpan(r, now)), ALWAYS)
+    return { etag: etagOf(key, version, span), notModified: false, body: { licenses: rows.map((r) => toLicenseView(r, now)) } }
+  }
+  const [rows, counted] = await Promise.all([
+    listLicenses(ctx.db, clientId, { platform: page.platform, page, now }),
+    countLicenses(ctx.db, clientId, page.platform, page.product, now),
+  ])
+  const { counts, span: countSpan } = counted
+  const span = rows.reduce((acc, r) => intersectSpans(acc, licenseViewSpan(r, now)), countSpan)
+  const total = page.status === 'all' ? counts.product[page.product]! : counts.status[page.status]
+  return { etag: etagOf(key, version, span), notModified: false, body: { licenses: rows.map((r) => toLicenseView(r, now)), total, counts } }
+}
+
+const spanEnd = (n: number) => (Number.isFinite(n) ? String(n) : 'x')
+const etagOf = (key: string, version: string, span: TimeSpan) => `"${key}:${version}:${spanEnd(span.from)}:${spanEnd(span.until)}"`
+
+/** The entity tags of an If-None-Match header (weak ones compared by their opaque part, as RFC 9110 says). */
+const heldTags = (header: string) =>
+  header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .filter(Boolean)
+
+function tagStillNames(tag: string, key: string, version: string, now: Date): boolean {
+  const m = /^"([^:",]*):([0-9.]+):(-?[0-9.e+]+|x):(-?[0-9.e+]+|x)"$/.exec(tag)
+  if (!m || m[1] !== key || m[2] !== version) return false
+  const from = m[3] === 'x' ? -Infinity : Number(m[3])
+  const until = m[4] === 'x' ? Infinity : Number(m[4])
+  return from <= now.getTime() && now.getTime() < until
 }
 
 export const getLicense = (ctx: AppContext, clientId: number, rawId: string) => licenseView(ctx, clientId, parseId(rawId))

@@ -1,11 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../test/utils.tsx'
+import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer, type Call } from '../../test/utils.tsx'
 
 const SEEN = 'portal.tour.seen.ann@example.com'
 
-const newClient = () => ({ ...signedInRoutes(), 'GET /api/license/': () => json(200, { licenses: [] }), 'GET /api/group/': () => json(200, { groups: [] }) })
+const newClient = () => ({
+  ...signedInRoutes(),
+  'GET /api/license/': (c: Call) => licenseListAnswer([], c.url),
+  'GET /api/group/': () => json(200, { groups: [] }),
+})
 
 describe('the onboarding tour', () => {
   beforeEach(() => localStorage.clear())
@@ -62,7 +66,7 @@ describe('the onboarding tour', () => {
 
   it('does not open by itself for a client who already has licenses', async () => {
     setLogged()
-    mockApi({ ...signedInRoutes(), 'GET /api/license/': () => json(200, { licenses: [licenseView()] }) })
+    mockApi({ ...signedInRoutes(), 'GET /api/license/': (c) => licenseListAnswer([licenseView()], c.url) })
     renderApp('/app/nuitrack/dashboard/')
     await screen.findByRole('region', { name: 'Help' })
     await new Promise((r) => setTimeout(r, 50))

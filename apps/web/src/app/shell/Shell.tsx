@@ -15,7 +15,7 @@ import { useProfile } from '../../lib/auth.ts'
 import { openFillBalance } from '../../lib/fill-balance.ts'
 import { useQuery } from '@tanstack/react-query'
 import { groupsQueryOptions } from '../../api/groups.ts'
-import { licensesQueryOptions } from '../../api/licenses.ts'
+import { licenseTotalQueryOptions } from '../../api/licenses.ts'
 import { OnboardingTour, markTourSeen, tourSeen } from './OnboardingTour.tsx'
 import classes from './shell.module.css'
 
@@ -161,10 +161,11 @@ const DASHBOARD = /^\/app\/(nuitrack|face|face-machine|nuitrack-analytics)\/dash
 function useTour(email: string | undefined, pathname: string) {
   const navigate = useNavigate()
   const onDashboard = DASHBOARD.test(pathname)
-  const licenses = useQuery({ ...licensesQueryOptions(), enabled: onDashboard })
+  // how many licenses, not the list: one row read
+  const licenses = useQuery({ ...licenseTotalQueryOptions(), enabled: onDashboard })
   const groups = useQuery({ ...groupsQueryOptions(), enabled: onDashboard })
   const [opened, setOpened] = useState(false)
-  const isNew = licenses.data?.licenses.length === 0 && groups.data?.groups.length === 0
+  const isNew = licenses.data === 0 && groups.data?.groups.length === 0
   useEffect(() => {
     if (!email || !onDashboard || !isNew || tourSeen(email)) return
     markTourSeen(email)

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS, LICENSE_FILE_NAME, USB_SERIAL_MAX, type LicenseView } from '@portal/domain'
-import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
 
 // jsdom's Blob has no text(): FileReader reads it
 const readText = (blob: Blob) =>
@@ -48,7 +48,7 @@ function serve(initial: LicenseView, answers: { activate?: () => Response; relea
   let current = initial
   const calls = mockApi({
     ...signedInRoutes(),
-    'GET /api/license/': () => json(200, { licenses: [current] }),
+    'GET /api/license/': (c) => licenseListAnswer([current], c.url),
     'GET /api/license/5/': () => json(200, current),
     'POST /api/license/5/activate/offline/': () =>
       answers.activate?.() ?? json(200, (current = { ...current, activations: [device], data: 'TElDRU5TRQ==', activation_date: '2026-11-22T13:00:00.000Z' })),

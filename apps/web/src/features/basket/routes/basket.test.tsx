@@ -4,7 +4,7 @@ import { ERRORS, type ProfileResponse } from '@portal/domain'
 import { contactSales } from '../../../lib/contact-sales.ts'
 import { fillBalanceStore } from '../../../lib/fill-balance.ts'
 import { leave } from '../../../lib/leave.ts'
-import { json, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, type Call } from '../../../test/utils.tsx'
+import { json, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, type Call, licenseListAnswer } from '../../../test/utils.tsx'
 
 const withPrices = (balance = 12.5): ProfileResponse => ({ ...profile({ balance }), prices: seededPrices() })
 
@@ -397,7 +397,7 @@ describe('license-purchase-success', () => {
     let groupReads = 0
     mockApi({
       ...signedInRoutes({ profile: withPrices() }),
-      'GET /api/license/': () => (licenseReads++, json(200, { licenses: [] })),
+      'GET /api/license/': (c) => (licenseReads++, licenseListAnswer([], c.url)),
       'GET /api/group/': () => (groupReads++, json(200, { groups: [] })),
     })
     const app = renderApp('/app/face/license-purchase-success/?next=%2Fapp%2Fface%2Fdashboard%2F41%2Finfo%2F')

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { faceGroupView, faceLicenseView, groupView, json, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { faceGroupView, faceLicenseView, groupView, json, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
 
 describe('pre-info: generating a license from a group', () => {
   it('the last license of a group lands on its info page and stays there', async () => {
@@ -14,7 +14,7 @@ describe('pre-info: generating a license from a group', () => {
         limit = 0
         return json(200, made)
       },
-      'GET /api/license/': () => json(200, { licenses: limit ? [] : [made] }),
+      'GET /api/license/': (c) => licenseListAnswer(limit ? [] : [made], c.url),
       'GET /api/license/41/': () => json(200, made),
     })
     const app = renderApp('/app/face/dashboard/9/pre-info/')

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { ERRORS, LICENSE_TITLE_MAX, productTitle, type LicenseView } from '@portal/domain'
 import { errorStore } from '../../../lib/error-store.ts'
-import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
 
 const INFO = '/app/nuitrack/dashboard/5/info/'
 
@@ -12,7 +12,7 @@ function serve(initial: LicenseView, rename?: () => Response) {
   let current = initial
   const calls = mockApi({
     ...signedInRoutes(),
-    'GET /api/license/': () => json(200, { licenses: [current] }),
+    'GET /api/license/': (c) => licenseListAnswer([current], c.url),
     'GET /api/license/5/': () => json(200, current),
     'POST /api/license/5/': (c) => rename?.() ?? json(200, (current = { ...current, title: (c.body as { title: string }).title.trim() })),
     'POST /api/license/5/release/': () => json(200, { status: 'ok' }),

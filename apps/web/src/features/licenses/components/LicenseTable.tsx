@@ -1,12 +1,22 @@
-import { useState } from 'react'
 import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { PLATFORM_TITLES, STATE_LABELS, SUPPORT_SERVICE, platformHasBasket, productTitle, type LicenseState, type Platform } from '@portal/domain'
+import {
+  PLATFORM_TITLES,
+  STATE_LABELS,
+  SUPPORT_SERVICE,
+  platformHasBasket,
+  productTitle,
+  type LicenseCounts,
+  type LicenseState,
+  type LicenseView,
+  type Platform,
+} from '@portal/domain'
+import { PAGE_STEP } from '../../../api/licenses.ts'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
-import { FIRST_PAGE, PAGE_STEP, PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
+import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
 
 const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
 
@@ -75,16 +85,42 @@ function NoLicenses({
   )
 }
 
-/** The license table of a platform: status tabs, product filter, pages of rows. */
+/**
+ * The license table of a platform: status tabs, product filter, pages of rows. The licenses come a
+ * page at a time from the server, filtered there, with the counts of the tabs; the group slots
+ * (licenses not generated yet) come from the groups and go first, filtered here by the same rules.
+ */
 export function LicenseTable({
   platform,
-  rows,
+  slots,
+  licenses,
+  total,
+  counts,
+  status,
+  product,
+  shown,
+  loadingMore,
+  onChoose,
+  onShowMore,
   trialOffered,
   firstStepsShown,
   onShowFirstSteps,
 }: {
   platform: Platform
-  rows: Row[]
+  /** the platform's group slots (every filter) */
+  slots: Row[]
+  /** the licenses read so far under the filter, in order */
+  licenses: LicenseView[]
+  /** how many licenses match the filter */
+  total: number
+  counts: LicenseCounts
+  status: 'all' | LicenseState
+  product: string
+  shown: number
+  loadingMore: boolean
+  onChoose: (status: 'all' | LicenseState, product: string) => void
+  /** shows 50 rows more; the licenses the table then needs */
+  onShowMore: (licensesNeeded: number) => void
   trialOffered: boolean
   firstStepsShown: boolean
   onShowFirstSteps: () => void
@@ -92,16 +128,16 @@ export function LicenseTable({
   const { t } = useTranslation()
   const navigate = useNavigate()
   const { pathname } = useLocation()
-  const [status, setStatus] = useState<'all' | LicenseState>('all')
-  const [product, setProduct] = useState('all')
-  const [shown, setShown] = useState(FIRST_PAGE)
   const productFilters = PRODUCT_FILTERS[platform]
 
-  const byProduct = rows.filter((r) => productMatches(product, rowProduct(r), rowIsTrial(r)))
-  const counts = Object.fromEntries(STATUS_TABS(platform).map((s) => [s, byProduct.filter((r) => r.status === s).length]))
-  const filtered = status === 'all' ? byProduct : byProduct.filter((r) => r.status === status)
-  const visible = filtered.slice(0, shown)
-  const reset = () => setShown(FIRST_PAGE)
+  const slotsByProduct = slots.filter((r) => productMatches(product, rowProduct(r), rowIsTrial(r)))
+  const tabCounts = Object.fromEntries(STATUS_TABS(platform).map((s) => [s, counts.status[s] + slotsByProduct.filter((r) => r.status === s).length]))
+  const allCount = (counts.product[product] ?? 0) + slotsByProduct.length
+  const filteredSlots = status === 'all' ? slotsByProduct : slotsByProduct.filter((r) => r.status === status)
+  const rows: Row[] = [...filteredSlots, ...licenses.map((l): Row => ({ kind: 'license', license: l, status: l.state }))]
+  const matching = filteredSlots.length + total
+  const visible = rows.slice(0, shown)
+  const empty = slots.length === 0 && (counts.product.all ?? 0) === 0
   const hrefOf = (r: Row) =>
     r.kind === 'license' ? `${pathname}${r.license.id}/info/` : `${pathname}${r.group.id}/pre-info/${r.status === 'holded' ? '?holded' : ''}`
 
@@ -110,19 +146,12 @@ export function LicenseTable({
       <Title order={2} size="h4" mb="sm" id="licenses-title">
         {t('Licenses')}
       </Title>
-      <Tabs
-        value={status}
-        onChange={(v) => {
-          setStatus((v as typeof status) ?? 'all')
-          reset()
-        }}
-        mb="sm"
-      >
+      <Tabs value={status} onChange={(v) => onChoose((v as typeof status | null) ?? 'all', product)} mb="sm">
         <Tabs.List>
-          <Tabs.Tab value="all">{t('All ({{n}})', { n: byProduct.length })}</Tabs.Tab>
+          <Tabs.Tab value="all">{t('All ({{n}})', { n: allCount })}</Tabs.Tab>
           {STATUS_TABS(platform).map((s) => (
-            <Tabs.Tab key={s} value={s} disabled={counts[s] === 0}>
-              {t(STATE_LABELS[s])} ({counts[s]})
+            <Tabs.Tab key={s} value={s} disabled={tabCounts[s] === 0}>
+              {t(STATE_LABELS[s])} ({tabCounts[s]})
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -135,15 +164,11 @@ export function LicenseTable({
                     mb="md"
                     aria-label={t('Product')}
                     value={product}
-                    onChange={(v) => {
-                      setProduct(v)
-                      setStatus('all')
-                      reset()
-                    }}
+                    onChange={(v) => onChoose('all', v)}
                     data={productFilters.map((f) => ({ ...f, label: t(f.label) }))}
                   />
                 )}
-                {rows.length === 0 ? (
+                {empty ? (
                   <NoLicenses platform={platform} trialOffered={trialOffered} firstStepsShown={firstStepsShown} onShowFirstSteps={onShowFirstSteps} />
                 ) : (
                   <>
@@ -201,11 +226,16 @@ export function LicenseTable({
                     </Table.ScrollContainer>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">
-                        {t('Showing {{visible}} of {{total}}', { visible: visible.length, total: filtered.length })}
+                        {t('Showing {{visible}} of {{total}}', { visible: visible.length, total: matching })}
                       </Text>
-                      {filtered.length > shown && (
-                        <Button variant="light" onClick={() => setShown((n) => n + PAGE_STEP)}>
-                          {t('Show {{n}} more', { n: Math.min(PAGE_STEP, filtered.length - shown) })}
+                      {(matching > shown || visible.length < Math.min(shown, matching)) && (
+                        <Button
+                          variant="light"
+                          loading={loadingMore}
+                          disabled={visible.length < Math.min(shown, matching)}
+                          onClick={() => onShowMore(shown + PAGE_STEP - filteredSlots.length)}
+                        >
+                          {t('Show {{n}} more', { n: Math.min(PAGE_STEP, matching - shown) })}
                         </Button>
                       )}
                     </Group>

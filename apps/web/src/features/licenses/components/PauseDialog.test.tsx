@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { ERRORS, type LicenseView } from '@portal/domain'
-import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
 
 /** A Face Machine trial as the API answers it; `paused` as the server derives it. */
 const trial = (paused: boolean, over: Partial<LicenseView> = {}): LicenseView =>
@@ -26,7 +26,7 @@ function serve(initial: LicenseView) {
     'POST /api/license/5/pause/': () => json(200, (current = trial(true))),
     'POST /api/license/5/resume/': () => json(200, (current = trial(false))),
     'GET /api/license/5/': () => json(200, current),
-    'GET /api/license/': () => json(200, { licenses: [current] }),
+    'GET /api/license/': (c) => licenseListAnswer([current], c.url),
     'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
     'POST /api/facemachine/5/activate-workspace/': () => json(400, { error_code: ERRORS.license_status.code, error: ERRORS.license_status.message }),
   })

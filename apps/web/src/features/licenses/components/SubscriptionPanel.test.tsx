@@ -4,7 +4,18 @@ import { notifications } from '@mantine/notifications'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS, SUPPORT_EMAIL, type LicenseView, type SubscriptionView } from '@portal/domain'
 import { leave } from '../../../lib/leave.ts'
-import { json, licenseView, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, type Routes } from '../../../test/utils.tsx'
+import {
+  json,
+  licenseView,
+  mockApi,
+  profile,
+  renderApp,
+  seededPrices,
+  setLogged,
+  signedInRoutes,
+  type Routes,
+  licenseListAnswer,
+} from '../../../test/utils.tsx'
 
 /** A renewing Nuitrack Pro subscription paid by card, as the API answers it. */
 const sub = (over: Partial<SubscriptionView> = {}): SubscriptionView => ({
@@ -60,7 +71,7 @@ function serve(initial: LicenseView, routes: (set: (l: LicenseView) => LicenseVi
   const set = (l: LicenseView) => (current = l)
   const calls = mockApi({
     ...signedInRoutes({ profile: { ...profile(), prices: seededPrices() } }),
-    'GET /api/license/': () => json(200, { licenses: [current] }),
+    'GET /api/license/': (c) => licenseListAnswer([current], c.url),
     'GET /api/license/5/': () => json(200, current),
     'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
     ...routes(set),

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { GroupView, LicenseView, ProfileResponse } from '@portal/domain'
 import { fillBalanceStore } from '../../../lib/fill-balance.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
-import { groupView, json, licenseView, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { licensePagesQueryOptions } from '../../../api/licenses.ts'
+import { groupView, json, licenseView, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
 
 afterEach(() => fillBalanceStore.close())
 
@@ -63,7 +64,7 @@ describe('dashboard', () => {
     let licenses: LicenseView[] = []
     const calls = mockApi({
       ...signedInRoutes(),
-      'GET /api/license/': () => json(200, { licenses }),
+      'GET /api/license/': (c) => licenseListAnswer(licenses, c.url),
       'POST /api/resource/create/': () => {
         licenses = [licenseView({ id: 11, title: 'Nuitrack trial', config: { product: 'nuitrack_trial' }, is_trial: true })]
         return json(200, { licenses })
@@ -108,7 +109,7 @@ describe('dashboard', () => {
   it('is hidden for a client who already had licenses on first opening the dashboard, even when the table later empties', async () => {
     setLogged()
     let licenses = [licenseView({ id: 1, title: 'Kiosk' })]
-    mockApi({ ...signedInRoutes(), 'GET /api/license/': () => json(200, { licenses }) })
+    mockApi({ ...signedInRoutes(), 'GET /api/license/': (c) => licenseListAnswer(licenses, c.url) })
     const app = renderApp('/app/nuitrack/dashboard/')
     await screen.findByRole('table')
     expect(screen.queryByRole('region', { name: 'First steps' })).toBeNull()
@@ -187,7 +188,7 @@ describe('dashboard', () => {
     mockApi({
       ...signedInRoutes(),
       'GET /api/client/': () => json(200, client),
-      'GET /api/license/': () => json(200, { licenses }),
+      'GET /api/license/': (c) => licenseListAnswer(licenses, c.url),
       'POST /api/resource/create/': () => {
         licenses = [licenseView({ id: 12, type: 'nuitrack-analytics', title: 'Analytics trial', config: { product: 'na_subscribe' }, is_trial: true })]
         return json(200, { licenses })
@@ -207,5 +208,136 @@ describe('dashboard', () => {
     client = { ...client, client_info: { ...client.client_info, balance: 20 } }
     await app.queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
     await waitFor(() => expect(within(steps).getByTestId('first-step')).toHaveAttribute('data-step', 'success'))
+  })
+})
+
+describe('dashboard paging (issue 15)', () => {
+  /** 130 Nuitrack licenses, newest first: every 3rd active, every 10th a trial; and 4 Face SDK ones. */
+  const many = () => {
+    const list: LicenseView[] = []
+    for (let id = 130; id >= 1; id--) {
+      const active = id % 3 === 0
+      const trial = id % 10 === 0
+      list.push(
+        licenseView({
+          id,
+          title: `L${id}`,
+          state: active ? 'active' : 'new',
+          license_status: active ? 'active' : 'new',
+          is_trial: trial,
+          config: { product: trial ? 'nuitrack_trial' : 'nuitrack_ai_perpetual' },
+        }),
+      )
+    }
+    for (let id = 140; id > 136; id--) list.push(licenseView({ id, type: 'face', title: `F${id}`, config: { product: 'face_offline_perpetual' } }))
+    return list
+  }
+  const listCalls = (calls: { url: string; method: string }[]) =>
+    calls
+      .filter((c) => c.method === 'GET' && new URL(c.url, 'http://portal').pathname === '/api/license/')
+      .map((c) => new URL(c.url, 'http://portal').searchParams)
+
+  it('reads only the rows it shows: 20, then 50 more a click, with the counts for the tabs; never the whole list', { timeout: 60_000 }, async () => {
+    setLogged()
+    const calls = mockApi(signedInRoutes({ licenses: many(), groups: [groupView({ id: 9, title: 'Nuitrack group #9', limit: 2, total: 3 })] }))
+    renderApp('/app/nuitrack/dashboard/')
+    await screen.findByRole('table')
+    // the group slot first, then 19 licenses: 20 rows
+    expect(rowTitles()).toHaveLength(20)
+    expect(rowTitles().slice(0, 3)).toEqual(['Nuitrack group #9: 2 to generate', 'L130', 'L129'])
+    expect(screen.getByText('Showing 20 of 131')).toBeInTheDocument()
+    // the tabs count the server's counts and the slot (a new one); Suspended has none and is disabled
+    expect(screen.getByRole('tab', { name: 'All (131)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'Active (43)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'New (88)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'Suspended (0)' })).toBeDisabled()
+    const first = listCalls(calls)
+    expect(first.map((q) => Object.fromEntries(q))).toContainEqual({ type: 'nuitrack', status: 'all', product: 'all', offset: '0', limit: '20' })
+
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Show 50 more' }))
+    await waitFor(() => expect(rowTitles()).toHaveLength(70))
+    expect(rowTitles()[69]).toBe('L62')
+    await user.click(screen.getByRole('button', { name: 'Show 50 more' }))
+    await waitFor(() => expect(rowTitles()).toHaveLength(120))
+    expect(screen.getByText('Showing 120 of 131')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Show 11 more' }))
+    await waitFor(() => expect(rowTitles()).toHaveLength(131))
+    expect(screen.queryByRole('button', { name: /more/ })).toBeNull()
+    const pages = listCalls(calls).filter((q) => q.get('type') === 'nuitrack')
+    expect(pages.map((q) => `${q.get('offset')}+${q.get('limit')}`)).toEqual(['0+20', '20+50', '70+50', '120+50'])
+    // no call read the whole list (every list call asked for a page); the tour asked for one row
+    expect(listCalls(calls).every((q) => q.has('limit'))).toBe(true)
+    expect(
+      listCalls(calls)
+        .filter((q) => !q.has('type'))
+        .map((q) => q.get('limit')),
+    ).toEqual(['1'])
+  })
+
+  it('a filter asks the server for its first page again, and its rows equal the list filtered in the browser', async () => {
+    setLogged()
+    const all = many()
+    const calls = mockApi(signedInRoutes({ licenses: all }))
+    renderApp('/app/nuitrack/dashboard/')
+    await screen.findByRole('table')
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Show 50 more' }))
+    await waitFor(() => expect(rowTitles()).toHaveLength(70))
+
+    await user.click(screen.getByRole('tab', { name: 'Active (43)' }))
+    await waitFor(() =>
+      expect(rowTitles()).toEqual(
+        all
+          .filter((l) => l.type === 'nuitrack' && l.state === 'active')
+          .slice(0, 20)
+          .map((l) => l.title),
+      ),
+    )
+    expect(screen.getByText('Showing 20 of 43')).toBeInTheDocument()
+    expect(Object.fromEntries(listCalls(calls).at(-1)!)).toEqual({ type: 'nuitrack', status: 'active', product: 'all', offset: '0', limit: '20' })
+
+    // a product resets the tab to All; the tabs then count within the product
+    await user.click(screen.getByRole('radio', { name: 'Trial' }))
+    const trials = all.filter((l) => l.type === 'nuitrack' && l.config.product === 'nuitrack_trial')
+    await waitFor(() => expect(rowTitles()).toEqual(trials.map((l) => l.title)))
+    expect(screen.getByRole('tab', { name: 'All (13)' })).toHaveAttribute('aria-selected', 'true')
+    expect(screen.getByRole('tab', { name: `Active (${trials.filter((l) => l.state === 'active').length})` })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'On hold (0)' })).toBeDisabled()
+    expect(Object.fromEntries(listCalls(calls).at(-1)!)).toEqual({ type: 'nuitrack', status: 'all', product: 'nuitrack_trial', offset: '0', limit: '20' })
+  })
+
+  it('a rename on the info screen reads the shown page again', { timeout: 40_000 }, async () => {
+    setLogged()
+    let all = many().slice(0, 5)
+    const calls = mockApi({
+      ...signedInRoutes({ licenses: all }),
+      'GET /api/license/': (c) => licenseListAnswer(all, c.url),
+      'POST /api/license/:id/': (c) => {
+        all = all.map((l) => (String(l.id) === c.params.id ? { ...l, title: (c.body as { title: string }).title } : l))
+        return json(
+          200,
+          all.find((l) => String(l.id) === c.params.id),
+        )
+      },
+    })
+    const app = renderApp('/app/nuitrack/dashboard/')
+    await screen.findByRole('table')
+    const before = listCalls(calls).length
+    await app.router.navigate('/app/nuitrack/dashboard/130/info/')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Edit title' }, { timeout: 5000 }))
+    const dialog = await screen.findByRole('dialog')
+    const input = within(dialog).getByLabelText('Title', { selector: 'input' })
+    await user.clear(input)
+    await user.type(input, 'Renamed')
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(all.find((l) => l.id === 130)!.title).toBe('Renamed'))
+    // the dashboard's pages are marked stale at once (read again when shown), however fresh they were
+    const shown = licensePagesQueryOptions({ platform: 'nuitrack', status: 'all', product: 'all' }).queryKey
+    await waitFor(() => expect(app.queryClient.getQueryState(shown)?.isInvalidated).toBe(true))
+    await app.router.navigate('/app/nuitrack/dashboard/')
+    await waitFor(() => expect(rowTitles()[0]).toBe('Renamed'), { timeout: 5000 })
+    expect(listCalls(calls).length).toBeGreaterThan(before)
   })
 })

@@ -1,9 +1,10 @@
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { Anchor, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOfPlatform, type Platform } from '@portal/domain'
-import { useLicenses } from '../../../api/licenses.ts'
+import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOfPlatform, type LicenseState, type Platform } from '@portal/domain'
+import { FIRST_PAGE, PAGE_STEP, licensePagesQueryOptions, type LicenseFilter } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
@@ -14,18 +15,39 @@ import { FirstSteps } from '../components/FirstSteps.tsx'
 import { useFirstStepsVisibility } from '../components/first-steps-storage.ts'
 import { LicenseTable } from '../components/LicenseTable.tsx'
 
+/** The table's filter and how many rows it shows; a new platform starts over. */
+type TableState = LicenseFilter & { shown: number }
+const initial = (platform: Platform): TableState => ({ platform, status: 'all', product: 'all', shown: FIRST_PAGE })
+
 export function DashboardPage() {
   const { t } = useTranslation()
   const platform = useParams().platform as Platform
-  const licenses = useLicenses()
+  const [chosen, setChosen] = useState<TableState>(() => initial(platform))
+  const table = chosen.platform === platform ? chosen : initial(platform)
+  const filter: LicenseFilter = { platform, status: table.status, product: table.product }
+  // only the rows shown are read, a page at a time; while another filter of this platform loads, the
+  // last one stays on screen (never another platform's)
+  const pages = useInfiniteQuery({
+    ...licensePagesQueryOptions(filter),
+    placeholderData: (previous, query) => ((query?.queryKey[2] as LicenseFilter | undefined)?.platform === platform ? previous : undefined),
+  })
   const groups = useGroups()
-  const loading = licenses.isPending || groups.isPending
-  const rows = useMemo(() => buildRows(platform, licenses.data?.licenses ?? [], groups.data?.groups ?? []), [platform, licenses.data, groups.data])
+  const loading = pages.isPending || groups.isPending
+  const first = pages.data?.pages[0]
+  const licenses = useMemo(() => pages.data?.pages.flatMap((p) => p.licenses) ?? [], [pages.data])
+  const slots = useMemo(() => buildRows(platform, [], groups.data?.groups ?? []), [platform, groups.data])
+  const hasLicense = slots.length > 0 || (first?.counts.product.all ?? 0) > 0
   const email = useProfile().data?.client_info.email ?? ''
   // hidden when the client had licenses on first opening this dashboard in the session; once shown
   // it stays (progressing to success) until Hide or Done
-  const firstSteps = useFirstStepsVisibility(platform, email, loading ? null : rows.length > 0)
+  const firstSteps = useFirstStepsVisibility(platform, email, loading ? null : hasLicense)
   const showFirstSteps = !loading && firstSteps.visible
+
+  const choose = (status: 'all' | LicenseState, product: string) => setChosen({ platform, status, product, shown: FIRST_PAGE })
+  const showMore = (licensesNeeded: number) => {
+    setChosen({ ...table, shown: table.shown + PAGE_STEP })
+    if (licenses.length < licensesNeeded && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage()
+  }
 
   return (
     <>
@@ -33,25 +55,28 @@ export function DashboardPage() {
       <Stack gap="lg">
         <HelpTiles platform={platform} />
         {showFirstSteps && (
-          <FirstSteps
-            platform={platform}
-            hasLicense={rows.length > 0}
-            trial={trialFor(platform) ?? undefined}
-            docsHref={DOCS[platform]}
-            onHide={firstSteps.hide}
-          />
+          <FirstSteps platform={platform} hasLicense={hasLicense} trial={trialFor(platform) ?? undefined} docsHref={DOCS[platform]} onHide={firstSteps.hide} />
         )}
-        {loading ? (
+        {loading || !first ? (
           <Center py="xl">
             <Loader aria-label={t('Loading licenses')} />
           </Center>
         ) : (
           <Stack gap="lg" data-tour="licenses">
-            <DefaultGroups platform={platform} rows={rows} />
+            <DefaultGroups platform={platform} rows={slots} />
             <LicenseTable
               key={platform}
               platform={platform}
-              rows={rows}
+              slots={slots}
+              licenses={licenses}
+              total={first.total}
+              counts={first.counts}
+              status={table.status}
+              product={table.product}
+              shown={table.shown}
+              loadingMore={pages.isFetchingNextPage || pages.isPlaceholderData}
+              onChoose={choose}
+              onShowMore={showMore}
               trialOffered={trialOfPlatform(platform) !== null}
               firstStepsShown={showFirstSteps}
               onShowFirstSteps={firstSteps.show}
