@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach, beforeEach, vi } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { errorStore } from '../lib/error-store.ts'
 import { mockApi, takeUnexpectedCalls } from './utils.tsx'
+
+// every screen is a lazy route: a test's first visit to one transforms and imports its module, slower than
+// the one second findBy… waits by default
+configure({ asyncUtilTimeout: 5000 })
 
 // Mantine reads these browser APIs that jsdom lacks
 Object.defineProperty(window, 'matchMedia', {
