@@ -1,6 +1,6 @@
 import { Box, Button, Center, Group, Loader, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { Link, useRouteError } from 'react-router'
+import { Link } from 'react-router'
 import { PLATFORMS } from '@portal/domain'
 import { paths } from '../config/paths.ts'
 
@@ -18,8 +18,6 @@ export function RouteLoading() {
 /** A chunk that failed to load (a lost connection, or a release replaced the files) or a screen that threw. */
 export function RouteError() {
   const { t } = useTranslation()
-  const error = useRouteError()
-  if (import.meta.env.DEV) console.error(error)
   return (
     <Box mih="100vh" bg="gray.0" py={48} px="md">
       <Center component="main">
