@@ -119,6 +119,9 @@ export function pageBundle(dist: string, manifest: Manifest, spec: PageSpec, rea
   }
 }
 
+/** In the page: the screen's heading is drawn and no lazy route is loading (a string: this file is not compiled with the DOM's types). */
+const SETTLED = `document.querySelector('h1') !== null && document.querySelector('[role="status"][aria-busy="true"]') === null`
+
 /** The flags the project's browser runs take (e2e/playwright.config.ts). */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
@@ -142,6 +145,9 @@ export async function measureTransfer(baseUrl: string, pages: PageSpec[], accoun
         const responses: import('playwright-core').Response[] = []
         page.on('response', (r) => responses.push(r))
         await page.goto(spec.path, { waitUntil: 'networkidle' })
+        // the entry runs before the lazy screen is fetched: on a slow machine the network can idle in between
+        await page.waitForFunction(SETTLED, undefined, { timeout: 30_000 })
+        await page.waitForLoadState('networkidle')
         if (new URL(page.url()).pathname !== spec.path) throw new Error(`${spec.path} ended at ${page.url()}`)
         const t: PageTransfer = { page: spec.name, path: spec.path, js: { bytes: 0, files: 0 }, css: { bytes: 0, files: 0 }, encodings: {} }
         for (const r of responses) {
