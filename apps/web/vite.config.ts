@@ -1,15 +1,30 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { buildVersion } from './build-version.ts'
+import { precompress } from './build-compress.ts'
 
 const api = 'http://localhost:3000'
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // the menu's version label: the release (the root package.json) and the commit it was built from
   define: { 'import.meta.env.VITE_PORTAL_VERSION': JSON.stringify(buildVersion()) },
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // dist/.vite/manifest.json: which files each entry and lazy route loads (scripts/bundle-size.ts reads it)
+    manifest: true,
+    rollupOptions: {
+      output: {
+        // React and the router change seldom: one chunk every page loads, kept in the cache across releases
+        manualChunks(id) {
+          if (/[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router)[\\/]/.test(id)) return 'react'
+          return undefined
+        },
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: { '/api': api, '/dev': api },

@@ -1,10 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyInstance } from 'fastify'
 import cookie from '@fastify/cookie'
-import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -18,6 +16,7 @@ import { createJobQueue } from './platform/jobs.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { securityHeaders } from './platform/security-headers.ts'
+import { readIndexHtml, responseCompression, webApp } from './platform/web-app.ts'
 import { STAFF_FORM_PATHS } from '@portal/domain'
 import { PORTAL_RELEASE } from './platform/version.ts'
 import { authRoutes } from './modules/auth/routes.ts'
@@ -104,8 +103,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   db.setLogger(app.log)
-  // the built app's index.html, read below; the not-found handler serves it to browsers
-  let spaIndex: string | undefined
+  // the built app (platform/web-app.ts); the not-found handler serves its index.html to browsers
+  const webDist = opts.webDist ?? DEFAULT_WEB_DIST
+  const spaIndex = readIndexHtml(webDist)
   installErrorHandler(app, { notFoundPage: () => spaIndex })
 
   const jobs = createJobQueue({ db, log: app.log })
@@ -145,6 +145,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   })
 
   await app.register(securityHeaders, { https: config.PUBLIC_URL.startsWith('https://') })
+  // before any route: the plugin hooks each route as it is added
+  await app.register(responseCompression)
   await app.register(cookie, { secret: config.SESSION_SECRET })
   await app.register(swagger, {
     openapi: {
@@ -201,16 +203,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (config.NODE_ENV !== 'production') await app.register(devMailRoutes, { ctx })
   if (sandbox) await app.register(sandboxPageRoutes, { ctx })
 
-  const webDist = opts.webDist ?? DEFAULT_WEB_DIST
-  const indexFile = join(webDist, 'index.html')
-  if (existsSync(indexFile)) {
-    const indexHtml = readFileSync(indexFile, 'utf8')
-    spaIndex = indexHtml
-    await app.register(fastifyStatic, { root: webDist, prefix: '/app/', wildcard: false, index: false, decorateReply: false })
-    // the single-page app answers every other /app/ path itself
-    app.get('/app/*', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
-    app.get('/app', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml))
-  }
+  await app.register(webApp, { root: webDist })
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/app/nuitrack/', 302))
   // the marketing site's old address of the custom Face SDK form
   app.get('/marketing/face_sdk_custom/create/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(STAFF_FORM_PATHS.perpetual, 302))

@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react'
 import {
   MantineProvider,
-  Modal,
   Notification,
   PasswordInput,
   createTheme,
   defaultVariantColorsResolver,
   type CSSVariablesResolver,
+  type MantineThemeComponent,
+  type ModalProps,
   type VariantColorsResolver,
 } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
@@ -48,7 +49,8 @@ export const theme = createTheme({
   variantColorResolver,
   components: {
     // every dialog's close button says what it does
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // a plain object, not Modal.extend(): importing Modal would put it (and its scroll area) in the entry
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps> } satisfies MantineThemeComponent,
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // the show-password toggle is a labelled toggle button in the tab order (Mantine hides it from
     // both keyboard and screen readers by default); aria-pressed tells whether the password shows

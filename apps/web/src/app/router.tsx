@@ -1,33 +1,34 @@
-import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 'react-router'
+import { Navigate, Outlet, createBrowserRouter, useLocation, type RouteObject } from 'react-router'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
-import { ConfirmRoute } from '../features/auth/routes/confirm.tsx'
-import { ForgotPasswordRoute } from '../features/auth/routes/forgot-password.tsx'
-import { AnalyticsLoginRoute, LoginRoute } from '../features/auth/routes/login.tsx'
-import { LogoutRoute } from '../features/auth/routes/logout.tsx'
-import { AnalyticsRegistrationRoute, RegistrationRoute } from '../features/auth/routes/registration.tsx'
-import { SetPasswordRoute } from '../features/auth/routes/set-password.tsx'
-import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
-import { GroupKeysPage } from '../features/groups/routes/group-keys.tsx'
-import { GroupKeyInfoPage } from '../features/groups/routes/group-key-info.tsx'
-import { PreInfoPage } from '../features/groups/routes/pre-info.tsx'
-import { DashboardPage } from '../features/licenses/routes/dashboard.tsx'
-import { StaffLicensePage } from '../features/staff/routes/staff-license.tsx'
-import { LicenseInfoRoute } from './routes/LicenseInfoRoute.tsx'
-import { AccountScreen } from './routes/AccountScreen.tsx'
-import { BasketGate } from './routes/BasketGate.tsx'
-import { BasketIndexRoute, LicenseSelectionRoute } from '../features/basket/routes/license-selection.tsx'
-import { CheckoutRoute, SubscriptionCheckoutRoute } from '../features/basket/routes/checkout.tsx'
-import { UpgradeCheckoutGate } from './routes/UpgradeCheckoutGate.tsx'
-import { LicensePurchaseSuccessRoute } from '../features/basket/routes/license-purchase-success.tsx'
-import { AddFundsRoute } from '../features/balance/routes/add-funds.tsx'
-import { BalancePurchaseSuccessRoute } from '../features/balance/routes/balance-purchase-success.tsx'
-import { PaymentDocRoute } from '../features/transactions/routes/payment-doc.tsx'
-import { ServiceRedirectRoute } from '../features/support/routes/service-redirect.tsx'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
+import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
 import { RootLayout } from './root-layout.tsx'
-import { Shell } from './shell/Shell.tsx'
+import { RouteError, RouteLoading } from './route-fallbacks.tsx'
+import { BasketGate } from './routes/BasketGate.tsx'
+
+/*
+ * Every screen is a lazy route (React Router's `lazy`): the entry holds the providers, the guards and
+ * this table; each screen's code (and the signed-in shell's) is its own chunk, fetched when a path
+ * first matches it. The sign-in family thus loads without the shell, dashboards, staff, basket or PDF
+ * code (docs/decisions.md, "A light first load").
+ */
+type Lazy = NonNullable<RouteObject['lazy']>
+/** A lazy route answering the element that `render` makes from the loaded module. */
+const screen =
+  <M,>(load: () => Promise<M>, render: (m: M) => React.ReactNode): Lazy =>
+  async () => ({ element: render(await load()) })
+
+const auth = {
+  login: () => import('../features/auth/routes/login.tsx'),
+  registration: () => import('../features/auth/routes/registration.tsx'),
+}
+const basket = {
+  selection: () => import('../features/basket/routes/license-selection.tsx'),
+  checkout: () => import('../features/basket/routes/checkout.tsx'),
+}
+const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
 
 /** Redirect keeping the query string and router state (the platform travels along). */
 function RedirectKeep({ to }: { to: string }) {
@@ -40,13 +41,25 @@ function Anonymous({ children }: { children: React.ReactNode }) {
   return <AnonymousOnly key={pathname}>{children}</AnonymousOnly>
 }
 
+/** The signed-in pages: the guard runs before the shell's chunk is needed to draw anything. */
 function Protected() {
   return (
     <RequireAuth>
-      <Shell />
+      <Outlet />
     </RequireAuth>
   )
 }
+
+/** The signed-in layout (header, side menu, tour): a chunk of its own, shared by every signed-in page. */
+const shell: Lazy = screen(
+  () => import('./shell/Shell.tsx'),
+  (m) => <m.Shell />,
+)
+
+const confirm = screen(
+  () => import('../features/auth/routes/confirm.tsx'),
+  (m) => <m.ConfirmRoute />,
+)
 
 const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
 
@@ -54,46 +67,66 @@ const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLE
 export const appRoutes: RouteObject[] = [
   {
     element: <RootLayout />,
+    // the first screen's chunk is on its way; a chunk that fails to load (or a screen that throws) shows the error screen
+    hydrateFallbackElement: <RouteLoading />,
+    errorElement: <RouteError />,
     children: [
       { path: '/', element: <Navigate to={paths.platform('nuitrack')} replace /> },
       { path: routes.root, element: <Navigate to={paths.platform('nuitrack')} replace /> },
 
       // sign-in family
-      { path: routes.login, element: <LoginRoute />, handle: titled('Sign in') },
-      { path: routes.analyticsLogin, element: <AnalyticsLoginRoute />, handle: titled('Sign in to Nuitrack Analytics') },
+      { path: routes.login, lazy: screen(auth.login, (m) => <m.LoginRoute />), handle: titled('Sign in') },
+      { path: routes.analyticsLogin, lazy: screen(auth.login, (m) => <m.AnalyticsLoginRoute />), handle: titled('Sign in to Nuitrack Analytics') },
       { path: routes.faceMachineLogin, element: <RedirectKeep to={paths.analyticsLogin} /> },
       {
         path: routes.registration,
-        element: (
+        lazy: screen(auth.registration, (m) => (
           <Anonymous>
-            <RegistrationRoute />
+            <m.RegistrationRoute />
           </Anonymous>
-        ),
+        )),
         handle: titled('Create an account'),
       },
-      { path: routes.analyticsRegistration, element: <AnalyticsRegistrationRoute />, handle: titled('Nuitrack Analytics registration') },
+      {
+        path: routes.analyticsRegistration,
+        lazy: screen(auth.registration, (m) => <m.AnalyticsRegistrationRoute />),
+        handle: titled('Nuitrack Analytics registration'),
+      },
       { path: routes.faceMachineRegistration, element: <RedirectKeep to={paths.analyticsRegistration} /> },
       {
         path: routes.forgotPassword,
-        element: (
-          <Anonymous>
-            <ForgotPasswordRoute />
-          </Anonymous>
+        lazy: screen(
+          () => import('../features/auth/routes/forgot-password.tsx'),
+          (m) => (
+            <Anonymous>
+              <m.ForgotPasswordRoute />
+            </Anonymous>
+          ),
         ),
         handle: titled('Forgot password'),
       },
       {
         path: routes.setPassword,
-        element: (
-          <Anonymous>
-            <SetPasswordRoute />
-          </Anonymous>
+        lazy: screen(
+          () => import('../features/auth/routes/set-password.tsx'),
+          (m) => (
+            <Anonymous>
+              <m.SetPasswordRoute />
+            </Anonymous>
+          ),
         ),
         handle: titled('Set a new password'),
       },
-      { path: routes.confirm, element: <ConfirmRoute />, handle: titled('Confirm your e-mail') },
-      { path: routes.registrationConfirm, element: <ConfirmRoute />, handle: titled('Confirm your e-mail') },
-      { path: routes.logout, element: <LogoutRoute />, handle: titled('Signing out') },
+      { path: routes.confirm, lazy: confirm, handle: titled('Confirm your e-mail') },
+      { path: routes.registrationConfirm, lazy: confirm, handle: titled('Confirm your e-mail') },
+      {
+        path: routes.logout,
+        lazy: screen(
+          () => import('../features/auth/routes/logout.tsx'),
+          (m) => <m.LogoutRoute />,
+        ),
+        handle: titled('Signing out'),
+      },
       // unknown paths under the sign-in family go to /app/
       ...SIGN_IN_PATHS.map((p) => ({ path: `/app/${p}/*`, element: <Navigate to={paths.root} replace /> })),
 
@@ -103,13 +136,61 @@ export const appRoutes: RouteObject[] = [
       {
         element: <Protected />,
         children: [
-          { path: routes.account, element: <AccountScreen />, handle: titled('Account') },
-          { path: routes.groupKeys, element: <GroupKeysPage />, handle: titled('Group keys') },
-          { path: routes.groupKeyInfo, element: <GroupKeyInfoPage />, handle: titled(({ id }) => `Group key #${id}`) },
-          { path: routes.paymentDoc, element: <PaymentDocRoute />, handle: titled('Payment documents') },
-          { path: routes.serviceRedirect, element: <ServiceRedirectRoute />, handle: titled('Opening the service') },
-          { path: routes.staffPerpetual, element: <StaffLicensePage variant="perpetual" />, handle: titled('Custom perpetual licenses') },
-          { path: routes.staffSubscription, element: <StaffLicensePage variant="subscription" />, handle: titled('Custom subscription licenses') },
+          {
+            lazy: shell,
+            children: [
+              {
+                path: routes.account,
+                lazy: screen(
+                  () => import('./routes/AccountScreen.tsx'),
+                  (m) => <m.AccountScreen />,
+                ),
+                handle: titled('Account'),
+              },
+              {
+                path: routes.groupKeys,
+                lazy: screen(
+                  () => import('../features/groups/routes/group-keys.tsx'),
+                  (m) => <m.GroupKeysPage />,
+                ),
+                handle: titled('Group keys'),
+              },
+              {
+                path: routes.groupKeyInfo,
+                lazy: screen(
+                  () => import('../features/groups/routes/group-key-info.tsx'),
+                  (m) => <m.GroupKeyInfoPage />,
+                ),
+                handle: titled(({ id }) => `Group key #${id}`),
+              },
+              {
+                path: routes.paymentDoc,
+                lazy: screen(
+                  () => import('../features/transactions/routes/payment-doc.tsx'),
+                  (m) => <m.PaymentDocRoute />,
+                ),
+                handle: titled('Payment documents'),
+              },
+              {
+                path: routes.serviceRedirect,
+                lazy: screen(
+                  () => import('../features/support/routes/service-redirect.tsx'),
+                  (m) => <m.ServiceRedirectRoute />,
+                ),
+                handle: titled('Opening the service'),
+              },
+              {
+                path: routes.staffPerpetual,
+                lazy: screen(staffLicense, (m) => <m.StaffLicensePage variant="perpetual" />),
+                handle: titled('Custom perpetual licenses'),
+              },
+              {
+                path: routes.staffSubscription,
+                lazy: screen(staffLicense, (m) => <m.StaffLicensePage variant="subscription" />),
+                handle: titled('Custom subscription licenses'),
+              },
+            ],
+          },
         ],
       },
       {
@@ -122,63 +203,97 @@ export const appRoutes: RouteObject[] = [
             element: <Protected />,
             children: [
               {
-                path: routes.dashboard,
-                element: <DashboardPage />,
-                handle: titled(({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`),
-              },
-              {
-                path: routes.licenseInfo,
-                element: <LicenseInfoRoute />,
-                handle: titled(({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`),
-              },
-              {
-                path: routes.preInfo,
-                element: <PreInfoPage />,
-                handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`),
-              },
-              {
-                element: <BasketGate />,
+                lazy: shell,
                 children: [
                   {
-                    path: routes.basket,
-                    element: <BasketIndexRoute />,
-                    handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                    path: routes.dashboard,
+                    lazy: screen(
+                      () => import('../features/licenses/routes/dashboard.tsx'),
+                      (m) => <m.DashboardPage />,
+                    ),
+                    handle: titled(({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`),
                   },
                   {
-                    path: routes.licenseSelection,
-                    element: <LicenseSelectionRoute />,
-                    handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                    path: routes.licenseInfo,
+                    lazy: screen(
+                      () => import('./routes/LicenseInfoRoute.tsx'),
+                      (m) => <m.LicenseInfoRoute />,
+                    ),
+                    handle: titled(({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`),
                   },
                   {
-                    path: routes.customBuilder,
-                    element: <LicenseSelectionRoute builder />,
-                    handle: titled(({ platform }) => platformTitle(platform) && `Build your own · ${platformTitle(platform)}`),
+                    path: routes.preInfo,
+                    lazy: screen(
+                      () => import('../features/groups/routes/pre-info.tsx'),
+                      (m) => <m.PreInfoPage />,
+                    ),
+                    handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`),
                   },
                   {
-                    path: routes.checkout,
-                    element: <CheckoutRoute />,
-                    handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                    element: <BasketGate />,
+                    children: [
+                      {
+                        path: routes.basket,
+                        lazy: screen(basket.selection, (m) => <m.BasketIndexRoute />),
+                        handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                      },
+                      {
+                        path: routes.licenseSelection,
+                        lazy: screen(basket.selection, (m) => <m.LicenseSelectionRoute />),
+                        handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                      },
+                      {
+                        path: routes.customBuilder,
+                        lazy: screen(basket.selection, (m) => <m.LicenseSelectionRoute builder />),
+                        handle: titled(({ platform }) => platformTitle(platform) && `Build your own · ${platformTitle(platform)}`),
+                      },
+                      {
+                        path: routes.checkout,
+                        lazy: screen(basket.checkout, (m) => <m.CheckoutRoute />),
+                        handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                      },
+                      {
+                        path: routes.subscriptionCheckout,
+                        lazy: screen(basket.checkout, (m) => <m.SubscriptionCheckoutRoute />),
+                        handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                      },
+                    ],
                   },
                   {
-                    path: routes.subscriptionCheckout,
-                    element: <SubscriptionCheckoutRoute />,
-                    handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                    // outside the basket's gate: Face Machine has no basket but has its trial's upgrade
+                    path: routes.upgradeCheckout,
+                    lazy: screen(
+                      () => import('./routes/UpgradeCheckoutGate.tsx'),
+                      (m) => <m.UpgradeCheckoutGate />,
+                    ),
+                    handle: titled(({ platform }) => platformTitle(platform) && `Upgrade · ${platformTitle(platform)}`),
+                  },
+                  {
+                    path: routes.licensePurchaseSuccess,
+                    lazy: screen(
+                      () => import('../features/basket/routes/license-purchase-success.tsx'),
+                      (m) => <m.LicensePurchaseSuccessRoute />,
+                    ),
+                    handle: titled(({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`),
+                  },
+                  {
+                    path: routes.addFunds,
+                    lazy: screen(
+                      () => import('../features/balance/routes/add-funds.tsx'),
+                      (m) => <m.AddFundsRoute />,
+                    ),
+                    handle: titled('Add funds'),
+                  },
+                  {
+                    path: routes.balancePurchaseSuccess,
+                    lazy: screen(
+                      () => import('../features/balance/routes/balance-purchase-success.tsx'),
+                      (m) => <m.BalancePurchaseSuccessRoute />,
+                    ),
+                    handle: titled('Thank you for your payment'),
                   },
                 ],
               },
-              {
-                // outside the basket's gate: Face Machine has no basket but has its trial's upgrade
-                path: routes.upgradeCheckout,
-                element: <UpgradeCheckoutGate />,
-                handle: titled(({ platform }) => platformTitle(platform) && `Upgrade · ${platformTitle(platform)}`),
-              },
-              {
-                path: routes.licensePurchaseSuccess,
-                element: <LicensePurchaseSuccessRoute />,
-                handle: titled(({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`),
-              },
-              { path: routes.addFunds, element: <AddFundsRoute />, handle: titled('Add funds') },
-              { path: routes.balancePurchaseSuccess, element: <BalancePurchaseSuccessRoute />, handle: titled('Thank you for your payment') },
             ],
           },
         ],

@@ -4,9 +4,9 @@ import { cleanup, configure } from '@testing-library/react'
 import { errorStore } from '../lib/error-store.ts'
 import { mockApi, takeUnexpectedCalls } from './utils.tsx'
 
-// findBy…/waitFor wait up to 5 s, not 1: on 2 busy cores (CI runs every suite at once) a screen can
-// take longer than a second to settle. A patience, not a timing assertion: a pass is as fast as before.
-configure({ asyncUtilTimeout: 5_000 })
+// every screen is a lazy route: a test's first visit to one transforms and imports its module, slower than
+// the one second findBy… waits by default
+configure({ asyncUtilTimeout: 5000 })
 
 // Mantine reads these browser APIs that jsdom lacks
 Object.defineProperty(window, 'matchMedia', {

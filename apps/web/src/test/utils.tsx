@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider } from 'react-router'
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
 import { vi } from 'vitest'
 import {
   CATALOGUE_PRICES,
@@ -86,9 +86,25 @@ export function mockApi(routes: Routes) {
   return calls
 }
 
+/**
+ * The route table with every lazy screen loaded ahead (the same table, its `lazy` answers merged in),
+ * so a test renders its screen at once as a revisit does; app/lazy-routes.test.tsx covers the loading
+ * itself, the fallback and a chunk that fails.
+ */
+export async function loadedRoutes(list: RouteObject[]): Promise<RouteObject[]> {
+  return Promise.all(
+    list.map(async (route) => {
+      const { lazy, children, ...rest } = route
+      const loaded = typeof lazy === 'function' ? await lazy() : {}
+      return { ...rest, ...loaded, ...(children ? { children: await loadedRoutes(children) } : {}) } as RouteObject
+    }),
+  )
+}
+const eagerRoutes = await loadedRoutes(appRoutes)
+
 /** Renders the whole app at a path, with a memory router the test can inspect. */
 export function renderApp(path: string, state?: unknown) {
-  const router = createMemoryRouter(appRoutes, {
+  const router = createMemoryRouter(eagerRoutes, {
     initialEntries: [state ? { pathname: path.split('?')[0]!, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state } : path],
   })
   const queryClient = makeQueryClient()

@@ -17,6 +17,7 @@ import { useQuery } from '@tanstack/react-query'
 import { groupsQueryOptions } from '../../api/groups.ts'
 import { licenseTotalQueryOptions } from '../../api/licenses.ts'
 import { OnboardingTour, markTourSeen, tourSeen } from './OnboardingTour.tsx'
+import '../styles/signed-in.css'
 import classes from './shell.module.css'
 
 /** Collapse breakpoint: at 1024 px and below the menu sits behind the burger. */

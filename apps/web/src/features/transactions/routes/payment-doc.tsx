@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Button, Card, Group, Input, SegmentedControl, Skeleton, Stack, Title } from '@mantine/core'
 import { DatePickerInput } from '@mantine/dates'
+import '@mantine/dates/styles.layer.css'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/EmptyState.tsx'
 import { useTransactions } from '../api/transactions.ts'

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { join, sep } from 'node:path'
+import { constants as zlib } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import compress from '@fastify/compress'
+import fastifyStatic from '@fastify/static'
+
+/** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
+export const COMPRESS_THRESHOLD = 1024
+
+/** Text types worth compressing on the fly; binary downloads (PDF, license files) and event streams are not. */
+export const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript)(?:;|$)|image\/svg\+xml)/u
+
+/** The device API answers SDKs in the field: small, and sent as they are whatever a device announces. */
+const UNCOMPRESSED_PREFIXES = ['/api/sdk/']
+
+/** The build's content-hashed files (Vite's `assets/` folder): their names change with their bytes. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable'
+/** Everything else of the web app (index.html above all): kept, but asked again each time (ETag / Last-Modified). */
+export const REVALIDATE_CACHE = 'no-cache'
+
+/**
+ * Compression of dynamic answers (@fastify/compress): JSON and text above COMPRESS_THRESHOLD, brotli
+ * at a low quality (cheap on CPU) or gzip, whichever the client accepts. Registered before the
+ * routes: the plugin hooks each route as it is added. ETags pass through unchanged, so an answer's
+ * compressed and plain forms share one ETag: a 304 check compares ETags weakly, as RFC 9110 asks of
+ * If-None-Match, so this is right for GET revalidation (no route of ours answers byte ranges of JSON).
+ */
+export const responseCompression = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route) => {
+    if (UNCOMPRESSED_PREFIXES.some((p) => route.url.startsWith(p))) route.compress = false
+  })
+  await app.register(compress, {
+    global: true,
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+    customTypes: COMPRESSIBLE,
+  })
+})
+
+const isHashedAsset = (root: string, file: string) => file.startsWith(join(root, 'assets') + sep)
+
+/**
+ * The built single-page app under /app/: its files from the dist folder (with the `.br` and `.gz`
+ * siblings the build makes, picked by Accept-Encoding), and index.html for every other /app/ path.
+ * Hashed assets are cached for a year; index.html is revalidated on each visit.
+ */
+export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) => {
+  const { root } = opts
+  const indexFile = join(root, 'index.html')
+  if (!existsSync(indexFile)) return
+  const indexHtml = readFileSync(indexFile, 'utf8')
+  const indexEtag = `"${createHash('sha256').update(indexHtml).digest('base64url').slice(0, 27)}"`
+  const indexModified = statSync(indexFile).mtime.toUTCString()
+
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/app/',
+    wildcard: false,
+    index: false,
+    decorateReply: false,
+    preCompressed: true,
+    // set below, per file: `send`'s own header would give every file the same policy
+    cacheControl: false,
+    setHeaders(res, path) {
+      res.setHeader('cache-control', isHashedAsset(root, path) ? IMMUTABLE_CACHE : REVALIDATE_CACHE)
+      // the same address answers brotli, gzip or plain bytes: a shared cache keys on Accept-Encoding
+      res.setHeader('vary', 'Accept-Encoding')
+    },
+  })
+
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', REVALIDATE_CACHE).header('etag', indexEtag).header('last-modified', indexModified)
+    if (etagMatches(request.headers['if-none-match'], indexEtag)) return reply.code(304).send()
+    return reply.type('text/html').send(indexHtml)
+  }
+  // a missing file of the build (an old release's chunk) is a 404, never the page in its place: the
+  // app's router then shows its error screen instead of running HTML as a script
+  const missingAsset = async (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound()
+  app.get('/app/assets/*', { schema: { hide: true } }, missingAsset)
+  // the single-page app answers every other /app/ path itself
+  app.get('/app/*', { schema: { hide: true } }, page)
+  app.get('/app', { schema: { hide: true } }, page)
+})
+
+/** If-None-Match against one ETag, by the weak comparison RFC 9110 prescribes for it. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '')
+  return header.split(',').some((tag) => bare(tag) === bare(etag))
+}
+
+/** The index page's text when the build is there (the not-found handler serves it to browsers). */
+export const readIndexHtml = (root: string): string | undefined => {
+  const file = join(root, 'index.html')
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined
+}

@@ -1,0 +1,66 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * Mantine's CSS comes per component (sign-in.css with the entry, signed-in.css with the shell's chunk)
+ * instead of the whole styles.css: a component used without its file would show unstyled.
+ */
+const SRC = join(import.meta.dirname, '../..')
+const MANTINE_STYLES = join(SRC, '../../../node_modules/@mantine/core/styles')
+const imported = (file: string) =>
+  new Set([...readFileSync(join(import.meta.dirname, file), 'utf8').matchAll(/@mantine\/core\/styles\/(\w+)\.layer\.css/g)].map((m) => m[1]!))
+const SIGN_IN = imported('sign-in.css')
+const SIGNED_IN = imported('signed-in.css')
+
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return sources(path)
+    return /\.tsx?$/.test(e.name) && !e.name.includes('.test.') ? [path] : []
+  })
+
+/** The Mantine components a file imports that have a stylesheet of their own. */
+function styledComponents(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const names = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@mantine\/core'/g)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((n) => n.trim().replace(/^type\s+/, ''))
+      .filter((n) => /^[A-Z]/.test(n)),
+  )
+  return names.filter((n) => existsSync(join(MANTINE_STYLES, `${n}.layer.css`)))
+}
+
+/** What the entry and the sign-in family render before the shell's chunk (and its styles) is there. */
+const SIGNED_OUT = (file: string) => {
+  const path = relative(SRC, file)
+  return /^features\/(auth|errors)\//.test(path) || /^app\/[^/]+\.tsx$/.test(path)
+}
+
+describe("Mantine's styles per component", () => {
+  it('names files that exist', () => {
+    for (const name of [...SIGN_IN, ...SIGNED_IN]) expect(existsSync(join(MANTINE_STYLES, `${name}.layer.css`)), name).toBe(true)
+    expect(SIGN_IN.size).toBeGreaterThan(10)
+  })
+
+  it('every component the app imports has its styles loaded', () => {
+    const missing = sources(SRC).flatMap((file) =>
+      styledComponents(file)
+        .filter((n) => !SIGN_IN.has(n) && !SIGNED_IN.has(n))
+        .map((n) => `${relative(SRC, file)}: ${n}`),
+    )
+    expect(missing).toEqual([])
+  })
+
+  it('the signed-out screens find their components styled without the shell', () => {
+    const missing = sources(SRC)
+      .filter(SIGNED_OUT)
+      .flatMap((file) =>
+        styledComponents(file)
+          .filter((n) => !SIGN_IN.has(n))
+          .map((n) => `${relative(SRC, file)}: ${n}`),
+      )
+    expect(missing).toEqual([])
+  })
+})

@@ -1,0 +1,98 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { firstLoadFiles, formatReport, measureBundles, sizesOf, type Manifest } from './bundle-size.ts'
+
+/** A build's manifest in Vite's shape: an entry, a vendor chunk, two lazy routes sharing a chunk, and a route nobody measures. */
+const MANIFEST: Manifest = {
+  'index.html': {
+    file: 'assets/index-a1.js',
+    isEntry: true,
+    imports: ['_react-b2.js'],
+    css: ['assets/index-c3.css'],
+  },
+  '_react-b2.js': { file: 'assets/react-b2.js' },
+  'src/features/auth/routes/login.tsx': { file: 'assets/login-d4.js', imports: ['_react-b2.js', 'index.html', '_form-e5.js'] },
+  '_form-e5.js': { file: 'assets/form-e5.js', imports: ['_react-b2.js'] },
+  'src/app/shell/Shell.tsx': { file: 'assets/Shell-f6.js', imports: ['index.html', '_form-e5.js'], css: ['assets/Shell-f6.css'] },
+  'src/features/licenses/routes/dashboard.tsx': { file: 'assets/dashboard-g7.js', imports: ['_table-h8.js'] },
+  '_table-h8.js': { file: 'assets/table-h8.js', css: ['assets/table-h8.css'] },
+  'src/features/staff/routes/staff-license.tsx': { file: 'assets/staff-i9.js', imports: ['_pdf-j0.js'] },
+  '_pdf-j0.js': { file: 'assets/pdf-j0.js' },
+}
+
+/** Each file's bytes: repetitive text of a known length, so gzip has something to do. */
+const CONTENT: Record<string, string> = {
+  'assets/index-a1.js': 'console.log("entry");\n'.repeat(100),
+  'assets/react-b2.js': 'export const react = 1;\n'.repeat(400),
+  'assets/login-d4.js': 'export const login = 2;\n'.repeat(50),
+  'assets/form-e5.js': 'export const form = 3;\n'.repeat(30),
+  'assets/Shell-f6.js': 'export const shell = 4;\n'.repeat(60),
+  'assets/dashboard-g7.js': 'export const dashboard = 5;\n'.repeat(70),
+  'assets/table-h8.js': 'export const table = 6;\n'.repeat(20),
+  'assets/staff-i9.js': 'export const staff = 7;\n'.repeat(500),
+  'assets/pdf-j0.js': 'export const pdf = 8;\n'.repeat(5000),
+  'assets/index-c3.css': '.a{color:red}\n'.repeat(200),
+  'assets/Shell-f6.css': '.b{color:blue}\n'.repeat(40),
+  'assets/table-h8.css': '.c{color:green}\n'.repeat(10),
+}
+
+function fakeDist() {
+  const dist = mkdtempSync(join(tmpdir(), 'size-dist-'))
+  mkdirSync(join(dist, 'assets'))
+  mkdirSync(join(dist, '.vite'))
+  writeFileSync(join(dist, '.vite/manifest.json'), JSON.stringify(MANIFEST))
+  for (const [file, text] of Object.entries(CONTENT)) writeFileSync(join(dist, file), text)
+  return dist
+}
+
+describe('bundle-size: the first load of a page from the manifest', () => {
+  it('the login page loads the entry, its imports and the login route with its imports: no shell, dashboard or staff code', () => {
+    const { js, css } = firstLoadFiles(MANIFEST, ['src/features/auth/routes/login.tsx'])
+    expect(js.sort()).toEqual(['assets/form-e5.js', 'assets/index-a1.js', 'assets/login-d4.js', 'assets/react-b2.js'])
+    expect(css).toEqual(['assets/index-c3.css'])
+  })
+
+  it('a dashboard adds the shell and the dashboard route with their nested imports and styles, each file once', () => {
+    const { js, css } = firstLoadFiles(MANIFEST, ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx'])
+    expect(js.sort()).toEqual([
+      'assets/Shell-f6.js',
+      'assets/dashboard-g7.js',
+      'assets/form-e5.js',
+      'assets/index-a1.js',
+      'assets/react-b2.js',
+      'assets/table-h8.js',
+    ])
+    expect(css.sort()).toEqual(['assets/Shell-f6.css', 'assets/index-c3.css', 'assets/table-h8.css'])
+  })
+
+  it('a route the manifest does not know is an error, not a silent zero', () => {
+    expect(() => firstLoadFiles(MANIFEST, ['src/features/nothing.tsx'])).toThrow(/not in the manifest/)
+  })
+
+  it('reports raw, gzip and brotli sizes per file and per page, summed over the files of the page', async () => {
+    const report = await measureBundles({ dist: fakeDist() })
+    const login = report.pages.find((p) => p.page === 'login')!
+    const loginJs = ['assets/index-a1.js', 'assets/react-b2.js', 'assets/login-d4.js', 'assets/form-e5.js']
+    expect(login.js.raw).toBe(loginJs.reduce((n, f) => n + Buffer.byteLength(CONTENT[f]!), 0))
+    expect(login.js.gzip).toBe(loginJs.reduce((n, f) => n + gzipSync(CONTENT[f]!, { level: 9 }).length, 0))
+    expect(login.css.raw).toBe(Buffer.byteLength(CONTENT['assets/index-c3.css']!))
+    const file = login.files.find((f) => f.file === 'assets/react-b2.js')!
+    expect(file).toEqual({ file: 'assets/react-b2.js', kind: 'js', ...sizesOf(Buffer.from(CONTENT['assets/react-b2.js']!)) })
+    expect(file.brotli).toBeLessThan(file.gzip + 20)
+    expect(file.gzip).toBeLessThan(file.raw / 10)
+
+    const dashboard = report.pages.find((p) => p.page === 'dashboard')!
+    expect(dashboard.files.map((f) => f.file)).not.toContain('assets/pdf-j0.js')
+    expect(dashboard.css.raw).toBe(
+      ['assets/index-c3.css', 'assets/Shell-f6.css', 'assets/table-h8.css'].reduce((n, f) => n + Buffer.byteLength(CONTENT[f]!), 0),
+    )
+    expect(report.transfer).toBeUndefined()
+
+    const text = formatReport(report)
+    expect(text).toMatch(/login \(\/app\/login\/\): first load from the build/)
+    expect(text).toMatch(/gzipped JS .* against the goal of 150\.0 KB: met/)
+  })
+})
