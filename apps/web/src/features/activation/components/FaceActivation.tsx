@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Anchor, Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
 import type { TFunction } from 'i18next'
 import { Trans, useTranslation } from 'react-i18next'
-import { DEVICE_RELEASES_PER_30_DAYS, USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
+import { DEVICE_RELEASES_PER_30_DAYS, PLATFORM_TITLES, USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { EXTERNAL } from '../../../config/paths.ts'
 import { useActivateOffline } from '../../../api/license-mutations.ts'
@@ -56,7 +56,7 @@ export function FaceActivation({ license, autoDownload, onActivated }: { license
       {mode === 'download' &&
         (license.data ? (
           <Stack gap="sm">
-            <Text size="sm">{t('The license file is ready. Put it next to your Face SDK application.')}</Text>
+            <Text size="sm">{t('The license file is ready. Put it next to your {{product}} application.', { product: PLATFORM_TITLES[license.type] })}</Text>
             <Group>
               <Button onClick={() => downloadLicenseFile(license.data!)} disabled={onHold}>
                 {t('Download the license file')}

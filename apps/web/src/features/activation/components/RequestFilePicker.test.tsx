@@ -87,3 +87,33 @@ describe('offline request-file picker (issue 9, item 23)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 })
+
+describe('a license file that is ready', () => {
+  it("names the license's own product, not always Face SDK", () => {
+    render(
+      <AppProviders queryClient={makeQueryClient()}>
+        <FaceActivation
+          license={licenseView({
+            ...license,
+            type: 'nuitrack',
+            config: { product: 'nuitrack_trial' },
+            data: 'bGljZW5zZQ==',
+            activations: [
+              {
+                id: 1,
+                kind: 'request_file',
+                name: null,
+                signature_properties: { serial: 'SN-1', sensor_name: 'Astra', reg: null },
+                fingerprint: null,
+                first_seen: '2026-11-22T12:00:00.000Z',
+                last_seen: null,
+              },
+            ],
+          })}
+          autoDownload={false}
+        />
+      </AppProviders>,
+    )
+    expect(screen.getByText('The license file is ready. Put it next to your Nuitrack application.')).toBeVisible()
+  })
+})
