@@ -17,7 +17,7 @@ import { TEMPLATE_DB, withDatabase } from './global-setup.ts'
 export const DB_KIND = (process.env.DB_KIND ?? 'pglite') as 'pglite' | 'postgres'
 
 /** Tables the catalogue seeds; everything else is emptied between tests. */
-const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog', 'face_sdk_versions'])
+const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog', 'face_sdk_versions', 'test_seed_prices'])
 
 let shared: Promise<Db> | null = null
 let sharedUrl: string | null = null
@@ -54,6 +54,10 @@ export async function resetDb(db: Db) {
   if (tables.length) await db.exec(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
   // the migration's one counter row, which the truncation took away
   await db.exec('INSERT INTO invoice_counter (id, last) VALUES (true, 0) ON CONFLICT DO NOTHING')
+  // prices are kept (seeded once) but a test may change them: each test starts from the seeded list,
+  // whichever test file ran before it on this worker (the first reset keeps a copy of the seed)
+  await db.exec(`CREATE TABLE IF NOT EXISTS test_seed_prices AS TABLE prices`)
+  await db.exec(`DELETE FROM prices; INSERT INTO prices SELECT * FROM test_seed_prices`)
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
