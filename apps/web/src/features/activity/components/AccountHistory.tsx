@@ -1,9 +1,10 @@
 import { useState } from 'react'
-import { Button, Card, Center, Group, Loader, Text, Title } from '@mantine/core'
+import { Button, Card, Center, Group, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useAccountHistory } from '../api/account-history.ts'
 import { exportHistoryCsv } from '../api/export-history.ts'
 import { HistoryList } from './HistoryList.tsx'
+import { HistoryState } from './HistoryState.tsx'
 
 /**
  * The account screen's history: every license's lines, newest first, a page at a time; a corporate
@@ -40,33 +41,16 @@ export function AccountHistory({ corporate }: { corporate: boolean }) {
       <Text size="sm" c="dimmed" mb="sm">
         {t('What happened to your licenses and when: created, renamed, activated, paid, renewed and more.')}
       </Text>
-      {history.isPending ? (
-        <Center py="md">
-          <Loader size="sm" aria-label={t('Loading the history')} />
-        </Center>
-      ) : history.isError ? (
-        <Text c="red.8" py="sm" role="alert">
-          {t('The history could not be loaded.')}{' '}
-          <Button variant="subtle" size="compact-sm" onClick={() => void history.refetch()}>
-            {t('Try again')}
-          </Button>
-        </Text>
-      ) : events.length === 0 ? (
-        <Text c="dimmed" py="sm">
-          {t('Nothing has happened yet. Your licenses’ history will show here.')}
-        </Text>
-      ) : (
-        <>
-          <HistoryList events={events} withLicense />
-          {history.hasNextPage ? (
-            <Center mt="sm">
-              <Button variant="default" size="xs" onClick={() => void history.fetchNextPage()} loading={history.isFetchingNextPage}>
-                {t('Show more ({{left}} left)', { left: total - events.length })}
-              </Button>
-            </Center>
-          ) : null}
-        </>
-      )}
+      <HistoryState query={history} empty={events.length === 0 ? t('Nothing has happened yet. Your licenses’ history will show here.') : null}>
+        <HistoryList events={events} withLicense />
+        {history.hasNextPage ? (
+          <Center mt="sm">
+            <Button variant="default" size="xs" onClick={() => void history.fetchNextPage()} loading={history.isFetchingNextPage}>
+              {t('Show more ({{left}} left)', { left: total - events.length })}
+            </Button>
+          </Center>
+        ) : null}
+      </HistoryState>
     </Card>
   )
 }
