@@ -103,16 +103,29 @@ export async function expectAccessible(page: Page, name: string) {
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? join(import.meta.dirname, 'screenshots')
 
+/**
+ * Waits until the page's CSS transitions and animations have ended: after a resize the shell's side
+ * menu and main area slide for a moment, and a click in that moment can land beside its target.
+ */
+export async function settled(page: Page) {
+  await page.evaluate(async () => {
+    await new Promise(requestAnimationFrame)
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))
+  })
+}
+
 /** Screenshots at 1280 and 800 px wide, for a person to look at (E2E_SHOTS_DIR, else e2e/screenshots). */
 export async function screenshots(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
   for (const width of [1280, 800]) {
     await page.setViewportSize({ width, height: 900 })
-    await page.waitForTimeout(300)
+    await settled(page)
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
   }
+  // back to the test's size, and still once the layout has moved back
   await page.setViewportSize(size)
+  await settled(page)
 }
 
 /**

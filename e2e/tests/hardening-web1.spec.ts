@@ -1,22 +1,6 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import type { Page } from '@playwright/test'
-import { apiPost, cli, confirmedAccount, expect, expectAccessible, lastMail, signIn, test } from '../fixtures.ts'
+import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, lastMail, signIn, test } from '../fixtures.ts'
 
 /** Issue 9, part C: the rough edges a new user hit (items 16, 17, 18, 20, 21, 25). */
-
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/shots-web1'
-
-/** The screen at 1280 and 800 px wide, for a person to look at. */
-async function shots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  for (const width of [1280, 800]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.waitForTimeout(200)
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
-}
 
 /**
  * One customer for the tests below that need any signed-in client (sign-ups are limited per address,
@@ -60,7 +44,7 @@ test('staff: the menu link opens the staff form, the subscription tab works, err
   await expect(page.getByText('title: field empty error')).toHaveCount(0)
   await expect(page.getByTestId('staff-result')).toBeEmpty()
   await expectAccessible(page, 'staff-form-errors')
-  await shots(page, 'staff-form-errors')
+  await screenshots(page, 'staff-form-errors')
 
   // a real creation says so
   await title.fill('Door cameras')
@@ -77,7 +61,7 @@ test('a customer on the staff address sees a plain staff-only screen', async ({ 
   await expect(page.getByText(/npm|staff:grant/)).toHaveCount(0)
   await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Staff: custom licenses' })).toHaveCount(0)
   await expectAccessible(page, 'staff-only')
-  await shots(page, 'staff-only')
+  await screenshots(page, 'staff-only')
 })
 
 test('the last key of a one-license group lands on the new license and stays there', async ({ page }) => {
@@ -95,7 +79,7 @@ test('the last key of a one-license group lands on the new license and stays the
   await expect(page.getByRole('alert').filter({ hasText: 'Activation key generated' })).toBeVisible()
   const id = /\/dashboard\/(\d+)\/info\//.exec(page.url())![1]
   await expect(page).toHaveTitle(`License #${id} · Nuitrack · 3DiVi Portal`)
-  await shots(page, 'last-key-generated')
+  await screenshots(page, 'last-key-generated')
   // the group's lists refresh behind the page; nothing moves the user on
   await page.waitForTimeout(1500)
   await expect(page).toHaveURL(new RegExp(`/app/nuitrack/dashboard/${id}/info/$`))
@@ -139,7 +123,7 @@ test('docs links redirect to the documentation; an unknown link name shows the n
   await expect(page.getByRole('link', { name: 'Face SDK' })).toHaveAttribute('href', '/app/face/dashboard/')
   await expect(page.locator('body')).not.toContainText('error_code')
   await expectAccessible(page, 'external-link-not-found')
-  await shots(page, 'external-link-not-found')
+  await screenshots(page, 'external-link-not-found')
   // any other page outside the app, too
   await page.goto('/no/such/page/')
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
@@ -186,7 +170,7 @@ test('keyboard and finish: the show-password toggle, the focus ring, long e-mail
   expect(await toggle.evaluate(ring)).toBe('solid 2px')
   await page.getByLabel(/^E-mail/).focus()
   expect(await page.locator('.mantine-Input-input:focus').evaluate(ring)).toBe('solid 2px')
-  await shots(page, 'login-focus')
+  await screenshots(page, 'login-focus')
 
   // password reset: success is said on arrival
   const { email } = await confirmedAccount(page.request)
@@ -217,5 +201,5 @@ test('keyboard and finish: the show-password toggle, the focus ring, long e-mail
   }
   await page.setViewportSize({ width: 1280, height: 800 })
   await expectAccessible(page, 'account-long-email')
-  await shots(page, 'account-long-email')
+  await screenshots(page, 'account-long-email')
 })

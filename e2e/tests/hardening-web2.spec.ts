@@ -1,26 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
-import { apiPost, cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
+import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
 
 /** Issue 9, items 19, 22, 23 and 24: the license table, pausing, the request-file picker, copy. */
 
-const SHOTS = '/tmp/shots-web2'
 // each test signs up, drives several screens and takes screenshots at two widths: room for a busy machine
 test.describe.configure({ timeout: 120_000 })
-
-/** Full-page screenshots at 1280 and 800 px wide, for a person to look at. */
-async function shots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  const size = page.viewportSize() ?? { width: 1280, height: 800 }
-  for (const width of [1280, 800]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.waitForTimeout(200)
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  await page.setViewportSize(size)
-}
 
 /** A license made from the client's default group of `product`, through the API, with a title. */
 async function generate(request: APIRequestContext, product: string, title: string): Promise<number> {
@@ -85,7 +72,7 @@ test('item 19 and 24: a 68-character title at 1280 px keeps Key and Expires in v
   // a subscription renews; it never "expires never"
   await expect(cells.nth(4)).toHaveText('Renews monthly')
   await expectAccessible(page, 'dashboard-long-title')
-  await shots(page, 'dashboard-long-title')
+  await screenshots(page, 'dashboard-long-title')
 
   // narrower than the table: it scrolls sideways, and the columns are there to scroll to
   await page.setViewportSize({ width: 800, height: 900 })
@@ -109,7 +96,7 @@ test('item 19 and 24: a 68-character title at 1280 px keeps Key and Expires in v
   await expect(expires).toContainText('Renews monthly')
   await expect(expires).not.toContainText('Never')
   await expectWhole(page.getByTestId('status-badge'))
-  await shots(page, 'license-info-long-title')
+  await screenshots(page, 'license-info-long-title')
 })
 
 test('item 22: pausing asks first (keyboard, focus trapped, consequences named); cancel does nothing; confirm shows Paused in badge and banner', async ({
@@ -139,7 +126,7 @@ test('item 22: pausing asks first (keyboard, focus trapped, consequences named);
     expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
   }
   await expectAccessible(page, 'pause-dialog')
-  await shots(page, 'pause-dialog')
+  await screenshots(page, 'pause-dialog')
   // Escape cancels; nothing changed
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
@@ -163,13 +150,13 @@ test('item 22: pausing asks first (keyboard, focus trapped, consequences named);
   await expect(page.getByText('Subscription', { exact: true }).locator('xpath=..')).toContainText('Paused')
   expect(await isPaused()).toBe(true)
   await expectAccessible(page, 'paused-license')
-  await shots(page, 'paused-license')
+  await screenshots(page, 'paused-license')
 
   // the dashboard files it under Paused
   await page.goto('/app/face-machine/dashboard/')
   await expect(page.getByTestId('license-row').getByTestId('status-badge')).toHaveText('Paused')
   await expect(page.getByRole('tab', { name: 'Paused (1)' })).toBeEnabled()
-  await shots(page, 'dashboard-paused')
+  await screenshots(page, 'dashboard-paused')
 
   // the banner's own action resumes
   await page.getByTestId('license-row').getByRole('link').click()
@@ -218,7 +205,7 @@ test('item 23: a drop zone with "Choose a request file"; a junk file is refused 
   const input = page.getByLabel('Choose a request file')
   expect(await input.evaluate((el) => (el as HTMLInputElement).type === 'file' && el.tabIndex === 0)).toBe(true)
   await expectAccessible(page, 'request-file-zone')
-  await shots(page, 'request-file-zone')
+  await screenshots(page, 'request-file-zone')
 
   // nothing chosen yet: a sentence about the request file
   await page.getByRole('button', { name: 'Activate' }).click()
@@ -234,7 +221,7 @@ test('item 23: a drop zone with "Choose a request file"; a junk file is refused 
   await page.getByRole('button', { name: 'Activate' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await expect(zone.getByRole('alert')).toHaveText('Choose the activation request file made on the device first.')
-  await shots(page, 'request-file-junk')
+  await screenshots(page, 'request-file-junk')
 
   // by keyboard: Tab reaches the input, its visible label shows the focus, Space opens the chooser
   await page.getByRole('link', { name: 'How to make a request file' }).focus()
@@ -264,7 +251,7 @@ test('item 23: a drop zone with "Choose a request file"; a junk file is refused 
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('The license will be bound to the device SN-7788 (RealSense D455)')
   await expectAccessible(page, 'request-file-warning')
-  await shots(page, 'request-file-warning')
+  await screenshots(page, 'request-file-warning')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   expect(((await (await page.request.get(`/api/license/${id}/`)).json()) as { activations: unknown[] }).activations).toHaveLength(0)
 })
@@ -280,7 +267,7 @@ test('item 24: copy that matches the screen', async ({ page }) => {
   await expect(empty.getByRole('link', { name: 'basket' })).toHaveAttribute('href', '/app/face/basket/')
   await expect(empty.getByRole('link', { name: /contact support/ })).toBeVisible()
   await expect(page.getByRole('region', { name: 'First steps' }).getByRole('button', { name: 'Add funds' })).toBeVisible()
-  await shots(page, 'face-empty')
+  await screenshots(page, 'face-empty')
 
   // Nuitrack: the first steps are above while shown; after Hide the text offers them back
   await page.goto('/app/nuitrack/dashboard/')
@@ -289,7 +276,7 @@ test('item 24: copy that matches the screen', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'First steps' })).toHaveCount(0)
   await expect(empty).not.toContainText('first steps above')
   await expectAccessible(page, 'nuitrack-empty-hidden')
-  await shots(page, 'nuitrack-empty-hidden')
+  await screenshots(page, 'nuitrack-empty-hidden')
   await empty.getByRole('button', { name: 'Show the first steps' }).click()
   await expect(page.getByRole('heading', { name: 'First steps' })).toBeVisible()
   await expect(empty).toContainText('Start a trial in the first steps above or buy one in the basket')
