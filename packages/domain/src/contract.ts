@@ -39,6 +39,17 @@ export interface Contract {
   hide?: boolean
 }
 
+/**
+ * A contract as the browser holds it: its method and path, and the contract itself only as a type,
+ * from which a call takes its request and answer types (packages/domain/src/contract-calls.ts).
+ */
+export interface ContractCall<C extends Contract> {
+  readonly method: C['method']
+  readonly path: C['path']
+  /** never set: carries the contract's type */
+  readonly __contract?: C
+}
+
 /** checks a contract's shape and keeps its literal types, so callers infer from its schemas */
 export const contract = <const C extends Contract>(c: C): C => c
 

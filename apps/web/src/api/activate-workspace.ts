@@ -1,4 +1,4 @@
-import { contracts, type Platform } from '@portal/domain'
+import { contractCalls, type Platform } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /**
@@ -8,7 +8,7 @@ import { call } from '../lib/api-client.ts'
  */
 export const activateWorkspace = (platform: Platform, id: number) =>
   call(
-    platform === 'nuitrack-analytics' ? contracts.analyticsWorkspaceActivate : contracts.faceMachineWorkspaceActivate,
+    platform === 'nuitrack-analytics' ? contractCalls.analyticsWorkspaceActivate : contractCalls.faceMachineWorkspaceActivate,
     { params: { id } },
     { handle: ['license_status'] },
   )

@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /** GET /api/nuitrack-analytics/{id}/upgrade-cost/: what upgrading this analytics license costs (USD); shared by the upgrade checkout and the info screen's trial. */
-export const getAnalyticsUpgradeCost = (id: number) => call(contracts.analyticsUpgradeCost, { params: { id } }, { handle: ['not_found', 'action_unavailable'] })
+export const getAnalyticsUpgradeCost = (id: number) =>
+  call(contractCalls.analyticsUpgradeCost, { params: { id } }, { handle: ['not_found', 'action_unavailable'] })
 
 export const analyticsUpgradeCostQueryOptions = (id: number) =>
   queryOptions({ queryKey: ['licenses', String(id), 'upgrade-cost'], queryFn: () => getAnalyticsUpgradeCost(id), retry: false })

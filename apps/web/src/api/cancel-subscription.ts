@@ -1,5 +1,5 @@
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /** POST /api/license/{id}/cancel-subscription/: stays active to the end of the paid period, then ends. */
-export const cancelSubscription = (id: number) => call(contracts.licenseCancelSubscription, { params: { id } })
+export const cancelSubscription = (id: number) => call(contractCalls.licenseCancelSubscription, { params: { id } })

@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
+import { contractCalls, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /** License calls shared by the dashboard, the info screens and group keys. */
-export const getLicenses = () => call(contracts.licenseList, { query: {} })
+export const getLicenses = () => call(contractCalls.licenseList, { query: {} })
 export const licensesQueryOptions = () => queryOptions({ queryKey: ['licenses'], queryFn: getLicenses, staleTime: 10_000 })
 export const useLicenses = () => useQuery(licensesQueryOptions())
 
@@ -24,7 +24,7 @@ export const FIRST_PAGE = 20
 export const PAGE_STEP = 50
 
 async function getLicensePage(query: Record<string, string | undefined>): Promise<LicensePage> {
-  const answer = await call(contracts.licenseList, { query })
+  const answer = await call(contractCalls.licenseList, { query })
   if (!('counts' in answer)) throw new Error('GET /api/license/ answered the whole list to a page request')
   return answer
 }
@@ -59,12 +59,12 @@ export const licensePagesKey = () => [...licensesQueryOptions().queryKey, 'pages
 export const licenseTotalQueryOptions = () =>
   queryOptions({ queryKey: [...licensePagesKey(), 'total'], queryFn: () => getLicensePage({ limit: '1' }), select: (p) => p.total, staleTime: 10_000 })
 
-export const getLicense = (id: string) => call(contracts.license, { params: { id } }, { handle: ['not_found'] })
+export const getLicense = (id: string) => call(contractCalls.license, { params: { id } }, { handle: ['not_found'] })
 export const licenseQueryOptions = (id: string) => queryOptions({ queryKey: ['licenses', id], queryFn: () => getLicense(id), retry: false })
 export const useLicense = (id: string) => useQuery(licenseQueryOptions(id))
 
-export const renameLicense = (id: number, title: string) => call(contracts.licenseRename, { params: { id }, body: { title } }, { handle: ['bad_title'] })
-export const releaseLicense = (id: number) => call(contracts.licenseRelease, { params: { id } })
-export const pauseLicense = (id: number) => call(contracts.licensePause, { params: { id } })
-export const resumeLicense = (id: number) => call(contracts.licenseResume, { params: { id } })
-export const startTrial = (product: string, tag: string | null) => call(contracts.trialCreate, { body: { count: 1, config: { product, tag } } })
+export const renameLicense = (id: number, title: string) => call(contractCalls.licenseRename, { params: { id }, body: { title } }, { handle: ['bad_title'] })
+export const releaseLicense = (id: number) => call(contractCalls.licenseRelease, { params: { id } })
+export const pauseLicense = (id: number) => call(contractCalls.licensePause, { params: { id } })
+export const resumeLicense = (id: number) => call(contractCalls.licenseResume, { params: { id } })
+export const startTrial = (product: string, tag: string | null) => call(contractCalls.trialCreate, { body: { count: 1, config: { product, tag } } })

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /** POST /api/paypal/capture-payment/: the sync after the customer approved a PayPal order (PayPal returns with ?token=ORDER_ID). */
-export const capturePaypalOrder = (orderId: string) => call(contracts.paypalCapture, { body: { order_id: orderId } })
+export const capturePaypalOrder = (orderId: string) => call(contractCalls.paypalCapture, { body: { order_id: orderId } })
 
 /**
  * On a page PayPal returns to (a top-up's or a purchase's success page): captures the approved order

@@ -1,4 +1,4 @@
-import { contracts, type ContractBody, type ContractResponse } from '@portal/domain'
+import { contractCalls, type ContractBody, type ContractResponse, type contracts } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 export type ReactivateBody = ContractBody<typeof contracts.licenseReactivateSubscription>
@@ -13,4 +13,4 @@ export const REACTIVATE_HANDLED = ['subscription_cancelled', 'wallet_renewal_una
  * balance, or `pending` with the provider's checkout).
  */
 export const reactivateSubscription = (id: number, body: ReactivateBody) =>
-  call(contracts.licenseReactivateSubscription, { params: { id }, body }, { handle: REACTIVATE_HANDLED })
+  call(contractCalls.licenseReactivateSubscription, { params: { id }, body }, { handle: REACTIVATE_HANDLED })

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query'
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
 /** GET /api/transaction/: the client's transactions, newest first; read by the payment documents and the top-up's success modal. */
-export const getTransactions = (signal?: AbortSignal) => call(contracts.transactionList, {}, { signal })
+export const getTransactions = (signal?: AbortSignal) => call(contractCalls.transactionList, {}, { signal })
 
 export const transactionsQueryOptions = () =>
   queryOptions({

@@ -7,6 +7,7 @@ import {
   allMessages,
   contractUrl,
   type Contract,
+  type ContractCall,
   type ContractBody,
   type ContractParams,
   type ContractQuery,
@@ -188,7 +189,7 @@ export type CallInput<C extends Contract> = (C['params'] extends object
   (C['body'] extends object ? { body: ContractBody<C> } : { body?: never })
 
 /** A call by its contract: the URL, the method and the request and answer types all come from it. */
-export function call<C extends Contract>(c: C, input: CallInput<C>, opts: RequestOptions = {}): Promise<ContractResponse<C>> {
+export function call<C extends Contract>(c: ContractCall<C>, input: CallInput<C>, opts: RequestOptions = {}): Promise<ContractResponse<C>> {
   const url = contractUrl(c, input.params as Record<string, string | number> | undefined)
   const query = input.query as Record<string, ParamValue> | undefined
   const withQuery: RequestOptions = query ? { ...opts, params: { ...query, ...opts.params } } : opts

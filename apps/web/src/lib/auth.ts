@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from './api-client.ts'
 import { useLogged } from './session.ts'
 
 /** GET /api/client/: the signed-in client's profile. Shared by every feature, so it lives here. */
-export const getProfile = (signal?: AbortSignal) => call(contracts.profile, {}, { signal })
+export const getProfile = (signal?: AbortSignal) => call(contractCalls.profile, {}, { signal })
 
 export const profileQueryOptions = () =>
   queryOptions({

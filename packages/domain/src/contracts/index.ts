@@ -1,3 +1,4 @@
+import type { ContractCall } from '../contract.ts'
 import { activationContracts } from './activation.ts'
 import { activityContracts } from './activity.ts'
 import { basketContracts } from './basket.ts'
@@ -30,3 +31,6 @@ export const contracts = {
   ...subscriptionContracts,
   ...activityContracts,
 } as const
+
+/** Every call as the browser holds it (contract-calls.ts): method and path, typed by its contract. */
+export type ContractCalls = { readonly [K in keyof typeof contracts]: ContractCall<(typeof contracts)[K]> }

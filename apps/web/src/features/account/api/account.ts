@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { contracts, type ContractBody, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
+import { contractCalls, type ContractBody, type ProfileResponse, type UpdateClientBody, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 
 export const updateClient = (body: UpdateClientBody) =>
   call(
-    contracts.profileUpdate,
+    contractCalls.profileUpdate,
     { body },
     {
       handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited'],
@@ -25,7 +25,7 @@ export function useUpdateClient() {
 
 export const changePassword = (body: ContractBody<typeof contracts.changePassword>) =>
   call(
-    contracts.changePassword,
+    contractCalls.changePassword,
     { body },
     {
       handle: ['wrong_password', 'new_password_same_as_old', 'password_contains_email', 'password_invalid', 'validation_failed'],

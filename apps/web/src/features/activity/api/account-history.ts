@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
-import { ACTIVITY_PAGE_DEFAULT, contracts } from '@portal/domain'
+import { contractCalls, ACTIVITY_PAGE_DEFAULT } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 /** GET /account/history/: the client's history, newest first, a page at a time. */
-export const getAccountHistory = (offset: number, limit = ACTIVITY_PAGE_DEFAULT) => call(contracts.accountHistory, { query: { offset, limit } })
+export const getAccountHistory = (offset: number, limit = ACTIVITY_PAGE_DEFAULT) => call(contractCalls.accountHistory, { query: { offset, limit } })
 
 /** Pages of ACTIVITY_PAGE_DEFAULT lines; the next page starts where the loaded ones end, until total. */
 export const accountHistoryQueryOptions = () =>

@@ -1,4 +1,4 @@
-import { contractUrl, contracts } from '@portal/domain'
+import { contractCalls, contractUrl } from '@portal/domain'
 import { getFile } from '../../../lib/api-client.ts'
 import { saveFile } from '../../../lib/save-file.ts'
 
@@ -6,5 +6,5 @@ export const HISTORY_CSV_NAME = 'activity-history.csv'
 
 /** GET /account/history/export/ (corporate accounts): the whole history saved as a CSV file; a failure opens the error dialog. */
 export async function exportHistoryCsv() {
-  saveFile(await getFile(contractUrl(contracts.accountHistoryExport)), HISTORY_CSV_NAME)
+  saveFile(await getFile(contractUrl(contractCalls.accountHistoryExport)), HISTORY_CSV_NAME)
 }

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts, type ContractResponse } from '@portal/domain'
+import { contractCalls, type ContractResponse, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 export type ConfirmAnswer = ContractResponse<typeof contracts.confirm>
 
 /** POST /api/client/confirm/: run once per link, so it is cached as a query (no double submit). */
 export const confirmRegistration = (clientId: number, token: string) =>
-  call(contracts.confirm, { body: { client_id: clientId, confirmation_token: token } }, { silent: true })
+  call(contractCalls.confirm, { body: { client_id: clientId, confirmation_token: token } }, { silent: true })
 
 export const confirmQueryOptions = (clientId: number, token: string) =>
   queryOptions({

@@ -1,5 +1,5 @@
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 /** GET /api/client/logout/: ends the server session (the server clears the cookies). */
-export const logout = () => call(contracts.logout, {}, { silent: true })
+export const logout = () => call(contractCalls.logout, {}, { silent: true })

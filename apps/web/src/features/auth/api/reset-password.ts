@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { contracts, type ContractBody, type ErrorName } from '@portal/domain'
+import { contractCalls, type ContractBody, type ErrorName, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 import { notifySession } from '../../../lib/session.ts'
@@ -15,7 +15,7 @@ export const RESET_HANDLED = [
 
 export type ResetPasswordBody = ContractBody<typeof contracts.resetPassword>
 
-export const resetPassword = (body: ResetPasswordBody) => call(contracts.resetPassword, { body }, { handle: RESET_HANDLED })
+export const resetPassword = (body: ResetPasswordBody) => call(contractCalls.resetPassword, { body }, { handle: RESET_HANDLED })
 
 export function useResetPassword() {
   const qc = useQueryClient()

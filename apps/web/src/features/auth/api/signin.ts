@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { contracts, type ErrorName, type SigninBody } from '@portal/domain'
+import { contractCalls, type ErrorName, type SigninBody } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 import { notifySession } from '../../../lib/session.ts'
@@ -12,7 +12,7 @@ export const SIGNIN_HANDLED = [
   'invalid_credentials',
 ] as const satisfies readonly ErrorName[]
 
-export const signin = (body: SigninBody) => call(contracts.signin, { body }, { handle: SIGNIN_HANDLED })
+export const signin = (body: SigninBody) => call(contractCalls.signin, { body }, { handle: SIGNIN_HANDLED })
 
 export function useSignin() {
   const qc = useQueryClient()

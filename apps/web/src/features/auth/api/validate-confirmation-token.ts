@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts } from '@portal/domain'
+import { contractCalls } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 /** 200 {status, email}; 400, 403 and 404 mean the link is unusable: the page shows the expired-link screen. */
 export const validateConfirmationToken = (id: string, token: string, signal?: AbortSignal) =>
-  call(contracts.validateConfirmationToken, { params: { id, token } }, { silent: true, signal })
+  call(contractCalls.validateConfirmationToken, { params: { id, token } }, { silent: true, signal })
 
 export const validateConfirmationTokenQueryOptions = (id: string, token: string) =>
   queryOptions({

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { contracts, type ContractBody } from '@portal/domain'
+import { contractCalls, type ContractBody, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 export type RefillBody = ContractBody<typeof contracts.balanceRefill>
@@ -10,6 +10,6 @@ export type RefillBody = ContractBody<typeof contracts.balanceRefill>
  * answer without a code means the payment system failed (spec section 8).
  */
 export const refillBalance = (body: RefillBody) =>
-  call(contracts.balanceRefill, { body }, { handle: ['refill_amount', 'external_payments_unavailable'], codeless: 'external_payments_unavailable' })
+  call(contractCalls.balanceRefill, { body }, { handle: ['refill_amount', 'external_payments_unavailable'], codeless: 'external_payments_unavailable' })
 
 export const useRefillBalance = () => useMutation({ mutationFn: refillBalance })

@@ -1,4 +1,4 @@
-import { contracts, type ContractBody } from '@portal/domain'
+import { contractCalls, type ContractBody, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 export type PurchaseBody = ContractBody<typeof contracts.resourceBuy>
@@ -10,7 +10,7 @@ export const PURCHASE_PROMO_ERRORS = ['promo_not_found', 'promo_expired', 'promo
 const HANDLED = ['insufficient_funds', 'item_not_for_sale', 'external_payments_unavailable', ...PURCHASE_PROMO_ERRORS] as const
 
 /** POST /api/resource/buy/: one-off licenses (perpetual, terms). */
-export const buy = (body: PurchaseBody) => call(contracts.resourceBuy, { body }, { handle: HANDLED })
+export const buy = (body: PurchaseBody) => call(contractCalls.resourceBuy, { body }, { handle: HANDLED })
 
 /** POST /api/resource/subscribe/: subscription products only (the first period is charged now). */
-export const subscribe = (body: PurchaseBody) => call(contracts.resourceSubscribe, { body }, { handle: HANDLED })
+export const subscribe = (body: PurchaseBody) => call(contractCalls.resourceSubscribe, { body }, { handle: HANDLED })

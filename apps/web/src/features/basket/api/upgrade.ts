@@ -1,4 +1,4 @@
-import { contracts, type ContractBody } from '@portal/domain'
+import { contractCalls, type ContractBody, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 export type LicenseUpgradeBody = ContractBody<typeof contracts.licenseUpgrade>
@@ -15,7 +15,8 @@ export const UPGRADE_HANDLED = [
 ] as const
 
 /** POST /api/license/{id}/upgrade/: a trial to its paid product, or Nuitrack Pro to AI, in place. */
-export const upgradeLicense = (id: number, body: LicenseUpgradeBody) => call(contracts.licenseUpgrade, { params: { id }, body }, { handle: UPGRADE_HANDLED })
+export const upgradeLicense = (id: number, body: LicenseUpgradeBody) =>
+  call(contractCalls.licenseUpgrade, { params: { id }, body }, { handle: UPGRADE_HANDLED })
 
 /** POST /api/group/{id}/upgrade/: `limit` of a group's available licenses, Nuitrack Pro to AI. */
-export const upgradeGroup = (id: number, body: GroupUpgradeBody) => call(contracts.groupUpgrade, { params: { id }, body }, { handle: UPGRADE_HANDLED })
+export const upgradeGroup = (id: number, body: GroupUpgradeBody) => call(contractCalls.groupUpgrade, { params: { id }, body }, { handle: UPGRADE_HANDLED })

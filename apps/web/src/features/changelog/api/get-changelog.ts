@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { contracts, type ContractResponse } from '@portal/domain'
+import { contractCalls, type ContractResponse, type contracts } from '@portal/domain'
 import { call } from '../../../lib/api-client.ts'
 
 export type ChangelogEntry = ContractResponse<typeof contracts.changelog>['entries'][number]
 
-export const getChangelog = (signal?: AbortSignal) => call(contracts.changelog, {}, { signal })
+export const getChangelog = (signal?: AbortSignal) => call(contractCalls.changelog, {}, { signal })
 
 export const changelogQueryOptions = () =>
   queryOptions({
