@@ -17,6 +17,9 @@ export default defineConfig({
     manifest: true,
     rollupOptions: {
       output: {
+        // a screen's small shared pieces (Mantine components, API modules) join bigger chunks: on a
+        // slow link each request costs a round trip, and a dashboard had 44 files to fetch
+        experimentalMinChunkSize: 5_000,
         // React and the router change seldom: one chunk every page loads, kept in the cache across releases
         manualChunks(id) {
           if (/[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router)[\\/]/.test(id)) return 'react'

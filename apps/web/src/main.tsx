@@ -5,9 +5,10 @@ import { RouterProvider } from 'react-router'
 import './app/styles/sign-in.css'
 import './app/theme.css'
 import { Providers, createQueryClient } from './app/providers.tsx'
-import { router } from './app/router.tsx'
+import { createAppRouter } from './app/router.tsx'
 
 const client = createQueryClient()
+const router = createAppRouter(client)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

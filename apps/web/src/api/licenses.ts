@@ -19,6 +19,9 @@ export interface LicenseFilter {
   product: string
 }
 
+/** A platform's whole list, as the dashboard opens it. */
+export const unfiltered = (platform: Platform): LicenseFilter => ({ platform, status: 'all', product: 'all' })
+
 /** The dashboard shows 20 rows first and 50 more per click (section 2). */
 export const FIRST_PAGE = 20
 export const PAGE_STEP = 50

@@ -1,6 +1,8 @@
-import { Navigate, Outlet, createBrowserRouter, useLocation, type RouteObject } from 'react-router'
+import { Navigate, Outlet, createBrowserRouter, useLocation, type LoaderFunction, type RouteObject } from 'react-router'
+import type { QueryClient } from '@tanstack/react-query'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
+import { isLogged } from '../lib/session.ts'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
 import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
@@ -29,6 +31,31 @@ const basket = {
   checkout: () => import('../features/basket/routes/checkout.tsx'),
 }
 const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
+
+/**
+ * Loaders that start the first requests of a signed-in screen while its code loads (app/prefetch.ts,
+ * itself a small chunk fetched beside the screen's). They answer at once: nothing waits for the data.
+ */
+interface Prefetch {
+  signedIn: LoaderFunction
+  dashboard: LoaderFunction
+}
+const noPrefetch: Prefetch = { signedIn: () => null, dashboard: () => null }
+function prefetchLoaders(client: QueryClient): Prefetch {
+  const prefetch = () => import('./prefetch.ts')
+  return {
+    // decided as the navigation starts: signed out, the guard sends the visitor to the login screen
+    signedIn: () => {
+      if (isLogged()) void prefetch().then((m) => m.prefetchSignedIn(client))
+      return null
+    },
+    dashboard: ({ params }) => {
+      const { platform } = params
+      if (isLogged() && isPlatform(platform)) void prefetch().then((m) => m.prefetchDashboard(client, platform))
+      return null
+    },
+  }
+}
 
 /** Redirect keeping the query string and router state (the platform travels along). */
 function RedirectKeep({ to }: { to: string }) {
@@ -64,7 +91,7 @@ const confirm = screen(
 const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
 
 /** Section 2, "Entry and redirects" and "Sign-in family". Every path comes from the table in config/paths.ts. */
-export const appRoutes: RouteObject[] = [
+const buildRoutes = (prefetch: Prefetch): RouteObject[] => [
   {
     element: <RootLayout />,
     // the first screen's chunk is on its way; a chunk that fails to load (or a screen that throws) shows the error screen
@@ -135,6 +162,7 @@ export const appRoutes: RouteObject[] = [
       // signed-in pages
       {
         element: <Protected />,
+        loader: prefetch.signedIn,
         children: [
           {
             lazy: shell,
@@ -201,12 +229,14 @@ export const appRoutes: RouteObject[] = [
           { index: true, element: <PlatformIndex /> },
           {
             element: <Protected />,
+            loader: prefetch.signedIn,
             children: [
               {
                 lazy: shell,
                 children: [
                   {
                     path: routes.dashboard,
+                    loader: prefetch.dashboard,
                     lazy: screen(
                       () => import('../features/licenses/routes/dashboard.tsx'),
                       (m) => <m.DashboardPage />,
@@ -305,5 +335,8 @@ export const appRoutes: RouteObject[] = [
   },
 ]
 
-/** The browser router of the app (main.tsx renders it). */
-export const router = createBrowserRouter(appRoutes)
+/** The route table, without prefetching (the tests match and render paths against it). */
+export const appRoutes = buildRoutes(noPrefetch)
+
+/** The browser router of the app (main.tsx renders it), prefetching into the app's query client. */
+export const createAppRouter = (client: QueryClient) => createBrowserRouter(buildRoutes(prefetchLoaders(client)))

@@ -116,7 +116,8 @@ describe('/app/{platform}/balance-purchase-success/', () => {
       const dialog = await screen.findByRole('dialog', { name: 'Thank you for your payment' })
       await userEvent.setup().keyboard('{Escape}')
       await waitFor(() => expect(app.location().pathname).toBe('/app/face-machine/dashboard/'))
-      expect(dialog).not.toBeInTheDocument()
+      // the router commits the new location before React has drawn the dashboard in its place
+      await waitFor(() => expect(dialog).not.toBeInTheDocument())
       app.unmount()
     }
   })

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOfPlatform, type LicenseState, type Platform } from '@portal/domain'
-import { FIRST_PAGE, PAGE_STEP, licensePagesQueryOptions, type LicenseFilter } from '../../../api/licenses.ts'
+import { FIRST_PAGE, PAGE_STEP, licensePagesQueryOptions, unfiltered, type LicenseFilter } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
@@ -17,7 +17,7 @@ import { LicenseTable } from '../components/LicenseTable.tsx'
 
 /** The table's filter and how many rows it shows; a new platform starts over. */
 type TableState = LicenseFilter & { shown: number }
-const initial = (platform: Platform): TableState => ({ platform, status: 'all', product: 'all', shown: FIRST_PAGE })
+const initial = (platform: Platform): TableState => ({ ...unfiltered(platform), shown: FIRST_PAGE })
 
 export function DashboardPage() {
   const { t } = useTranslation()

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { matchRoutes } from 'react-router'
+import { licensePagesQueryOptions, licenseTotalQueryOptions, unfiltered } from '../api/licenses.ts'
+import { groupsQueryOptions } from '../api/groups.ts'
+import { makeQueryClient } from '../lib/query-client.ts'
+import { profileQueryOptions } from '../lib/auth.ts'
+import { licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
+import { createAppRouter } from './router.tsx'
+
+const signOut = () => {
+  document.cookie = 'user_status=; path=/; max-age=0'
+}
+
+/** Runs the loaders of every route a path matches, as the router does when it navigates there. */
+async function navigateLoaders(path: string, client = makeQueryClient()) {
+  const router = createAppRouter(client)
+  const matches = matchRoutes(router.routes, path) ?? []
+  for (const m of matches) {
+    const loader = m.route.loader
+    const url = new URL(`http://portal${path}`)
+    if (typeof loader === 'function') await loader({ params: m.params, request: new Request(url), url, pattern: m.route.path ?? '', context: undefined })
+  }
+  router.dispose()
+  return client
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 50))
+
+describe('prefetching a signed-in screen while its code loads', () => {
+  afterEach(signOut)
+
+  it('a dashboard asks for its first page, the groups, the total and the profile, under the keys the screens read', async () => {
+    setLogged()
+    const calls = mockApi(signedInRoutes({ licenses: [licenseView({ id: 1 }), licenseView({ id: 2 })] }))
+    const client = await navigateLoaders('/app/nuitrack/dashboard/')
+    await settle()
+    expect(calls.map((c) => c.url).sort()).toEqual([
+      '/api/client/',
+      '/api/group/',
+      '/api/license/?limit=1',
+      '/api/license/?type=nuitrack&status=all&product=all&offset=0&limit=20',
+    ])
+    // the screens find the answers: same keys, data in the cache
+    expect(client.getQueryData(licensePagesQueryOptions(unfiltered('nuitrack')).queryKey)?.pages[0]?.total).toBe(2)
+    expect(client.getQueryData(groupsQueryOptions().queryKey)).toEqual({ groups: [] })
+    expect(client.getQueryData(licenseTotalQueryOptions().queryKey)).toBeDefined()
+    expect(client.getQueryData(profileQueryOptions().queryKey)?.client_info.email).toBeTruthy()
+  })
+
+  it('another signed-in screen asks for the profile only', async () => {
+    setLogged()
+    const calls = mockApi(signedInRoutes())
+    await navigateLoaders('/app/account/')
+    await settle()
+    expect(calls.map((c) => c.url)).toEqual(['/api/client/'])
+  })
+
+  it('signed out nothing is asked, even when the session starts before the prefetching code has loaded', async () => {
+    const calls = mockApi(signedInRoutes())
+    await navigateLoaders('/app/nuitrack/dashboard/')
+    await navigateLoaders('/app/login/')
+    setLogged()
+    await settle()
+    expect(calls.map((c) => c.url)).toEqual([])
+  })
+
+  it('a path that names no platform asks for no licenses', async () => {
+    setLogged()
+    const calls = mockApi(signedInRoutes())
+    await navigateLoaders('/app/not-a-platform/dashboard/')
+    await settle()
+    expect(calls.map((c) => c.url)).toEqual(['/api/client/'])
+  })
+})

@@ -1,0 +1,23 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { Platform } from '@portal/domain'
+import { licensePagesQueryOptions, licenseTotalQueryOptions, unfiltered } from '../api/licenses.ts'
+import { groupsQueryOptions } from '../api/groups.ts'
+import { profileQueryOptions } from '../lib/auth.ts'
+
+/**
+ * The data a signed-in screen draws first, asked for as soon as its path matches: the requests go
+ * out while the screen's code loads instead of after it has rendered (the screens then find the
+ * answers, or the requests in flight, in the query cache). Nothing waits for them, and a failure
+ * is the screen's to show, as it would be without prefetching. The router's loaders call these for a
+ * signed-in visitor only (app/router.tsx).
+ */
+export function prefetchSignedIn(client: QueryClient) {
+  void client.prefetchQuery(profileQueryOptions())
+}
+
+/** A platform's dashboard: its first page of rows with the tab counts, the groups, and the shell's license total. */
+export function prefetchDashboard(client: QueryClient, platform: Platform) {
+  void client.prefetchInfiniteQuery(licensePagesQueryOptions(unfiltered(platform)))
+  void client.prefetchQuery(groupsQueryOptions())
+  void client.prefetchQuery(licenseTotalQueryOptions())
+}
