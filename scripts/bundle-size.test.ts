@@ -68,6 +68,14 @@ describe('bundle-size: the first load of a page from the manifest', () => {
     expect(css.sort()).toEqual(['assets/Shell-f6.css', 'assets/index-c3.css', 'assets/table-h8.css'])
   })
 
+  it('a route module the build merged into a chunk keyed by name is found through module-chunks.json', () => {
+    const { 'src/app/shell/Shell.tsx': shell, ...rest } = MANIFEST
+    const merged: Manifest = { ...rest, '_Shell-f6.js': shell! }
+    expect(() => firstLoadFiles(merged, ['src/app/shell/Shell.tsx'])).toThrow(/not in the manifest/)
+    const { js } = firstLoadFiles(merged, ['src/app/shell/Shell.tsx'], { 'src/app/shell/Shell.tsx': 'assets/Shell-f6.js' })
+    expect(js).toContain('assets/Shell-f6.js')
+  })
+
   it('a route the manifest does not know is an error, not a silent zero', () => {
     expect(() => firstLoadFiles(MANIFEST, ['src/features/nothing.tsx'])).toThrow(/not in the manifest/)
   })

@@ -14,7 +14,7 @@
  *   npm run size -- --url http://127.0.0.1:3000    # and the bytes a browser receives
  *   npm run size -- --json out.json                # the figures as JSON too
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -71,8 +71,23 @@ export interface BundleReport {
 /** Vite's manifest (build.manifest): one entry per chunk, keyed by source path or `_name-hash.js`. */
 export type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }>
 
+/** The chunk each source module sits in (dist/.vite/module-chunks.json, apps/web/build-module-chunks.ts). */
+export type ModuleChunks = Record<string, string>
+
+/**
+ * The manifest key of a route module's chunk: its source path while the chunk is that module's
+ * alone, else (the build merged it with small modules) the key of the chunk file it sits in.
+ */
+export function chunkKeyOf(manifest: Manifest, route: string, modules: ModuleChunks = {}): string {
+  if (manifest[route]) return route
+  const file = modules[route]
+  const key = file && Object.keys(manifest).find((k) => manifest[k]!.file === file)
+  if (!key) throw new Error(`${route} is not in the manifest`)
+  return key
+}
+
 /** The files a page's first load fetches: the entry's and each route module's static import graph, scripts and styles. */
-export function firstLoadFiles(manifest: Manifest, routes: string[]): { js: string[]; css: string[] } {
+export function firstLoadFiles(manifest: Manifest, routes: string[], modules: ModuleChunks = {}): { js: string[]; css: string[] } {
   const entry = Object.entries(manifest).find(([, c]) => c.isEntry)
   if (!entry) throw new Error('the manifest has no entry')
   const js = new Set<string>()
@@ -88,7 +103,7 @@ export function firstLoadFiles(manifest: Manifest, routes: string[]): { js: stri
     for (const i of chunk.imports ?? []) visit(i)
   }
   visit(entry[0])
-  for (const r of routes) visit(r)
+  for (const r of routes) visit(chunkKeyOf(manifest, r, modules))
   return { js: [...js], css: [...css] }
 }
 
@@ -104,8 +119,14 @@ const sum = (files: Sizes[]): Sizes =>
   files.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip, brotli: a.brotli + f.brotli }), { raw: 0, gzip: 0, brotli: 0 })
 
 /** A page's first load from the build: every file with its three sizes, and the JS and CSS totals. */
-export function pageBundle(dist: string, manifest: Manifest, spec: PageSpec, read = (file: string) => readFileSync(join(dist, file))): PageBundle {
-  const { js, css } = firstLoadFiles(manifest, spec.routes)
+export function pageBundle(
+  dist: string,
+  manifest: Manifest,
+  spec: PageSpec,
+  read = (file: string) => readFileSync(join(dist, file)),
+  modules: ModuleChunks = {},
+): PageBundle {
+  const { js, css } = firstLoadFiles(manifest, spec.routes, modules)
   const files: FileSize[] = [
     ...js.map((file) => ({ file, kind: 'js' as const, ...sizesOf(read(file)) })),
     ...css.map((file) => ({ file, kind: 'css' as const, ...sizesOf(read(file)) })),
@@ -224,7 +245,9 @@ export async function measureBundles(opts: MeasureOptions = {}): Promise<BundleR
   const dist = opts.dist ?? DEFAULT_DIST
   const pages = opts.pages ?? DEFAULT_PAGES
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest
-  const report: BundleReport = { dist, pages: pages.map((p) => pageBundle(dist, manifest, p)) }
+  const modulesFile = join(dist, '.vite/module-chunks.json')
+  const modules = existsSync(modulesFile) ? (JSON.parse(readFileSync(modulesFile, 'utf8')) as ModuleChunks) : {}
+  const report: BundleReport = { dist, pages: pages.map((p) => pageBundle(dist, manifest, p, undefined, modules)) }
   if (opts.baseUrl) report.transfer = await measureTransfer(opts.baseUrl, pages, opts.account, opts.executablePath)
   return report
 }

@@ -2,12 +2,13 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { buildVersion } from './build-version.ts'
 import { precompress } from './build-compress.ts'
+import { moduleChunks } from './build-module-chunks.ts'
 
 const api = 'http://localhost:3000'
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react(), precompress()],
+  plugins: [react(), moduleChunks(), precompress()],
   // the menu's version label: the release (the root package.json) and the commit it was built from
   define: { 'import.meta.env.VITE_PORTAL_VERSION': JSON.stringify(buildVersion()) },
   build: {

@@ -56,6 +56,8 @@ export const theme = createTheme({
     // both keyboard and screen readers by default); aria-pressed tells whether the password shows
     PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: passwordToggleProps } }),
   },
+  // a visitor who asked the system for reduced motion gets dialogs and menus without transitions
+  respectReducedMotion: true,
   primaryColor: 'indigo',
   // shade 8 keeps white-on-primary buttons and primary links above 4.5:1 contrast
   primaryShade: 8,

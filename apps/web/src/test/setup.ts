@@ -11,8 +11,10 @@ configure({ asyncUtilTimeout: 5000 })
 // Mantine reads these browser APIs that jsdom lacks
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
+  // the tests' browser asks for reduced motion: Mantine's dialogs and menus open and close without
+  // timed transitions, whose frames could otherwise land in the middle of another act()
   value: (query: string) => ({
-    matches: false,
+    matches: query.includes('prefers-reduced-motion: reduce'),
     media: query,
     onchange: null,
     addListener: () => {},

@@ -4,10 +4,6 @@ import { useTranslation } from 'react-i18next'
 import { TOUR_STEPS } from '@portal/domain'
 import classes from './tour.module.css'
 
-const seenKey = (email: string) => `portal.tour.seen.${email}`
-export const tourSeen = (email: string) => localStorage.getItem(seenKey(email)) !== null
-export const markTourSeen = (email: string) => localStorage.setItem(seenKey(email), new Date().toISOString())
-
 /** The element a step points at: its target when it is shown, else its fallback, else none. */
 function targetOf(step: (typeof TOUR_STEPS)[number]): HTMLElement | null {
   for (const name of [step.target, step.fallback]) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { lazy, useEffect, useState } from 'react'
 import { Anchor, AppShell, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
@@ -6,19 +6,24 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, displayName, formatUsd } from '@portal/domain'
 import { PORTAL_VERSION } from '../../lib/version.ts'
 import { external, paths } from '../../config/paths.ts'
-import { FillBalanceModal } from '../../features/balance/components/FillBalanceModal.tsx'
-import { WhatsNewModal } from '../../features/changelog/components/WhatsNewModal.tsx'
 import { useWhatsNewOnRelease } from '../../features/changelog/components/use-whats-new-on-release.ts'
-import { ContactSalesModal } from '../../features/support/components/ContactSalesModal.tsx'
 import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
 import { useProfile } from '../../lib/auth.ts'
-import { openFillBalance } from '../../lib/fill-balance.ts'
+import { useContactSales } from '../../lib/contact-sales.ts'
+import { openFillBalance, useFillBalance } from '../../lib/fill-balance.ts'
 import { useQuery } from '@tanstack/react-query'
 import { groupsQueryOptions } from '../../api/groups.ts'
 import { licenseTotalQueryOptions } from '../../api/licenses.ts'
-import { OnboardingTour, markTourSeen, tourSeen } from './OnboardingTour.tsx'
+import { OnceOpened } from '../../components/OnceOpened.tsx'
+import { markTourSeen, tourSeen } from './tour-seen.ts'
 import '../styles/signed-in.css'
 import classes from './shell.module.css'
+
+// the shell's dialogs load their code when they first open (app/shell/OnceOpened.tsx)
+const FillBalanceModal = lazy(() => import('../../features/balance/components/FillBalanceModal.tsx').then((m) => ({ default: m.FillBalanceModal })))
+const ContactSalesModal = lazy(() => import('../../features/support/components/ContactSalesModal.tsx').then((m) => ({ default: m.ContactSalesModal })))
+const WhatsNewModal = lazy(() => import('../../features/changelog/components/WhatsNewModal.tsx').then((m) => ({ default: m.WhatsNewModal })))
+const OnboardingTour = lazy(() => import('./OnboardingTour.tsx').then((m) => ({ default: m.OnboardingTour })))
 
 /** Collapse breakpoint: at 1024 px and below the menu sits behind the burger. */
 export const SHELL_BREAKPOINT = 1025
@@ -38,6 +43,8 @@ export function Shell() {
   // both open by themselves on a dashboard (where a client lands), reading what the dashboard reads
   const [newRelease, closeNewRelease] = useWhatsNewOnRelease(DASHBOARD.test(pathname) ? info?.email : undefined)
   const tour = useTour(info?.email, pathname)
+  const fillBalance = useFillBalance()
+  const sales = useContactSales()
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
@@ -137,17 +144,25 @@ export function Shell() {
       <AppShell.Main bg="gray.0">
         <Outlet />
       </AppShell.Main>
-      <WhatsNewModal
-        opened={whatsNew || newRelease}
-        onClose={() => {
-          setWhatsNew(false)
-          closeNewRelease()
-        }}
-      />
-      <FillBalanceModal />
-      <ContactSalesModal />
+      <OnceOpened open={whatsNew || newRelease}>
+        <WhatsNewModal
+          opened={whatsNew || newRelease}
+          onClose={() => {
+            setWhatsNew(false)
+            closeNewRelease()
+          }}
+        />
+      </OnceOpened>
+      <OnceOpened open={fillBalance !== null}>
+        <FillBalanceModal />
+      </OnceOpened>
+      <OnceOpened open={sales !== null}>
+        <ContactSalesModal />
+      </OnceOpened>
       <FeedbackWidget />
-      <OnboardingTour opened={tour.opened} onClose={tour.close} />
+      <OnceOpened open={tour.opened}>
+        <OnboardingTour opened={tour.opened} onClose={tour.close} />
+      </OnceOpened>
     </AppShell>
   )
 }
