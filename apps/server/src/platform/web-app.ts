@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
+import { etagMatches } from './etag.ts'
 
 /** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
 export const COMPRESS_THRESHOLD = 1024
@@ -86,14 +87,6 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   app.get('/app/*', { schema: { hide: true } }, page)
   app.get('/app', { schema: { hide: true } }, page)
 })
-
-/** If-None-Match against one ETag, by the weak comparison RFC 9110 prescribes for it. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  if (header.trim() === '*') return true
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '')
-  return header.split(',').some((tag) => bare(tag) === bare(etag))
-}
 
 /** The index page's text when the build is there (the not-found handler serves it to browsers). */
 export const readIndexHtml = (root: string): string | undefined => {

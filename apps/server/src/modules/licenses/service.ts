@@ -25,6 +25,7 @@ import {
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { parseIfNoneMatch } from '../../platform/etag.ts'
 import { recordActivity } from '../activity/queries.ts'
 import { startSubscription } from '../subscriptions/start.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
@@ -113,7 +114,8 @@ export async function listLicensesAnswer(ctx: AppContext, clientId: number, quer
   const key = page ? [page.platform ?? 'any', page.status, page.product, page.offset, page.limit, page.sort].join('/') : (query.type ?? 'any')
   // the version first: a list read after it is at least as new as the tag says (never older)
   const version = await licenseListVersion(ctx.db, clientId)
-  const held = ifNoneMatch ? heldTags(ifNoneMatch).find((tag) => tagStillNames(tag, key, version, now)) : undefined
+  // `*` is not honoured: the tag a 304 answers with could not be named without reading the list
+  const held = parseIfNoneMatch(ifNoneMatch).tags.find((tag) => tagStillNames(tag, key, version, now))
   if (held) return { etag: held, notModified: true }
   if (!page) {
     const rows = await listLicenses(ctx.db, clientId, { platform: query.type ?? null, now })
@@ -132,13 +134,6 @@ export async function listLicensesAnswer(ctx: AppContext, clientId: number, quer
 
 const spanEnd = (n: number) => (Number.isFinite(n) ? String(n) : 'x')
 const etagOf = (key: string, version: string, span: TimeSpan) => `"${key}:${version}:${spanEnd(span.from)}:${spanEnd(span.until)}"`
-
-/** The entity tags of an If-None-Match header (weak ones compared by their opaque part, as RFC 9110 says). */
-const heldTags = (header: string) =>
-  header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .filter(Boolean)
 
 function tagStillNames(tag: string, key: string, version: string, now: Date): boolean {
   const m = /^"([^:",]*):([0-9.]+):(-?[0-9.e+]+|x):(-?[0-9.e+]+|x)"$/.exec(tag)
