@@ -54,6 +54,8 @@ export interface RouteAccessEntry {
  * CLI, and the payment providers' webhooks (each proves itself by its signature).
  */
 const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//, /^\/api\/payments\/webhook\//]
+/** the web app's content-hashed files (web-app.ts) */
+const ASSETS_PREFIX = '/app/assets/'
 
 /**
  * Sessions: an opaque random id in an HttpOnly cookie, stored as its SHA-256 hash; a JS-readable
@@ -115,8 +117,9 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Db; sec
 
   async function loadSession(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0]!
-    if (CSRF_EXEMPT.some((re) => re.test(path))) return
-    // every response carries a CSRF token the page can echo
+    // the build's hashed files are the same for everyone and cached for a year: no cookie rides on them
+    if (CSRF_EXEMPT.some((re) => re.test(path)) || path.startsWith(ASSETS_PREFIX)) return
+    // every other response carries a CSRF token the page can echo
     if (!request.cookies[COOKIES.csrf]) {
       const token = randomToken(24)
       request.cookies[COOKIES.csrf] = token

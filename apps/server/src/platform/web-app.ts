@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { constants as zlib } from 'node:zlib'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
@@ -57,6 +57,17 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   const indexHtml = readFileSync(indexFile, 'utf8')
   const indexEtag = `"${createHash('sha256').update(indexHtml).digest('base64url').slice(0, 27)}"`
   const indexModified = statSync(indexFile).mtime.toUTCString()
+
+  // a file without a .br/.gz sibling is compressed on the fly by @fastify/compress, which adds its own
+  // `accept-encoding` to the Vary that setHeaders wrote (it looks for the name in lower case only):
+  // after its hook, the answer is left with the one Vary
+  const oneVary: onSendHookHandler = (_request, reply, payload, done) => {
+    if (reply.hasHeader('vary')) reply.header('vary', 'Accept-Encoding')
+    done(null, payload)
+  }
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/app/')) route.onSend = [...[route.onSend ?? []].flat(), oneVary]
+  })
 
   await app.register(fastifyStatic, {
     root,
