@@ -378,13 +378,33 @@ export async function countLicenses(
 }
 
 /** The version of a client's license list and of the price table (client 0): what its ETag names. */
+const LIST_VERSION_SQL = (client: string) => `COALESCE((SELECT version FROM license_list_versions WHERE client_id = ${client}), 0) || '.' ||
+            COALESCE((SELECT version FROM license_list_versions WHERE client_id = 0), 0)`
+
 export async function licenseListVersion(db: Queryable, clientId: number): Promise<string> {
-  const [row] = await db.query<{ version: string }>(
-    `SELECT COALESCE((SELECT version FROM license_list_versions WHERE client_id = $1), 0) || '.' ||
-            COALESCE((SELECT version FROM license_list_versions WHERE client_id = 0), 0) AS version`,
-    [clientId],
-  )
+  const [row] = await db.query<{ version: string }>(`SELECT ${LIST_VERSION_SQL('$1')} AS version`, [clientId])
   return row!.version
+}
+
+/** A session's client (as platform/queries.ts findSessionClient reads it) with its license list's version. */
+export interface SessionWithListVersion {
+  id: number
+  is_staff: boolean
+  list_version: string
+}
+
+/**
+ * findSessionClient and licenseListVersion in one statement: the license list's session lookup
+ * (a SessionLookup), so a repeat fetch answered 304 costs one round trip.
+ */
+export async function findSessionWithListVersion(db: Queryable, idHash: string): Promise<SessionWithListVersion | null> {
+  const rows = await db.query<SessionWithListVersion>(
+    `SELECT c.id, c.is_staff, ${LIST_VERSION_SQL('c.id')} AS list_version
+       FROM sessions s JOIN clients c ON c.id = s.client_id
+      WHERE s.id_hash = $1 AND s.expires_at > now()`,
+    [idHash],
+  )
+  return rows[0] ?? null
 }
 
 export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {
