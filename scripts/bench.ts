@@ -13,6 +13,8 @@
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
  * +2 second server, +3 proxy), BENCH_TIMEOUT (600 s: everything is stopped after it),
  * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing.
+ * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs), printed and
+ * not written to docs/benchmarks.md: a quick before/after of the list calls.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -47,6 +49,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const TIMEOUT = Number(process.env.BENCH_TIMEOUT ?? 600)
 const SETTLE_MS = 1500
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean))
+const onlyAt = process.argv.indexOf('--only')
+const ONLY = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined
+if (ONLY !== undefined && ONLY !== 'list') throw new Error(`--only ${ONLY}: only 'list' is known`)
+const LIST_ONLY = ONLY === 'list'
 const EMAIL = 'bench@example.com'
 const LICENSES = 1000
 const PAGE_PATH = '/api/license/?type=nuitrack&offset=0&limit=50'
@@ -199,11 +205,11 @@ async function main() {
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare/${clientId}`
   api.push(await measure('bare Fastify, one primary-key SELECT', { url: bareUrl }))
   // validate beside the bare route, before the list calls leave garbage and JIT work behind them
-  const validate = await measure('POST /api/sdk/validate/', validateOpts(base))
-  api.push(validate)
-  const list = await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
-  api.push(list)
-  api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
+  const validate = LIST_ONLY ? null : await measure('POST /api/sdk/validate/', validateOpts(base))
+  if (validate) api.push(validate)
+  const list = LIST_ONLY ? null : await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
+  if (list) api.push(list)
+  if (!LIST_ONLY) api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
   const page = await measure(`GET ${PAGE_PATH} (page of 50 of ${LICENSES})`, { url: `${base}${PAGE_PATH}`, headers: signedIn })
   api.push(page)
   let notModified: Figures | null = null
@@ -223,6 +229,10 @@ async function main() {
   // a second bare run at the end shows how much the machine drifted during the run
   api.push(await measure('bare Fastify, again', { url: bareUrl }))
   const bareRps = (api[0]!.rps + api[api.length - 1]!.rps) / 2
+  if (!validate || !list) {
+    console.log(`--only ${ONLY}: nothing written; bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+    return
+  }
 
   // ---- several instances: the same calls through a round-robin proxy, to one and to two processes ----
   let twoProcess: Results['twoProcess'] = null

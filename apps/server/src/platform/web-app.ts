@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { constants as zlib } from 'node:zlib'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
+import { etagMatches } from './etag.ts'
 
 /** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
 export const COMPRESS_THRESHOLD = 1024
@@ -57,6 +58,17 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   const indexEtag = `"${createHash('sha256').update(indexHtml).digest('base64url').slice(0, 27)}"`
   const indexModified = statSync(indexFile).mtime.toUTCString()
 
+  // a file without a .br/.gz sibling is compressed on the fly by @fastify/compress, which adds its own
+  // `accept-encoding` to the Vary that setHeaders wrote (it looks for the name in lower case only):
+  // after its hook, the answer is left with the one Vary
+  const oneVary: onSendHookHandler = (_request, reply, payload, done) => {
+    if (reply.hasHeader('vary')) reply.header('vary', 'Accept-Encoding')
+    done(null, payload)
+  }
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/app/')) route.onSend = [...[route.onSend ?? []].flat(), oneVary]
+  })
+
   await app.register(fastifyStatic, {
     root,
     prefix: '/app/',
@@ -86,14 +98,6 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   app.get('/app/*', { schema: { hide: true } }, page)
   app.get('/app', { schema: { hide: true } }, page)
 })
-
-/** If-None-Match against one ETag, by the weak comparison RFC 9110 prescribes for it. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  if (header.trim() === '*') return true
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '')
-  return header.split(',').some((tag) => bare(tag) === bare(etag))
-}
 
 /** The index page's text when the build is there (the not-found handler serves it to browsers). */
 export const readIndexHtml = (root: string): string | undefined => {

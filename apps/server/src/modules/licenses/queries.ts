@@ -34,6 +34,7 @@ import {
   type Platform,
   type ProductFilterSpec,
   type TimeSpan,
+  ALWAYS,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
 import { listPriceRows } from '../catalogue/queries.ts'
@@ -272,11 +273,11 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
     if (page.status !== 'all') where.push(`(${stateSql(p, filter.now)}) = ${p.add(page.status)}`)
   }
   const order = page?.sort === 'id' ? 'ASC' : 'DESC'
-  // a page picks its ids first (a narrow sort), then reads and joins those rows only
-  const from = page
-    ? `(SELECT l.id FROM licenses l WHERE ${where.join(' AND ')} ORDER BY l.id ${order} LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}) picked
-       JOIN licenses l ON l.id = picked.id`
-    : `licenses l`
+  // a page picks its ids first (a narrow sort on the client's index), then reads and joins those
+  // rows only; its devices are read beside it by the same ids, so neither waits for the other
+  const picked = page
+    ? `ARRAY(SELECT l.id FROM licenses l WHERE ${where.join(' AND ')} ORDER BY l.id ${order} LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)})`
+    : null
   const rowsQuery = db.query<LicenseRow>(
     `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
             l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
@@ -285,32 +286,23 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
             ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,
             g.title AS group_title, g.product AS group_product, g.is_default AS group_is_default, g.source_group_id AS group_source_id,
             ${SUBSCRIPTION_SELECT(EPOCH_MS)}
-       FROM ${from} LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
-      ${page ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY l.id ${order}`,
+       FROM licenses l LEFT JOIN license_groups g ON g.id = l.group_id ${SUBSCRIPTION_JOIN}
+      WHERE ${picked ? `l.id = ANY(${picked})` : where.join(' AND ')} ORDER BY l.id ${order}`,
     p.values,
   )
   const DEVICE_SELECT = `SELECT d.id, d.license_id, d.kind, d.name, d.serial, d.sensor_name, d.reg, d.fingerprint,
               ${EPOCH_MS('d.first_seen')} AS first_seen, ${EPOCH_MS('d.last_seen')} AS last_seen`
-  let rows: LicenseRow[]
-  let devices: DeviceRow[]
-  if (page) {
-    rows = await rowsQuery
-    devices = rows.length
-      ? await db.query<DeviceRow>(`${DEVICE_SELECT} FROM devices d WHERE d.license_id = ANY($1::bigint[]) AND d.released_at IS NULL ORDER BY d.id`, [
-          rows.map((r) => r.id),
-        ])
-      : []
-  } else {
-    // the whole list: every live device of the client's live licenses (another platform's too: a few rows more, one query fewer)
-    ;[rows, devices] = await Promise.all([
-      rowsQuery,
-      db.query<DeviceRow>(
-        `${DEVICE_SELECT} FROM devices d JOIN licenses l ON l.id = d.license_id
-          WHERE l.client_id = $1 AND l.revoked_at IS NULL AND d.released_at IS NULL ORDER BY d.id`,
-        [clientId],
-      ),
-    ])
-  }
+  const [rows, devices] = await Promise.all([
+    rowsQuery,
+    picked
+      ? db.query<DeviceRow>(`${DEVICE_SELECT} FROM devices d WHERE d.license_id = ANY(${picked}) AND d.released_at IS NULL ORDER BY d.id`, p.values)
+      : // the whole list: every live device of the client's live licenses (another platform's too: a few rows more, one query fewer)
+        db.query<DeviceRow>(
+          `${DEVICE_SELECT} FROM devices d JOIN licenses l ON l.id = d.license_id
+            WHERE l.client_id = $1 AND l.revoked_at IS NULL AND d.released_at IS NULL ORDER BY d.id`,
+          [clientId],
+        ),
+  ])
   const byLicense = new Map<number, Activation[]>()
   for (const d of devices) {
     const list = byLicense.get(d.license_id) ?? []
@@ -330,11 +322,30 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
   return withRenewalPrices(db, rows)
 }
 
+/** A trial tag on a license not upgraded: the row half of the `trial` product filter (productCondition). */
+const TAGGED_SQL = `(COALESCE(l.config->>'tag', '') <> '' AND l.config->'upgraded' IS DISTINCT FROM 'true'::jsonb)`
+
+/** productCondition in memory, for a group of rows of one product and trial tag (countLicenses). */
+function specMatches(spec: ProductFilterSpec, product: string, tagged: boolean): boolean {
+  switch (spec.kind) {
+    case 'all':
+      return true
+    case 'in':
+      return spec.products.includes(product)
+    case 'not_in':
+      return !spec.products.includes(product)
+    case 'trial':
+      return spec.trialProducts.includes(product) || tagged
+  }
+}
+
 /**
  * The tabs' and filters' counts of a client's licenses (of one platform), in one query: per state
  * under the product filter, per product filter over every state (LicenseCounts in packages/domain).
  * Also the business-time span in which these states hold: the nearest hold end and expiry on each
- * side of `now` (a count changes only there).
+ * side of `now` (a count changes only there). The database derives each row's state once and
+ * groups the rows by product, state and trial tag (a few groups); the filters are summed here,
+ * which is cheaper than a dozen conditional counts over every row.
  */
 export async function countLicenses(
   db: Queryable,
@@ -346,45 +357,70 @@ export async function countLicenses(
   const p = new Params()
   const where = [`l.client_id = ${p.add(clientId)}`, 'l.revoked_at IS NULL']
   if (platform) where.push(productCondition(platformProductSpec(platform), p))
-  const filters = productFilterValues(platform ?? undefined)
   const at = p.add(now)
-  const selected = productCondition(productFilterSpec(product), p)
-  const columns = [
-    ...LICENSE_STATES.map((s, i) => `count(*) FILTER (WHERE state = '${s}' AND selected)::int AS s${i}`),
-    ...filters.map((f, i) => `count(*) FILTER (WHERE ${productCondition(productFilterSpec(f), p, 'x')})::int AS p${i}`),
-    ...(['held_until', 'expire_date'] as const).flatMap((c) => [
-      `max(${EPOCH_MS(`x.${c}`)}) FILTER (WHERE x.${c} <= ${at}::timestamptz) AS ${c}_before`,
-      `min(${EPOCH_MS(`x.${c}`)}) FILTER (WHERE x.${c} > ${at}::timestamptz) AS ${c}_after`,
-    ]),
-  ]
-  const [row] = await db.query<Record<string, number | null>>(
-    `SELECT ${columns.join(', ')}
-       FROM (SELECT l.product, l.config, l.held_until, l.expire_date, ${stateSql(p, now)} AS state, ${selected} AS selected
-               FROM licenses l WHERE ${where.join(' AND ')}
-             -- OFFSET 0 keeps the subquery whole: each row's state is derived once, not once a count
-             OFFSET 0) x`,
+  const edges = (['held_until', 'expire_date'] as const).flatMap((c) => [
+    `(extract(epoch FROM max(l.${c}) FILTER (WHERE l.${c} <= ${at}::timestamptz)) * 1000)::float8 AS ${c}_before`,
+    `(extract(epoch FROM min(l.${c}) FILTER (WHERE l.${c} > ${at}::timestamptz)) * 1000)::float8 AS ${c}_after`,
+  ])
+  const groups = await db.query<{
+    product: string
+    state: (typeof LICENSE_STATES)[number]
+    tagged: boolean
+    n: number
+    held_until_before: number | null
+    held_until_after: number | null
+    expire_date_before: number | null
+    expire_date_after: number | null
+  }>(
+    `SELECT l.product, ${stateSql(p, now)} AS state, ${TAGGED_SQL} AS tagged, count(*)::int AS n, ${edges.join(', ')}
+       FROM licenses l WHERE ${where.join(' AND ')}
+      GROUP BY 1, 2, 3`,
     p.values,
   )
-  const r = row!
+  const selected = productFilterSpec(product)
+  const filters = productFilterValues(platform ?? undefined).map((f) => [f, productFilterSpec(f)] as const)
   const counts: LicenseCounts = {
-    status: Object.fromEntries(LICENSE_STATES.map((s, i) => [s, r[`s${i}`]!])) as LicenseCounts['status'],
-    product: Object.fromEntries(filters.map((f, i) => [f, r[`p${i}`]!])),
+    status: Object.fromEntries(LICENSE_STATES.map((s) => [s, 0])) as LicenseCounts['status'],
+    product: Object.fromEntries(filters.map(([f]) => [f, 0])),
   }
-  const span: TimeSpan = {
-    from: Math.max(r.held_until_before ?? -Infinity, r.expire_date_before ?? -Infinity),
-    until: Math.min(r.held_until_after ?? Infinity, r.expire_date_after ?? Infinity),
+  const span = { ...ALWAYS }
+  for (const g of groups) {
+    if (specMatches(selected, g.product, g.tagged)) counts.status[g.state] += g.n
+    for (const [f, spec] of filters) if (specMatches(spec, g.product, g.tagged)) counts.product[f]! += g.n
+    span.from = Math.max(span.from, g.held_until_before ?? -Infinity, g.expire_date_before ?? -Infinity)
+    span.until = Math.min(span.until, g.held_until_after ?? Infinity, g.expire_date_after ?? Infinity)
   }
   return { counts, span }
 }
 
 /** The version of a client's license list and of the price table (client 0): what its ETag names. */
+const LIST_VERSION_SQL = (client: string) => `COALESCE((SELECT version FROM license_list_versions WHERE client_id = ${client}), 0) || '.' ||
+            COALESCE((SELECT version FROM license_list_versions WHERE client_id = 0), 0)`
+
 export async function licenseListVersion(db: Queryable, clientId: number): Promise<string> {
-  const [row] = await db.query<{ version: string }>(
-    `SELECT COALESCE((SELECT version FROM license_list_versions WHERE client_id = $1), 0) || '.' ||
-            COALESCE((SELECT version FROM license_list_versions WHERE client_id = 0), 0) AS version`,
-    [clientId],
-  )
+  const [row] = await db.query<{ version: string }>(`SELECT ${LIST_VERSION_SQL('$1')} AS version`, [clientId])
   return row!.version
+}
+
+/** A session's client (as platform/queries.ts findSessionClient reads it) with its license list's version. */
+export interface SessionWithListVersion {
+  id: number
+  is_staff: boolean
+  list_version: string
+}
+
+/**
+ * findSessionClient and licenseListVersion in one statement: the license list's session lookup
+ * (a SessionLookup), so a repeat fetch answered 304 costs one round trip.
+ */
+export async function findSessionWithListVersion(db: Queryable, idHash: string): Promise<SessionWithListVersion | null> {
+  const rows = await db.query<SessionWithListVersion>(
+    `SELECT c.id, c.is_staff, ${LIST_VERSION_SQL('c.id')} AS list_version
+       FROM sessions s JOIN clients c ON c.id = s.client_id
+      WHERE s.id_hash = $1 AND s.expires_at > now()`,
+    [idHash],
+  )
+  return rows[0] ?? null
 }
 
 export async function findLicense(db: Queryable, clientId: number, id: number): Promise<LicenseRow | null> {

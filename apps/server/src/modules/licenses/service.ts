@@ -25,6 +25,8 @@ import {
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
+import { parseIfNoneMatch } from '../../platform/etag.ts'
+import type { SessionClient, SessionLookup } from '../../platform/session.ts'
 import { recordActivity } from '../activity/queries.ts'
 import { startSubscription } from '../subscriptions/start.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
@@ -43,6 +45,8 @@ import {
   listLicenses,
   countLicenses,
   licenseListVersion,
+  findSessionWithListVersion,
+  type SessionWithListVersion,
   lockLicense,
   toGroupView,
   toLicenseView,
@@ -107,13 +111,21 @@ type ListAnswer =
  * stays as built. A tag the caller already holds that still names all three answers not-modified
  * after one small select, and no list is read (docs/decisions.md, issue 15).
  */
-export async function listLicensesAnswer(ctx: AppContext, clientId: number, query: LicenseListQuery, ifNoneMatch?: string): Promise<ListAnswer> {
+export async function listLicensesAnswer(
+  ctx: AppContext,
+  clientId: number,
+  query: LicenseListQuery,
+  ifNoneMatch?: string,
+  /** the version read with the session (listSessionLookup), when it was */
+  knownVersion?: string,
+): Promise<ListAnswer> {
   const now = nowOf(ctx)
   const page = pageRequest(query)
   const key = page ? [page.platform ?? 'any', page.status, page.product, page.offset, page.limit, page.sort].join('/') : (query.type ?? 'any')
   // the version first: a list read after it is at least as new as the tag says (never older)
-  const version = await licenseListVersion(ctx.db, clientId)
-  const held = ifNoneMatch ? heldTags(ifNoneMatch).find((tag) => tagStillNames(tag, key, version, now)) : undefined
+  const version = knownVersion ?? (await licenseListVersion(ctx.db, clientId))
+  // `*` is not honoured: the tag a 304 answers with could not be named without reading the list
+  const held = parseIfNoneMatch(ifNoneMatch).tags.find((tag) => tagStillNames(tag, key, version, now))
   if (held) return { etag: held, notModified: true }
   if (!page) {
     const rows = await listLicenses(ctx.db, clientId, { platform: query.type ?? null, now })
@@ -130,15 +142,14 @@ export async function listLicensesAnswer(ctx: AppContext, clientId: number, quer
   return { etag: etagOf(key, version, span), notModified: false, body: { licenses: rows.map((r) => toLicenseView(r, now)), total, counts } }
 }
 
+/** The license list's session lookup: the session's client and, in the same statement, the list version. */
+export const listSessionLookup: SessionLookup = findSessionWithListVersion
+
+/** The list version listSessionLookup read with a request's session (undefined after another lookup). */
+export const sessionListVersion = (client: SessionClient): string | undefined => (client as Partial<SessionWithListVersion>).list_version
+
 const spanEnd = (n: number) => (Number.isFinite(n) ? String(n) : 'x')
 const etagOf = (key: string, version: string, span: TimeSpan) => `"${key}:${version}:${spanEnd(span.from)}:${spanEnd(span.until)}"`
-
-/** The entity tags of an If-None-Match header (weak ones compared by their opaque part, as RFC 9110 says). */
-const heldTags = (header: string) =>
-  header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .filter(Boolean)
 
 function tagStillNames(tag: string, key: string, version: string, now: Date): boolean {
   const m = /^"([^:",]*):([0-9.]+):(-?[0-9.e+]+|x):(-?[0-9.e+]+|x)"$/.exec(tag)
