@@ -3,12 +3,13 @@ import react from '@vitejs/plugin-react'
 import { buildVersion } from './build-version.ts'
 import { precompress } from './build-compress.ts'
 import { moduleChunks } from './build-module-chunks.ts'
+import { mergeRefsForScrollArea } from './build-merge-refs.ts'
 
 const api = 'http://localhost:3000'
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react(), moduleChunks(), precompress()],
+  plugins: [react(), mergeRefsForScrollArea(), moduleChunks(), precompress()],
   // the menu's version label: the release (the root package.json) and the commit it was built from
   define: { 'import.meta.env.VITE_PORTAL_VERSION': JSON.stringify(buildVersion()) },
   build: {

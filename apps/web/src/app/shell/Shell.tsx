@@ -1,5 +1,5 @@
 import { lazy, useEffect, useState } from 'react'
-import { Anchor, AppShell, Burger, Divider, Group, NavLink, ScrollArea, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
+import { Anchor, AppShell, Burger, Divider, Group, NavLink, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation, useNavigate } from 'react-router'
@@ -104,7 +104,7 @@ export function Shell() {
             </Text>
           </UnstyledButton>
         </AppShell.Section>
-        <AppShell.Section grow component={ScrollArea} mt="sm">
+        <AppShell.Section grow mt="sm" className={classes.menuScroll}>
           <div data-tour="products">
             <Text size="xs" c="dimmed" tt="uppercase" fw={600} px="sm" mb={4}>
               {t('Products')}
@@ -159,7 +159,8 @@ export function Shell() {
       <OnceOpened open={sales !== null}>
         <ContactSalesModal />
       </OnceOpened>
-      <FeedbackWidget />
+      {/* the open menu (below 1025 px) covers the page: the floating button would cover its footer links */}
+      {!opened && <FeedbackWidget />}
       <OnceOpened open={tour.opened}>
         <OnboardingTour opened={tour.opened} onClose={tour.close} />
       </OnceOpened>

@@ -17,6 +17,7 @@ import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
 import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
+import { TableScroll } from '../../../components/TableScroll.tsx'
 
 const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
 
@@ -172,7 +173,7 @@ export function LicenseTable({
                   <NoLicenses platform={platform} trialOffered={trialOffered} firstStepsShown={firstStepsShown} onShowFirstSteps={onShowFirstSteps} />
                 ) : (
                   <>
-                    <Table.ScrollContainer minWidth={720} type="native" data-testid="license-table-scroll">
+                    <TableScroll minWidth={720} data-testid="license-table-scroll">
                       <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
                         <Table.Thead>
                           <Table.Tr>
@@ -223,7 +224,7 @@ export function LicenseTable({
                           )}
                         </Table.Tbody>
                       </Table>
-                    </Table.ScrollContainer>
+                    </TableScroll>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">
                         {t('Showing {{visible}} of {{total}}', { visible: visible.length, total: matching })}

@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url'
+import type { Plugin } from 'vite'
+
+const SHIM = fileURLToPath(new URL('./src/lib/merge-refs.ts', import.meta.url))
+const SCROLL_AREA = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/
+
+/**
+ * Mantine's ScrollArea (and through it every Table) imports one hook, useMergeRefs, from
+ * @floating-ui/react; that import alone puts the library's whole module into the chunk of every
+ * screen with a table. For ScrollArea only, the import resolves to src/lib/merge-refs.ts, a copy of
+ * the hook; popovers, selects and tooltips still import the library itself.
+ */
+export function mergeRefsForScrollArea(): Plugin {
+  return {
+    name: 'portal-merge-refs-for-scroll-area',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === '@floating-ui/react' && importer && SCROLL_AREA.test(importer)) return SHIM
+      return null
+    },
+  }
+}
