@@ -5,8 +5,8 @@ import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
-const when = (d: string | null) =>
-  d ? new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—'
+const seenFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+const when = (d: string | null) => (d ? seenFormat.format(new Date(d)) : '—')
 
 /** Every device of a license, each releasable (3 per license in any 30 days). */
 export function DevicesPanel({ license }: { license: LicenseView }) {

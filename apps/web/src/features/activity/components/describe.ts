@@ -1,11 +1,9 @@
 import type { TFunction } from 'i18next'
 import { formatCents, productTitle, type ActivityEvent } from '@portal/domain'
+import { formatDay, formatDayTime } from '../../../lib/dates.ts'
 
 /** "Nov 25, 2026, 8:45 PM": the spec's MMM DD, YYYY and the time of day. */
-export const formatWhen = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' })
-
-const dateOnly = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric' })
+export const formatWhen = (iso: string) => formatDayTime(iso)
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null)
 const num = (v: unknown) => (typeof v === 'number' ? v : null)
@@ -55,12 +53,12 @@ export function describeActivity(e: ActivityEvent, t: TFunction): string {
       return t('history.paid', { amount: formatCents(num(d.amount_cents) ?? 0), what: str(d.description) ?? '' })
     case 'renewed':
       return str(d.until)
-        ? t('history.renewed_until', { amount: formatCents(num(d.amount_cents) ?? 0), date: dateOnly(d.until as string) })
+        ? t('history.renewed_until', { amount: formatCents(num(d.amount_cents) ?? 0), date: formatDay(d.until as string) })
         : t('history.renewed', { amount: formatCents(num(d.amount_cents) ?? 0) })
     case 'revoked':
       return t('Revoked: the license went back to its group')
     case 'cancelled':
-      return str(d.until) ? t('history.cancelled_until', { date: dateOnly(d.until as string) }) : t('Subscription cancelled')
+      return str(d.until) ? t('history.cancelled_until', { date: formatDay(d.until as string) }) : t('Subscription cancelled')
     case 'reactivated':
       return d.undo_cancel === true
         ? t('Cancellation undone: the subscription renews again')

@@ -26,10 +26,7 @@ import { PauseDialog } from './PauseDialog.tsx'
 import { Field, SubscriptionPanel } from './SubscriptionPanel.tsx'
 import { AiUpgradePanel, TrialUpgradeButton } from './UpgradePanel.tsx'
 import { FaceMachinePlanPanel } from './FaceMachinePlanPanel.tsx'
-
-/** "Nov 23, 2026, 10:15 AM": when a hold ends is a matter of minutes. */
-const formatDateTime = (d: string) =>
-  new Date(d).toLocaleString('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' })
+import { formatDayTime } from '../../../lib/dates.ts'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
@@ -109,7 +106,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         <Alert color="orange" title={t('On hold')} styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>
           {license.held_until
             ? t('The license is being upgraded and is on hold until {{time}} (about 15 minutes, up to 30). Every action is disabled until then.', {
-                time: formatDateTime(license.held_until),
+                time: formatDayTime(license.held_until),
               })
             : t('The license is being upgraded and is on hold for about 15 minutes (up to 30). Every action is disabled until then.')}
         </Alert>
