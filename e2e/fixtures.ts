@@ -88,6 +88,8 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 
 /** axe-core on the page as it is: no serious or critical violation. */
 export async function expectAccessible(page: Page, name: string) {
+  // a dialog fading in has its text at part opacity: axe judges the screen as it settles
+  await settled(page)
   const results = await new AxeBuilder({ page }).analyze()
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(

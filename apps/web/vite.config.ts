@@ -4,12 +4,26 @@ import { buildVersion } from './build-version.ts'
 import { precompress } from './build-compress.ts'
 import { moduleChunks } from './build-module-chunks.ts'
 import { mergeRefsForScrollArea } from './build-merge-refs.ts'
+import { routePreloads } from './build-route-preloads.ts'
 
 const api = 'http://localhost:3000'
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react(), mergeRefsForScrollArea(), moduleChunks(), precompress()],
+  plugins: [
+    react(),
+    mergeRefsForScrollArea(),
+    moduleChunks(),
+    // the pages a visitor lands on: the server announces their screens' files with the entry
+    routePreloads([
+      { pattern: '^/app/login/$', modules: ['src/features/auth/routes/login.tsx'] },
+      {
+        pattern: '^/app/(?:nuitrack|face|face-machine|nuitrack-analytics)/dashboard/$',
+        modules: ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx'],
+      },
+    ]),
+    precompress(),
+  ],
   // the menu's version label: the release (the root package.json) and the commit it was built from
   define: { 'import.meta.env.VITE_PORTAL_VERSION': JSON.stringify(buildVersion()) },
   build: {

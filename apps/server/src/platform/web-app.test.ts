@@ -148,3 +148,51 @@ describe('compression of API answers', () => {
     for (const type of ['text/event-stream', 'application/pdf', 'application/octet-stream', 'image/png']) expect(COMPRESSIBLE.test(type), type).toBe(false)
   })
 })
+
+describe("the web app: a landing page's index.html announces its screen's files", () => {
+  const HEAD_INDEX = '<!doctype html><html><head><title>portal</title></head><body><div id="root"></div></body></html>'
+  const PRELOADS = [{ pattern: '^/app/login/$', js: ['/app/assets/login-x1.js', '/app/assets/form-x2.js'], css: ['/app/assets/login-x3.css'] }]
+
+  function distWith(preloads: string | null) {
+    const dist = mkdtempSync(join(tmpdir(), 'web-dist-'))
+    mkdirSync(join(dist, 'assets'))
+    mkdirSync(join(dist, '.vite'))
+    writeFileSync(join(dist, 'index.html'), HEAD_INDEX)
+    if (preloads !== null) writeFileSync(join(dist, '.vite/route-preloads.json'), preloads)
+    return dist
+  }
+
+  it('the login page lists its scripts as modulepreload and its styles as preload links; other pages do not; each has its own ETag', async () => {
+    const app = await buildApp({ config: testConfig(), db: t.db, webDist: distWith(JSON.stringify(PRELOADS)), runJobs: false })
+    try {
+      const login = await app.inject({ method: 'GET', url: '/app/login/?next=%2Fapp%2Faccount%2F' })
+      expect(login.statusCode).toBe(200)
+      expect(login.body).toContain('<link rel="modulepreload" crossorigin href="/app/assets/login-x1.js">')
+      expect(login.body).toContain('<link rel="modulepreload" crossorigin href="/app/assets/form-x2.js">')
+      expect(login.body).toContain('<link rel="preload" as="style" crossorigin href="/app/assets/login-x3.css">')
+      // the links sit in the head, before the body
+      expect(login.body.indexOf('login-x1.js')).toBeLessThan(login.body.indexOf('</head>'))
+      const account = await app.inject({ method: 'GET', url: '/app/account/' })
+      expect(account.body).toBe(HEAD_INDEX)
+      expect(account.headers['etag']).not.toBe(login.headers['etag'])
+      // each variant revalidates with its own tag
+      const again = await app.inject({ method: 'GET', url: '/app/login/', headers: { 'if-none-match': String(login.headers['etag']) } })
+      expect(again.statusCode).toBe(304)
+      const other = await app.inject({ method: 'GET', url: '/app/account/', headers: { 'if-none-match': String(login.headers['etag']) } })
+      expect(other.statusCode).toBe(200)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('a broken list leaves every page the plain index.html', async () => {
+    const app = await buildApp({ config: testConfig(), db: t.db, webDist: distWith('{ not json'), runJobs: false })
+    try {
+      const login = await app.inject({ method: 'GET', url: '/app/login/' })
+      expect(login.statusCode).toBe(200)
+      expect(login.body).toBe(HEAD_INDEX)
+    } finally {
+      await app.close()
+    }
+  })
+})

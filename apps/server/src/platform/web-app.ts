@@ -55,8 +55,8 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   const indexFile = join(root, 'index.html')
   if (!existsSync(indexFile)) return
   const indexHtml = readFileSync(indexFile, 'utf8')
-  const indexEtag = `"${createHash('sha256').update(indexHtml).digest('base64url').slice(0, 27)}"`
   const indexModified = statSync(indexFile).mtime.toUTCString()
+  const pages = [...routePages(root, indexHtml), { pattern: null, html: indexHtml, etag: htmlEtag(indexHtml) }]
 
   // a file without a .br/.gz sibling is compressed on the fly by @fastify/compress, which adds its own
   // `accept-encoding` to the Vary that setHeaders wrote (it looks for the name in lower case only):
@@ -86,9 +86,11 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   })
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', REVALIDATE_CACHE).header('etag', indexEtag).header('last-modified', indexModified)
-    if (etagMatches(request.headers['if-none-match'], indexEtag)) return reply.code(304).send()
-    return reply.type('text/html').send(indexHtml)
+    const path = request.url.split('?')[0]!
+    const { html, etag } = pages.find((p) => p.pattern === null || p.pattern.test(path))!
+    reply.header('cache-control', REVALIDATE_CACHE).header('etag', etag).header('last-modified', indexModified)
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.type('text/html').send(html)
   }
   // a missing file of the build (an old release's chunk) is a 404, never the page in its place: the
   // app's router then shows its error screen instead of running HTML as a script
@@ -98,6 +100,41 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   app.get('/app/*', { schema: { hide: true } }, page)
   app.get('/app', { schema: { hide: true } }, page)
 })
+
+const htmlEtag = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
+
+/** One page's index.html: the pages whose path matches `pattern` (null: every other page). */
+interface PageHtml {
+  pattern: RegExp | null
+  html: string
+  etag: string
+}
+
+/**
+ * index.html for the pages the build lists in .vite/route-preloads.json (apps/web/build-route-preloads.ts):
+ * the same page with its screen's scripts as modulepreload links and its styles as preload links, so
+ * the browser fetches them beside the entry instead of after it has run. A missing or unreadable
+ * list leaves every page the plain index.html.
+ */
+export function routePages(root: string, indexHtml: string): PageHtml[] {
+  const file = join(root, '.vite', 'route-preloads.json')
+  if (!existsSync(file)) return []
+  try {
+    const list = JSON.parse(readFileSync(file, 'utf8')) as { pattern: string; js: string[]; css: string[] }[]
+    return list.map((p) => {
+      const links = [
+        ...p.js.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}">`),
+        ...p.css.map((href) => `<link rel="preload" as="style" crossorigin href="${escapeAttr(href)}">`),
+      ]
+      const html = indexHtml.replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
+      return { pattern: new RegExp(p.pattern), html, etag: htmlEtag(html) }
+    })
+  } catch {
+    return []
+  }
+}
+
+const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
 /** The index page's text when the build is there (the not-found handler serves it to browsers). */
 export const readIndexHtml = (root: string): string | undefined => {

@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
 import { isLogged } from '../lib/session.ts'
+import { prefetchDashboard, prefetchSignedIn } from './prefetch.ts'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled } from './document-title.ts'
 import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
@@ -33,8 +34,9 @@ const basket = {
 const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
 
 /**
- * Loaders that start the first requests of a signed-in screen while its code loads (app/prefetch.ts,
- * itself a small chunk fetched beside the screen's). They answer at once: nothing waits for the data.
+ * Loaders that start the first requests of a signed-in screen as its path matches, while its code
+ * loads (app/prefetch.ts, in the entry: a chunk of its own would cost the requests a round trip).
+ * They answer at once: nothing waits for the data.
  */
 interface Prefetch {
   signedIn: LoaderFunction
@@ -42,16 +44,15 @@ interface Prefetch {
 }
 const noPrefetch: Prefetch = { signedIn: () => null, dashboard: () => null }
 function prefetchLoaders(client: QueryClient): Prefetch {
-  const prefetch = () => import('./prefetch.ts')
   return {
     // decided as the navigation starts: signed out, the guard sends the visitor to the login screen
     signedIn: () => {
-      if (isLogged()) void prefetch().then((m) => m.prefetchSignedIn(client))
+      if (isLogged()) prefetchSignedIn(client)
       return null
     },
     dashboard: ({ params }) => {
       const { platform } = params
-      if (isLogged() && isPlatform(platform)) void prefetch().then((m) => m.prefetchDashboard(client, platform))
+      if (isLogged() && isPlatform(platform)) prefetchDashboard(client, platform)
       return null
     },
   }

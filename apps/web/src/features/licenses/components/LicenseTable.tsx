@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
@@ -86,6 +87,39 @@ function NoLicenses({
   )
 }
 
+/** Whether two rows show the same thing: the same license or group object (the query cache keeps them while they do not change), status and link. */
+const sameRow = (a: { row: Row; href: string }, b: { row: Row; href: string }) =>
+  a.href === b.href &&
+  a.row.status === b.row.status &&
+  (a.row.kind === 'license' ? b.row.kind === 'license' && a.row.license === b.row.license : b.row.kind === 'slot' && a.row.group === b.row.group)
+
+/** One row of the table, drawn again only when its license or group changes: "Show 50 more" draws the new rows alone. */
+const LicenseRow = memo(function LicenseRow({ row: r, href }: { row: Row; href: string }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
+  return (
+    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
+      <Table.Td className={classes.title}>
+        {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
+        <Anchor component={Link} to={href} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
+          {title}
+        </Anchor>
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
+      <Table.Td className={classes.nowrap}>
+        <StatusBadge status={r.status} />
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>
+        <Text size="sm" ff="monospace">
+          {r.kind === 'license' ? r.license.token : '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
+    </Table.Tr>
+  )
+}, sameRow)
+
 /**
  * The license table of a platform: status tabs, product filter, pages of rows. The licenses come a
  * page at a time from the server, filtered there, with the counts of the tabs; the group slots
@@ -127,7 +161,6 @@ export function LicenseTable({
   onShowFirstSteps: () => void
 }) {
   const { t } = useTranslation()
-  const navigate = useNavigate()
   const { pathname } = useLocation()
   const productFilters = PRODUCT_FILTERS[platform]
 
@@ -185,34 +218,9 @@ export function LicenseTable({
                           </Table.Tr>
                         </Table.Thead>
                         <Table.Tbody>
-                          {visible.map((r) => {
-                            const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
-                            return (
-                              <Table.Tr
-                                key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`}
-                                style={{ cursor: 'pointer' }}
-                                onClick={() => navigate(hrefOf(r))}
-                                data-testid="license-row"
-                              >
-                                <Table.Td className={classes.title}>
-                                  {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
-                                  <Anchor component={Link} to={hrefOf(r)} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
-                                    {title}
-                                  </Anchor>
-                                </Table.Td>
-                                <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
-                                <Table.Td className={classes.nowrap}>
-                                  <StatusBadge status={r.status} />
-                                </Table.Td>
-                                <Table.Td className={classes.nowrap}>
-                                  <Text size="sm" ff="monospace">
-                                    {r.kind === 'license' ? r.license.token : '—'}
-                                  </Text>
-                                </Table.Td>
-                                <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
-                              </Table.Tr>
-                            )
-                          })}
+                          {visible.map((r) => (
+                            <LicenseRow key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} row={r} href={hrefOf(r)} />
+                          ))}
                           {visible.length === 0 && (
                             <Table.Tr>
                               <Table.Td colSpan={5}>
