@@ -201,6 +201,33 @@ async function main() {
   }
   const signedIn = { cookie: cookies }
 
+  // ---- the browser, first: on the server as a customer meets it, before the load runs below leave
+  // PostgreSQL with dead rows to vacuum and the server with a full heap (the dashboard took 885 ms
+  // after them in one run, against about 330 ms before) ----
+  let dashboard: number[] | null = null
+  let dashboardReason: string | undefined
+  if (!SKIP.has('dashboard') && !LIST_ONLY) {
+    try {
+      dashboard = await dashboardLoad(base, setCookies, LICENSES)
+    } catch (err) {
+      dashboardReason = `failed: ${(err as Error).message.split('\n')[0]}`
+      console.error(`dashboard timing ${dashboardReason}`)
+    }
+  } else dashboardReason = 'skipped'
+  let lighthouse: LighthouseFigures[] | null = null
+  let lighthouseReason: string | undefined
+  if (!SKIP.has('lighthouse') && !LIST_ONLY) {
+    try {
+      lighthouse = await runLighthouse([
+        { name: '/app/login/', url: `${base}/app/login/` },
+        { name: `/app/nuitrack/dashboard/ (${LICENSES} licenses)`, url: `${base}/app/nuitrack/dashboard/`, cookie: cookies },
+      ])
+    } catch (err) {
+      lighthouseReason = `failed: ${(err as Error).message.split('\n')[0]}`
+      console.error(`Lighthouse ${lighthouseReason}`)
+    }
+  } else lighthouseReason = 'skipped'
+
   const api: Figures[] = []
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare/${clientId}`
   api.push(await measure('bare Fastify, one primary-key SELECT', { url: bareUrl }))
@@ -253,31 +280,6 @@ async function main() {
     twoProxied.push(await measure(`two processes via proxy: GET ${PAGE_PATH}`, { url: `${proxy}${PAGE_PATH}`, headers: signedIn }))
     twoProcess = { oneDirect: [validate, page], oneProxied, twoProxied }
   }
-
-  // ---- the browser ----
-  let dashboard: number[] | null = null
-  let dashboardReason: string | undefined
-  if (!SKIP.has('dashboard')) {
-    try {
-      dashboard = await dashboardLoad(base, setCookies, LICENSES)
-    } catch (err) {
-      dashboardReason = `failed: ${(err as Error).message.split('\n')[0]}`
-      console.error(`dashboard timing ${dashboardReason}`)
-    }
-  } else dashboardReason = 'skipped'
-  let lighthouse: LighthouseFigures[] | null = null
-  let lighthouseReason: string | undefined
-  if (!SKIP.has('lighthouse')) {
-    try {
-      lighthouse = await runLighthouse([
-        { name: '/app/login/', url: `${base}/app/login/` },
-        { name: `/app/nuitrack/dashboard/ (${LICENSES} licenses)`, url: `${base}/app/nuitrack/dashboard/`, cookie: cookies },
-      ])
-    } catch (err) {
-      lighthouseReason = `failed: ${(err as Error).message.split('\n')[0]}`
-      console.error(`Lighthouse ${lighthouseReason}`)
-    }
-  } else lighthouseReason = 'skipped'
 
   // ==== BUNDLE SIZES: scripts/bundle-size.ts (the first-load branch) exports measureBundles(); its figures
   // feed the goals below. Until that file is merged this section says "not measured". ====
@@ -450,7 +452,7 @@ ${twoTable}
 ${
   r.dashboard
     ? `Dashboard with ${LICENSES} licenses, from navigation until the first 20 rows show and a "Show 50 more" click is
-answered, in Chromium at 1280×900 (5 loads after a warm-up): ${r.dashboard.join(', ')} ms, median ${median(r.dashboard)} ms.`
+answered, in Chromium at 1280×900 (5 loads after a warm-up), measured before the API load runs (as Lighthouse is): ${r.dashboard.join(', ')} ms, median ${median(r.dashboard)} ms.`
     : (r.dashboardReason ?? '')
 }
 
