@@ -11,11 +11,14 @@ export interface RoutePreloadSpec {
   pattern: string
   /** the lazy route modules the page matches, as paths under apps/web */
   modules: string[]
+  /** a signed-in page: announced only to a visitor the session cookie says is signed in (else the guard sends them to the login) */
+  signedIn?: boolean
 }
 
 /** What the server adds to index.html for a page matching `pattern`: the scripts and styles its screen loads. */
 export interface RoutePreload {
   pattern: string
+  signedIn: boolean
   js: string[]
   css: string[]
 }
@@ -66,7 +69,7 @@ export function routePreloads(pages: RoutePreloadSpec[]): Plugin {
         const own = [...set].filter((c) => !withEntry.has(c))
         const css = new Set<string>()
         for (const c of own) for (const f of (c as OutputChunk & Meta).viteMetadata?.importedCss ?? []) css.add(f)
-        return { pattern: page.pattern, js: own.map((c) => `${base}${c.fileName}`), css: [...css].map((f) => `${base}${f}`) }
+        return { pattern: page.pattern, signedIn: page.signedIn ?? false, js: own.map((c) => `${base}${c.fileName}`), css: [...css].map((f) => `${base}${f}`) }
       })
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(out, null, 1)}\n` })
     },

@@ -20,6 +20,7 @@ export default defineConfig({
       {
         pattern: '^/app/(?:nuitrack|face|face-machine|nuitrack-analytics)/dashboard/$',
         modules: ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx'],
+        signedIn: true,
       },
     ]),
     precompress(),

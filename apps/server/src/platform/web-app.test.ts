@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../app.ts'
 import { signedInClient, testConfig, useTestApp } from '../test/harness.ts'
-import { COMPRESSIBLE, COMPRESS_THRESHOLD, IMMUTABLE_CACHE } from './web-app.ts'
+import { COMPRESSIBLE, COMPRESS_THRESHOLD, IMMUTABLE_CACHE, uniqueTokens } from './web-app.ts'
 
 const t = useTestApp()
 
@@ -151,7 +151,10 @@ describe('compression of API answers', () => {
 
 describe("the web app: a landing page's index.html announces its screen's files", () => {
   const HEAD_INDEX = '<!doctype html><html><head><title>portal</title></head><body><div id="root"></div></body></html>'
-  const PRELOADS = [{ pattern: '^/app/login/$', js: ['/app/assets/login-x1.js', '/app/assets/form-x2.js'], css: ['/app/assets/login-x3.css'] }]
+  const PRELOADS = [
+    { pattern: '^/app/login/$', js: ['/app/assets/login-x1.js', '/app/assets/form-x2.js'], css: ['/app/assets/login-x3.css'] },
+    { pattern: '^/app/nuitrack/dashboard/$', signedIn: true, js: ['/app/assets/Shell-y1.js'], css: [] },
+  ]
 
   function distWith(preloads: string | null) {
     const dist = mkdtempSync(join(tmpdir(), 'web-dist-'))
@@ -174,12 +177,26 @@ describe("the web app: a landing page's index.html announces its screen's files"
       expect(login.body.indexOf('login-x1.js')).toBeLessThan(login.body.indexOf('</head>'))
       const account = await app.inject({ method: 'GET', url: '/app/account/' })
       expect(account.body).toBe(HEAD_INDEX)
+      // a shared cache keys the page on the cookie too
+      expect(String(login.headers['vary']).split(', ')).toContain('Cookie')
       expect(account.headers['etag']).not.toBe(login.headers['etag'])
       // each variant revalidates with its own tag
       const again = await app.inject({ method: 'GET', url: '/app/login/', headers: { 'if-none-match': String(login.headers['etag']) } })
       expect(again.statusCode).toBe(304)
       const other = await app.inject({ method: 'GET', url: '/app/account/', headers: { 'if-none-match': String(login.headers['etag']) } })
       expect(other.statusCode).toBe(200)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it("a signed-in page's files are announced only to a visitor whose cookie says signed in (a signed-out one is sent to the login)", async () => {
+    const app = await buildApp({ config: testConfig(), db: t.db, webDist: distWith(JSON.stringify(PRELOADS)), runJobs: false })
+    try {
+      const out = await app.inject({ method: 'GET', url: '/app/nuitrack/dashboard/' })
+      expect(out.body).toBe(HEAD_INDEX)
+      const signedIn = await app.inject({ method: 'GET', url: '/app/nuitrack/dashboard/', headers: { cookie: 'user_status=logged' } })
+      expect(signedIn.body).toContain('<link rel="modulepreload" crossorigin href="/app/assets/Shell-y1.js">')
     } finally {
       await app.close()
     }
@@ -194,5 +211,13 @@ describe("the web app: a landing page's index.html announces its screen's files"
     } finally {
       await app.close()
     }
+  })
+})
+
+describe('uniqueTokens', () => {
+  it('names each header of a Vary once, whatever its case, keeping the first spelling', () => {
+    expect(uniqueTokens('Accept-Encoding, accept-encoding')).toBe('Accept-Encoding')
+    expect(uniqueTokens('Cookie,accept-encoding, Accept-Encoding ,COOKIE')).toBe('Cookie, accept-encoding')
+    expect(uniqueTokens('')).toBe('')
   })
 })

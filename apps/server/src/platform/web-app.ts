@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler }
 import fp from 'fastify-plugin'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
+import { COOKIES } from '@portal/domain'
 import { etagMatches } from './etag.ts'
 
 /** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
@@ -60,9 +61,10 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
 
   // a file without a .br/.gz sibling is compressed on the fly by @fastify/compress, which adds its own
   // `accept-encoding` to the Vary that setHeaders wrote (it looks for the name in lower case only):
-  // after its hook, the answer is left with the one Vary
+  // after its hook, the answer names each header once
   const oneVary: onSendHookHandler = (_request, reply, payload, done) => {
-    if (reply.hasHeader('vary')) reply.header('vary', 'Accept-Encoding')
+    const vary = reply.getHeader('vary')
+    if (vary !== undefined) reply.header('vary', uniqueTokens(String(vary)))
     done(null, payload)
   }
   app.addHook('onRoute', (route) => {
@@ -87,8 +89,10 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!
-    const { html, etag } = pages.find((p) => p.pattern === null || p.pattern.test(path))!
-    reply.header('cache-control', REVALIDATE_CACHE).header('etag', etag).header('last-modified', indexModified)
+    const signedIn = request.cookies[COOKIES.userStatus] === 'logged'
+    const { html, etag } = pages.find((p) => p.pattern === null || (p.pattern.test(path) && (signedIn || !p.signedIn)))!
+    // the page differs with the session cookie (a signed-in page's files are announced to signed-in visitors)
+    reply.header('cache-control', REVALIDATE_CACHE).header('etag', etag).header('last-modified', indexModified).header('vary', 'Cookie')
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
     return reply.type('text/html').send(html)
   }
@@ -101,11 +105,20 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   app.get('/app', { schema: { hide: true } }, page)
 })
 
+/** A header's comma-separated names, each once (the first spelling kept): "Accept-Encoding, accept-encoding" is "Accept-Encoding". */
+export const uniqueTokens = (value: string) => {
+  const seen = new Map<string, string>()
+  for (const token of value.split(',').map((t) => t.trim())) if (token && !seen.has(token.toLowerCase())) seen.set(token.toLowerCase(), token)
+  return [...seen.values()].join(', ')
+}
+
 const htmlEtag = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
 
 /** One page's index.html: the pages whose path matches `pattern` (null: every other page). */
 interface PageHtml {
   pattern: RegExp | null
+  /** announced to signed-in visitors only (the session's JS-readable cookie says so) */
+  signedIn?: boolean
   html: string
   etag: string
 }
@@ -120,14 +133,14 @@ export function routePages(root: string, indexHtml: string): PageHtml[] {
   const file = join(root, '.vite', 'route-preloads.json')
   if (!existsSync(file)) return []
   try {
-    const list = JSON.parse(readFileSync(file, 'utf8')) as { pattern: string; js: string[]; css: string[] }[]
+    const list = JSON.parse(readFileSync(file, 'utf8')) as { pattern: string; signedIn?: boolean; js: string[]; css: string[] }[]
     return list.map((p) => {
       const links = [
         ...p.js.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}">`),
         ...p.css.map((href) => `<link rel="preload" as="style" crossorigin href="${escapeAttr(href)}">`),
       ]
       const html = indexHtml.replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
-      return { pattern: new RegExp(p.pattern), html, etag: htmlEtag(html) }
+      return { pattern: new RegExp(p.pattern), signedIn: p.signedIn === true, html, etag: htmlEtag(html) }
     })
   } catch {
     return []

@@ -211,6 +211,31 @@ describe('dashboard', () => {
   })
 })
 
+describe('dashboard: a failed list', () => {
+  it('says the licenses could not be loaded instead of spinning, offers no first steps, and Try again reads the list again', async () => {
+    setLogged()
+    let failing = true
+    const routes = signedInRoutes({ licenses: [licenseView({ id: 1, title: 'Kiosk' })] })
+    const answer = routes['GET /api/license/']!
+    mockApi({
+      ...routes,
+      'GET /api/license/': (c) => (failing ? json(503, { error_code: 'service_unavailable', error: 'down' }) : answer(c)),
+    })
+    renderApp('/app/nuitrack/dashboard/')
+    const alert = await screen.findByText('The licenses could not be loaded')
+    expect(screen.queryByLabelText('Loading licenses')).toBeNull()
+    expect(screen.queryByRole('heading', { name: 'First steps' })).toBeNull()
+    // the error dialog told the user why; closing it leaves the retry
+    const dialog = await screen.findByRole('dialog')
+    const user = userEvent.setup()
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }))
+    failing = false
+    await user.click(within(alert.closest('[role="alert"]') as HTMLElement).getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByRole('link', { name: 'Kiosk' })).toBeInTheDocument()
+    expect(screen.queryByText('The licenses could not be loaded')).toBeNull()
+  })
+})
+
 describe('dashboard paging (issue 15)', () => {
   /** 130 Nuitrack licenses, newest first: every 3rd active, every 10th a trial; and 4 Face SDK ones. */
   const many = () => {

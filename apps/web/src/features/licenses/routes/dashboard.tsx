@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react'
-import { Anchor, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
@@ -33,6 +33,8 @@ export function DashboardPage() {
   })
   const groups = useGroups()
   const loading = pages.isPending || groups.isPending
+  // a list or groups request that failed (the error dialog has said why) leaves nothing to draw: say so, with a retry
+  const failed = (pages.isError && !pages.data) || (groups.isError && !groups.data)
   const first = pages.data?.pages[0]
   const licenses = useMemo(() => pages.data?.pages.flatMap((p) => p.licenses) ?? [], [pages.data])
   const slots = useMemo(() => buildRows(platform, [], groups.data?.groups ?? []), [platform, groups.data])
@@ -40,8 +42,8 @@ export function DashboardPage() {
   const email = useProfile().data?.client_info.email ?? ''
   // hidden when the client had licenses on first opening this dashboard in the session; once shown
   // it stays (progressing to success) until Hide or Done
-  const firstSteps = useFirstStepsVisibility(platform, email, loading ? null : hasLicense)
-  const showFirstSteps = !loading && firstSteps.visible
+  const firstSteps = useFirstStepsVisibility(platform, email, loading || failed ? null : hasLicense)
+  const showFirstSteps = !loading && !failed && firstSteps.visible
 
   const choose = (status: 'all' | LicenseState, product: string) => setChosen({ platform, status, product, shown: FIRST_PAGE })
   const showMore = (licensesNeeded: number) => {
@@ -57,7 +59,23 @@ export function DashboardPage() {
         {showFirstSteps && (
           <FirstSteps platform={platform} hasLicense={hasLicense} trial={trialFor(platform) ?? undefined} docsHref={DOCS[platform]} onHide={firstSteps.hide} />
         )}
-        {loading || !first ? (
+        {failed ? (
+          <Alert color="red" title={t('The licenses could not be loaded')}>
+            <Stack gap="xs" align="flex-start">
+              <span>{t('Check your connection and try again.')}</span>
+              <Button
+                variant="light"
+                size="xs"
+                onClick={() => {
+                  if (pages.isError) void pages.refetch()
+                  if (groups.isError) void groups.refetch()
+                }}
+              >
+                {t('Try again')}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : loading || !first ? (
           <Center py="xl">
             <Loader aria-label={t('Loading licenses')} />
           </Center>
