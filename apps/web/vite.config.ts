@@ -5,6 +5,7 @@ import { precompress } from './build-compress.ts'
 import { moduleChunks } from './build-module-chunks.ts'
 import { mergeRefsForScrollArea } from './build-merge-refs.ts'
 import { routePreloads } from './build-route-preloads.ts'
+import { pureDomainConstants } from './build-pure-domain.ts'
 
 const api = 'http://localhost:3000'
 
@@ -13,6 +14,7 @@ export default defineConfig({
   plugins: [
     react(),
     mergeRefsForScrollArea(),
+    pureDomainConstants(),
     moduleChunks(),
     // the pages a visitor lands on: the server announces their screens' files with the entry
     routePreloads([

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailField, passwordField, text } from './validation.ts'
+import { emailField, passwordField, text } from './fields.ts'
 
 /** Nuitrack Analytics registration (spec section 2 and 5): e-mail, password, captcha; then fill-info. */
 export const analyticsSignupBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailField, idNumber, loosePasswordField, passwordField, text } from './validation.ts'
+import { emailField, idNumber, loosePasswordField, passwordField, text } from './fields.ts'
 import { platformSchema } from './platforms.ts'
 
 /** Bodies of the sign-in family calls (spec section 7). */
@@ -75,20 +75,3 @@ export const changePasswordForm = z
     repeat_password: text().min(1, 'password_empty_error'),
   })
   .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
-
-export const TOKEN_TTL_SECONDS = {
-  confirm: 3 * 24 * 3600,
-  reset: 24 * 3600,
-  email_change: 24 * 3600,
-} as const
-export type TokenPurpose = keyof typeof TOKEN_TTL_SECONDS
-
-export const SESSION_TTL_SECONDS = 14 * 24 * 3600
-
-/** Cookie names shared by server and browser. */
-export const COOKIES = {
-  session: 'sessionid',
-  csrf: 'csrftoken',
-  userStatus: 'user_status',
-} as const
-export const CSRF_HEADER = 'x-csrftoken'

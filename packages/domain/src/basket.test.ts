@@ -1,3 +1,4 @@
+import { saleEntriesOf } from './catalogue.ts'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
@@ -8,12 +9,10 @@ import {
   orderTotalCents,
   priceOrder,
   saleEntryFor,
-  saleEntriesOf,
   shortfallCents,
   stepperValue,
-  unitPriceCents,
-  type PriceRow,
 } from './basket.ts'
+import { unitPriceCents, type PriceRow } from './prices.ts'
 import { CATALOGUE_PRICES, SALE_ENTRIES } from './catalogue.ts'
 
 const ROWS: PriceRow[] = CATALOGUE_PRICES.map((p) => ({ ...p }))

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { CUSTOM_FACE_PRODUCT, SALE_ENTRIES, YEAR_SECONDS, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
 import { contentOf, customFaceContent, customFacePriceCents, customSaleEntry, selectionOf } from './face-custom.ts'
 import type { Cents } from './money.ts'
-import type { Platform } from './platforms.ts'
+import { unitPriceCents, type PriceRow } from './prices.ts'
 
 /**
  * The basket's math (spec sections 3, 4, 5 and 9): which catalogue entry a line sells, what it costs
@@ -26,34 +26,6 @@ export function stepperValue(input: string | number): number {
 export const basketKey = (product: string, expireDelta: number | null | undefined) => `${product}_${expireDelta ?? 0}`.toLowerCase()
 
 export const saleEntryById = (id: string): SaleEntry | null => SALE_ENTRIES.find((e) => e.id === id) ?? null
-
-export const saleEntriesOf = (platform: Platform): SaleEntry[] => SALE_ENTRIES.filter((e) => e.platform === platform)
-
-/** A row of the price table, as the server reads it and GET /client/ carries it (in cents here). */
-export interface PriceRow {
-  platform: string
-  product: string
-  license_type: string
-  tier: number | null
-  cost_cents: Cents
-  deprecated: boolean
-}
-
-/** The row that prices an entry: same platform, product, license type and tier. */
-export const priceRowOf = (entry: SaleEntry, rows: readonly PriceRow[]): PriceRow | null =>
-  rows.find(
-    (r) => r.platform === entry.platform && r.product === entry.product && r.license_type === entry.price.license_type && r.tier === entry.price.tier,
-  ) ?? null
-
-/**
- * One license of the entry: the row's cost, times the months of a face all-in-one term (its row is
- * the monthly price). Null when the table has no row for it: the entry is not for sale.
- */
-export function unitPriceCents(entry: SaleEntry, rows: readonly PriceRow[]): Cents | null {
-  const row = priceRowOf(entry, rows)
-  if (!row) return null
-  return row.cost_cents * (entry.months ?? 1)
-}
 
 /** A request's line: the config names the product and, for terms, its license_expire_delta; the count is the stepper's. */
 export const purchaseItemSchema = z.object({
@@ -146,9 +118,3 @@ export const balanceCanPay = (balance: Cents, total: Cents, promoApplied: boolea
 
 /** What is missing on the balance for a total: the fill-balance modal's shortfall. */
 export const shortfallCents = (balance: Cents, total: Cents): Cents => Math.max(0, total - balance)
-
-/**
- * The platforms with a basket (/app/{platform}/basket/ and the dashboard's Buy tile): those the
- * catalogue sells on (nuitrack, face, nuitrack-analytics); Face Machine is bought by its own upgrade.
- */
-export const platformHasBasket = (platform: Platform) => platform !== 'face-machine' && saleEntriesOf(platform).length > 0

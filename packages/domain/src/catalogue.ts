@@ -521,3 +521,11 @@ export interface ChangelogEntry {
   date: string
   changes: string[]
 }
+
+export const saleEntriesOf = (platform: Platform): SaleEntry[] => SALE_ENTRIES.filter((e) => e.platform === platform)
+
+/**
+ * The platforms with a basket (/app/{platform}/basket/ and the dashboard's Buy tile): those the
+ * catalogue sells on (nuitrack, face, nuitrack-analytics); Face Machine is bought by its own upgrade.
+ */
+export const platformHasBasket = (platform: Platform) => platform !== 'face-machine' && saleEntriesOf(platform).length > 0

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { companySchema, emailField, profileFields } from './validation.ts'
+import { companySchema, emailField, profileFields } from './fields.ts'
 import { PLATFORMS, type Platform } from './platforms.ts'
 
 /** Client info as GET /api/client/ answers it (spec section 3). */

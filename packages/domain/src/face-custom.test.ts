@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { priceOrder, type PriceRow } from './basket.ts'
+import { priceOrder } from './basket.ts'
+import { type PriceRow } from './prices.ts'
 import { CATALOGUE_PRICES, CUSTOM_FACE_COMPONENTS, DATABASE_SIZES, MATCHER_TIERS, MONTH_SECONDS } from './catalogue.ts'
 import { contentOf, customFaceContent, customFacePriceCents, selectionOf } from './face-custom.ts'
 

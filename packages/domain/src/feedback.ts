@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { boundedInt, text } from './validation.ts'
+import { boundedInt, text } from './fields.ts'
 
 /**
  * The floating feedback widget (spec sections 2, 3 and 5): five emotions scored 1 to 5, a comment of

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
 import { subscriptionViewSchema } from './subscriptions.ts'
-import { LICENSE_STATES, canPause, isOnHold, licenseConfigSchema, productFacts, type LicenseState } from './licenses.ts'
+import { LICENSE_STATES, canPause, isOnHold, productFacts, type LicenseState } from './licenses.ts'
+import { licenseConfigSchema } from './license-schemas.ts'
 import { productRecord } from './catalogue.ts'
 
 /** License and group as the API answers them (spec section 3). */

@@ -12,8 +12,6 @@ import {
   groupKind,
   groupResizeBounds,
   isSourceGroupOf,
-  staffLicenseBody,
-  staffCustomTags,
   isSubscription,
   isTrial,
   licenseStatus,
@@ -26,6 +24,7 @@ import {
   trialDaysLeft,
   type LicenseFacts,
 } from './licenses.ts'
+import { staffLicenseBody, staffCustomTags } from './license-schemas.ts'
 
 const now = new Date('2026-11-22T12:00:00Z')
 const later = new Date('2026-12-22T12:00:00Z')

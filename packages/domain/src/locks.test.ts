@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkActivationLock, deviceBinding, isOnlineLicense, licenseLock } from './locks.ts'
-import type { LicenseConfig } from './licenses.ts'
+import type { LicenseConfig } from './license-schemas.ts'
 
 const online = { offline_timeout: 86_400 }
 const cfg = (over: Partial<LicenseConfig> = {}): LicenseConfig => ({ product: 'face_online_custom', online, ...over })

@@ -1,5 +1,5 @@
 import type { LicenseFilePayload } from './license-file.ts'
-import type { LicenseConfig } from './licenses.ts'
+import type { LicenseConfig } from './license-schemas.ts'
 
 /**
  * A license's lock is binding on every activation path (docs/decisions.md, "Locks and the device

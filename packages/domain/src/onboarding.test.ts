@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { platformHasBasket, type PriceRow } from './basket.ts'
+import { platformHasBasket } from './catalogue.ts'
+import type { PriceRow } from './prices.ts'
 import { CATALOGUE_PRICES } from './catalogue.ts'
 import { FIRST_STEPS, firstSteps, planPriceCents, type FirstStepsState } from './onboarding.ts'
 import { PLATFORMS } from './platforms.ts'

@@ -1,4 +1,5 @@
-import { saleEntriesOf, unitPriceCents, type PriceRow } from './basket.ts'
+import { saleEntriesOf } from './catalogue.ts'
+import { unitPriceCents, type PriceRow } from './prices.ts'
 import type { Cents } from './money.ts'
 import type { Platform } from './platforms.ts'
 

@@ -12,7 +12,7 @@ import {
   promoValidateBody,
   type PromoDiscount,
 } from './promo.ts'
-import { salesMessageBody } from './support.ts'
+import { salesMessageBody } from './sales-message.ts'
 
 const percent = fc.integer({ min: 1, max: 10_000 }).map((basisPoints): PromoDiscount => ({ kind: 'percent', basisPoints }))
 const fixed = fc.integer({ min: 1, max: 999_999_999 }).map((cents): PromoDiscount => ({ kind: 'fixed', cents }))

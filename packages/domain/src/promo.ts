@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PRODUCTS } from './catalogue.ts'
 import { centsToUsd, type Cents } from './money.ts'
-import { text } from './validation.ts'
+import { text } from './fields.ts'
 
 /**
  * Promo codes (spec sections 3, 4, 5 and 8). A code carries its discount as text: one containing %

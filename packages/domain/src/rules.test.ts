@@ -13,13 +13,11 @@ import {
   checkStaffValidity,
   checkTitle,
   defaultGroupSize,
-  newLicenseBody,
   revokeProblem,
-  splitBody,
   staffNeedsValidity,
-  titleBody,
   upgradeToAI,
 } from './licenses.ts'
+import { newLicenseBody, splitBody, titleBody } from './license-schemas.ts'
 
 const ROOT = join(import.meta.dirname, '../../..')
 

@@ -1,10 +1,12 @@
 import { z } from 'zod'
-import { basketKey, saleEntryById, unitPriceCents, type PriceRow } from './basket.ts'
+import { basketKey, saleEntryById } from './basket.ts'
+import { unitPriceCents, type PriceRow } from './prices.ts'
 import { CUSTOM_FACE_PRODUCT, DAY_SECONDS, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS, productRecord } from './catalogue.ts'
 import { customFacePriceCents, selectionOf } from './face-custom.ts'
 import { MIN_TOP_UP_USD, PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
-import { canPause, isTrial, type LicenseConfig } from './licenses.ts'
-import { boundedInt } from './validation.ts'
+import { canPause, isTrial } from './licenses.ts'
+import { type LicenseConfig } from './license-schemas.ts'
+import { boundedInt } from './fields.ts'
 
 /**
  * Subscriptions that renew, and upgrades (spec section 4; issue 13). The constants every side reads;

@@ -1,26 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import {
-  INT32_MAX,
-  INT32_MIN,
-  boundedInt,
-  idNumber,
-  isSafeText,
-  loosePasswordField,
-  text,
-  LIMITS,
-  checkEmail,
-  checkPassword,
-  checkRepeat,
-  companySchema,
-  emailField,
-  passwordContainsEmail,
-  passwordField,
-  profileFields,
-} from './validation.ts'
+import { INT32_MAX, INT32_MIN, isSafeText, LIMITS, checkEmail, checkPassword, checkRepeat, passwordContainsEmail } from './validation.ts'
+import { boundedInt, idNumber, loosePasswordField, text, companySchema, emailField, passwordField, profileFields } from './fields.ts'
 import { registrationForm } from './auth.ts'
-import { resizeBody, splitBody, staffLicenseBody, titleField, trialBody } from './licenses.ts'
+import { resizeBody, splitBody, staffLicenseBody, titleField, trialBody } from './license-schemas.ts'
 import { VALIDATION_MESSAGES, messageFor } from './messages.ts'
 
 // Section 5, written out again here so the tests do not borrow the implementation's regexes.

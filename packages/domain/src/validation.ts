@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /**
  * Section 5 of the spec: field rules shared by the forms and the API. A rule failure carries a
  * message key (e.g. `email_empty_error`); the web app translates it, the API maps it to an error code.
@@ -71,8 +69,6 @@ export function checkRepeat(password: string, repeat: string): 'password_match_e
   return password === repeat ? null : 'password_match_error'
 }
 
-// zod wrappers: one definition for the form and the body
-
 /**
  * U+0000 and UTF-16 surrogates without their partner. PostgreSQL refuses NUL in text and jsonb, and
  * a lone surrogate is not text at all (it cannot be encoded as UTF-8). With the `u` flag a paired
@@ -81,62 +77,6 @@ export function checkRepeat(password: string, repeat: string): 'password_match_e
 const LONE_SURROGATE_RE = /\p{Cs}/u
 export const isSafeText = (value: string) => !value.includes('\u0000') && !LONE_SURROGATE_RE.test(value)
 
-/**
- * The one building block of every string the API accepts (body fields, record keys, path and query
- * parameters): a string that the database can store. Everything else (length, format) is added on it.
- */
-export const text = () =>
-  // abort: the field answers this one error, not also the format rules a NUL happens to break
-  z.string().refine(isSafeText, { message: 'text_invalid_character_error', abort: true })
-
 /** Column ranges: `int` columns and `::int` casts hold 32 bits; ids are `bigint`, within JS's safe integers. */
 export const INT32_MAX = 2_147_483_647
 export const INT32_MIN = -2_147_483_648
-
-/**
- * The one building block of every integer the API accepts: whole, and within [min, max], which
- * default to the range of a PostgreSQL `int` so no value the database cannot hold gets that far.
- */
-export const boundedInt = (min: number = INT32_MIN, max: number = INT32_MAX) =>
-  z.number('integer_error').int('integer_error').min(min, 'number_range_error').max(max, 'number_range_error')
-
-/** A row id in a body or query (`bigint` columns): positive and exact in JS. */
-export const idNumber = () =>
-  z.coerce.number('integer_error').int('integer_error').min(1, 'number_range_error').max(Number.MAX_SAFE_INTEGER, 'number_range_error')
-
-export const emailField = text()
-  .superRefine((v, ctx) => {
-    const e = checkEmail(v)
-    if (e) ctx.addIssue({ code: 'custom', message: e })
-  })
-  .transform((v) => v.trim())
-
-export const passwordField = text().superRefine((v, ctx) => {
-  const e = checkPassword(v)
-  if (e) ctx.addIssue({ code: 'custom', message: e })
-})
-
-/** Sign-in and current-password fields only need presence and the maximum. */
-export const loosePasswordField = text().min(1, 'password_empty_error').max(LIMITS.passwordMax, 'password_max_length_error')
-
-const optionalText = (max: number) =>
-  text()
-    .max(max, `max_length_error:${max}`)
-    .transform((v) => v.trim())
-
-export const profileFields = {
-  name: optionalText(LIMITS.name),
-  last_name: optionalText(LIMITS.lastName),
-  phone: optionalText(LIMITS.phone).refine((v) => v === '' || /^[+0-9 ()-]{3,30}$/.test(v), 'phone_validation_error'),
-  position: optionalText(LIMITS.position),
-}
-
-export const companySchema = z.object({
-  name: optionalText(LIMITS.companyName),
-  address: optionalText(LIMITS.companyAddress),
-  vat: optionalText(LIMITS.companyVat),
-  type: optionalText(LIMITS.companyType),
-  site: optionalText(LIMITS.companySite),
-  position: optionalText(LIMITS.position),
-})
-export type Company = z.infer<typeof companySchema>

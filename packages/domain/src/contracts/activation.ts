@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { contract, errorSchema } from '../contract.ts'
 import { USB_SERIAL_MAX, VALIDATION_CODES } from '../license-file.ts'
 import { licenseViewSchema } from '../license-views.ts'
-import { text } from '../validation.ts'
+import { text } from '../fields.ts'
 import { idParams } from './licenses.ts'
 
 export const offlineActivationBody = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { contract } from '../contract.ts'
 import { purchaseItemSchema } from '../basket.ts'
 import { PAYMENT_SOURCES, appReturnPath } from '../money.ts'
-import { text } from '../validation.ts'
+import { text } from '../fields.ts'
 import { paymentSchema } from './money.ts'
 
 export const purchaseBody = z.object({

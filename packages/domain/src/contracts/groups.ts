@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { contract } from '../contract.ts'
 import { groupViewSchema, licenseViewSchema } from '../license-views.ts'
-import { newLicenseBody, resizeBody, splitBody, titleBody } from '../licenses.ts'
+import { newLicenseBody, resizeBody, splitBody, titleBody } from '../license-schemas.ts'
 import { idParams, titleErrors } from './licenses.ts'
 
 const groupTags = ['groups']

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
 import { licenseCountsSchema, licenseListQuery } from '../license-list.ts'
 import { groupViewSchema, licenseViewSchema } from '../license-views.ts'
-import { titleBody, trialBody } from '../licenses.ts'
-import { text } from '../validation.ts'
+import { titleBody, trialBody } from '../license-schemas.ts'
+import { text } from '../fields.ts'
 
 export const idParams = z.object({ id: text() })
 /** a title the rules refuse is the spec's bad-title answer, wherever the title is */

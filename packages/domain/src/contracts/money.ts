@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
 import { EXTERNAL_PAYMENT_SOURCES, PAYMENT_PROVIDERS, TRANSACTION_STATUSES, appReturnPath, topUpAmount } from '../money.ts'
-import { text } from '../validation.ts'
+import { text } from '../fields.ts'
 
 /** What a payment call answers: where the customer pays (the provider's checkout) and the transaction it will complete. */
 export const paymentSchema = z.object({

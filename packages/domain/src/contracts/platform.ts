@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
 import { analyticsFillInfoBody, analyticsSignupBody } from '../analytics.ts'
-import { text } from '../validation.ts'
+import { text } from '../fields.ts'
 import { SUPPORT_SERVICES } from '../platforms.ts'
 
 const changelogEntry = z.object({ version: z.string(), date: z.string(), changes: z.array(z.string()) })

@@ -1,5 +1,5 @@
 import { contract } from '../contract.ts'
-import { staffLicenseBody } from '../licenses.ts'
+import { staffLicenseBody } from '../license-schemas.ts'
 import { licensesSchema, titleErrors } from './licenses.ts'
 
 export const staffContracts = {

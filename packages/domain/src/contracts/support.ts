@@ -1,5 +1,5 @@
 import { contract, okSchema } from '../contract.ts'
-import { salesMessageBody } from '../support.ts'
+import { salesMessageBody } from '../sales-message.ts'
 
 /** Messages to the vendor's people: the contact-sales form. */
 export const supportContracts = {

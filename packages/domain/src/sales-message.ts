@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { emailField, text } from './fields.ts'
+import { DEFAULT_SALES_RECIPIENT, SALES_LIMITS } from './support.ts'
+
+/** The contact-sales message's body (support.ts has its limits), apart so the browser's first load reads those without Zod. */
+export const salesMessageBody = z.object({
+  recipient: text()
+    .trim()
+    .min(1, 'sales_recipient_error')
+    .max(SALES_LIMITS.recipientMax, 'sales_recipient_error')
+    .regex(/^[a-z0-9_-]+$/, 'sales_recipient_error')
+    .default(DEFAULT_SALES_RECIPIENT),
+  name: text().trim().min(1, 'name_empty_error').max(SALES_LIMITS.name, `max_length_error:${SALES_LIMITS.name}`),
+  email: emailField,
+  message: text()
+    .trim()
+    .min(1, 'details_empty_error')
+    .min(SALES_LIMITS.detailsMin, 'details_low_length_error')
+    .max(SALES_LIMITS.detailsMax, 'details_alot_length_error'),
+})
+export type SalesMessageBody = z.input<typeof salesMessageBody>
