@@ -241,8 +241,16 @@ function detailOf(audit: { details?: unknown }): string {
 
 // ---- the dashboard in a browser ----
 
-/** Time from navigation to the dashboard's first rows and an answered "Show 50 more" click (5 loads after a warm-up). */
-export async function dashboardLoad(base: string, setCookies: string[], licenses: number): Promise<number[]> {
+/** The dashboard's timings, each sorted: as the test harness sees them, and as the page itself records them. */
+export interface DashboardTimes {
+  /** navigation until the harness saw 70 rows after its click: includes Playwright's polling and its click's checks */
+  harness: number[]
+  /** in the page (performance.now, a MutationObserver): navigation until the first 20 rows, plus click until 70 rows */
+  page: number[]
+}
+
+/** Time from navigation to the dashboard's first rows and an answered "Show 50 more" click (5 loads after 3 warm-up loads). */
+export async function dashboardLoad(base: string, setCookies: string[], licenses: number): Promise<DashboardTimes> {
   const { chromium } = await import('@playwright/test')
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS })
   onCleanup(async () => browser.close())
@@ -255,21 +263,42 @@ export async function dashboardLoad(base: string, setCookies: string[], licenses
         return { name: name!, value: value.join('='), url: base }
       }),
     )
+    // the page notes when the texts first appear, so its own figure has no polling in it
+    await context.addInitScript({
+      content: `(() => {
+        const marks = (globalThis.__benchMarks = {})
+        const seen = () => {
+          const text = document.body ? document.body.innerText : ''
+          if (marks.first === undefined && text.includes(${JSON.stringify(`Showing 20 of ${licenses}`)})) marks.first = performance.now()
+          if (marks.more === undefined && text.includes(${JSON.stringify(`Showing 70 of ${licenses}`)})) marks.more = performance.now()
+        }
+        document.addEventListener('DOMContentLoaded', () =>
+          new MutationObserver(seen).observe(document.body, { childList: true, subtree: true, characterData: true }))
+        document.addEventListener('click', () => { if (marks.click === undefined) marks.click = performance.now() }, true)
+      })()`,
+    })
     const page = await context.newPage()
     page.setDefaultTimeout(30_000)
     const times: number[] = []
-    for (let i = 0; i < 6; i++) {
+    const inPage: number[] = []
+    // three warm-up loads (the server's code and Chromium's caches warm, as for a customer on a running
+    // portal), then five measured
+    for (let i = 0; i < 8; i++) {
       const started = Date.now()
       await page.goto(`${base}/app/nuitrack/dashboard/`)
       await page.getByText(`Showing 20 of ${licenses}`).waitFor()
       // interactive: a click on the next page of rows is answered
       await page.getByRole('button', { name: /Show 50 more/ }).click()
       await page.getByText(`Showing 70 of ${licenses}`).waitFor()
-      if (i > 0) times.push(Date.now() - started)
+      if (i < 3) continue
+      times.push(Date.now() - started)
+      const m = await page.evaluate(() => (globalThis as { __benchMarks?: Record<string, number> }).__benchMarks ?? {})
+      if (m.first !== undefined && m.click !== undefined && m.more !== undefined) inPage.push(Math.round(m.first + (m.more - m.click)))
     }
     times.sort((a, b) => a - b)
-    console.log(`dashboard with ${licenses} licenses interactive in ${times.join(', ')} ms`)
-    return times
+    inPage.sort((a, b) => a - b)
+    console.log(`dashboard with ${licenses} licenses interactive in ${times.join(', ')} ms (in the page: ${inPage.join(', ')} ms)`)
+    return { harness: times, page: inPage }
   } finally {
     await browser.close()
   }

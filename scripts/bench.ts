@@ -25,6 +25,7 @@ import Fastify from 'fastify'
 import pg from 'pg'
 import {
   dashboardLoad,
+  type DashboardTimes,
   installExitGuards,
   isStopping,
   onCleanup,
@@ -115,7 +116,7 @@ interface Results {
   notModifiedReason?: string
   validate: Figures
   twoProcess: { oneDirect: Figures[]; oneProxied: Figures[]; twoProxied: Figures[] } | null
-  dashboard: number[] | null
+  dashboard: DashboardTimes | null
   dashboardReason?: string
   lighthouse: LighthouseFigures[] | null
   lighthouseReason?: string
@@ -204,7 +205,7 @@ async function main() {
   // ---- the browser, first: on the server as a customer meets it, before the load runs below leave
   // PostgreSQL with dead rows to vacuum and the server with a full heap (the dashboard took 885 ms
   // after them in one run, against about 330 ms before) ----
-  let dashboard: number[] | null = null
+  let dashboard: DashboardTimes | null = null
   let dashboardReason: string | undefined
   if (!SKIP.has('dashboard') && !LIST_ONLY) {
     try {
@@ -345,7 +346,12 @@ function report(r: Results) {
       : [`whole list of ${LICENSES}, repeat fetch with If-None-Match: p99`, r.notModifiedReason ?? '', 'under 5 ms', false],
     ['POST /api/sdk/validate/ throughput / bare one-SELECT route', `${validateRatio.toFixed(0)} %`, '75 % or more', validateRatio >= 75],
     r.dashboard
-      ? [`dashboard with ${LICENSES} licenses interactive: median`, `${median(r.dashboard)} ms`, 'under 250 ms', median(r.dashboard) < 250]
+      ? [
+          `dashboard with ${LICENSES} licenses interactive: median (as the test harness sees it; in the page itself)`,
+          `${median(r.dashboard.harness)} ms (${r.dashboard.page.length ? `${median(r.dashboard.page)} ms` : 'not recorded'})`,
+          'under 250 ms',
+          median(r.dashboard.harness) < 250,
+        ]
       : [`dashboard with ${LICENSES} licenses interactive: median`, r.dashboardReason ?? '', 'under 250 ms', null],
   ]
   for (const l of r.lighthouse ?? []) {
@@ -452,7 +458,11 @@ ${twoTable}
 ${
   r.dashboard
     ? `Dashboard with ${LICENSES} licenses, from navigation until the first 20 rows show and a "Show 50 more" click is
-answered, in Chromium at 1280×900 (5 loads after a warm-up), measured before the API load runs (as Lighthouse is): ${r.dashboard.join(', ')} ms, median ${median(r.dashboard)} ms.`
+answered, in Chromium at 1280×900 (5 loads after 3 warm-up loads), measured before the API load runs (as Lighthouse is).
+As the test harness sees it (Playwright's polling for the texts and its click's checks included, the goal's figure):
+${r.dashboard.harness.join(', ')} ms, median ${median(r.dashboard.harness)} ms. In the page itself (performance.now from a
+MutationObserver: navigation until the first rows, plus the click until the 70 rows): ${r.dashboard.page.join(', ')} ms,
+median ${r.dashboard.page.length ? median(r.dashboard.page) : '–'} ms.`
     : (r.dashboardReason ?? '')
 }
 
