@@ -95,7 +95,9 @@ export async function touchDevice(tx: Queryable, deviceId: number, fingerprint: 
   await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [deviceId, name, fingerprint])
 }
 
-export type ValidationRow = Pick<LicenseRecord, 'id' | 'product' | 'config' | 'status' | 'held_until' | 'expire_date'> & {
+export type ValidationRow = Pick<LicenseRecord, 'id' | 'status' | 'held_until' | 'expire_date'> & {
+  /** the two keys of the config validation reads (a missing key reads as null, as it does in the full config) */
+  config: Pick<LicenseRecord['config'], 'paused' | 'online'>
   device_id: number | null
   last_seen: Date | null
 }
@@ -103,7 +105,8 @@ export type ValidationRow = Pick<LicenseRecord, 'id' | 'product' | 'config' | 's
 /** The hot path's one read: the license by key joined to the SDK-bound device of the fingerprint. */
 export async function findForValidation(db: Queryable, token: string, fingerprint: string): Promise<ValidationRow | null> {
   const rows = await db.query<ValidationRow>(
-    `SELECT l.id, l.product, l.config, l.status, l.held_until, l.expire_date, d.id AS device_id, d.last_seen
+    `SELECT l.id, jsonb_build_object('paused', l.config->'paused', 'online', l.config->'online') AS config,
+            l.status, l.held_until, l.expire_date, d.id AS device_id, d.last_seen
        FROM licenses l
        LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL AND d.kind = 'online'
       WHERE l.token = $1 AND l.revoked_at IS NULL`,
