@@ -7,7 +7,7 @@
  * - the same validate and page calls through a small round-robin proxy, to one and then to two
  *   server processes on the same database;
  * - the dashboard with 1,000 licenses in Chromium; Lighthouse (mobile) on /app/login/ and the dashboard;
- * - the bundle sizes (scripts/bundle-size.ts, when it exists).
+ * - the bundle sizes (scripts/bundle-size.ts).
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/portal_bench) is dropped and made
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
@@ -23,6 +23,7 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import pg from 'pg'
+import { formatReport, measureBundles, type BundleReport } from './bundle-size.ts'
 import {
   dashboardLoad,
   type DashboardTimes,
@@ -92,15 +93,6 @@ async function measure(name: string, opts: autocannon.Options): Promise<Figures>
   return f
 }
 
-/** the parts of scripts/bundle-size.ts the bench reads (typed here: the file comes from another branch) */
-interface BundleReport {
-  pages: { page: string; js: { gzip: number } }[]
-  transfer?: { page: string; js: { bytes: number }; css: { bytes: number } }[]
-}
-interface BundleModule {
-  measureBundles(opts: { baseUrl?: string; account?: { email: string; password: string } }): Promise<BundleReport>
-  formatReport?(report: BundleReport): string
-}
 interface BundleFigures {
   report: BundleReport
   text: string
@@ -282,19 +274,15 @@ async function main() {
     twoProcess = { oneDirect: [validate, page], oneProxied, twoProxied }
   }
 
-  // ==== BUNDLE SIZES: scripts/bundle-size.ts (the first-load branch) exports measureBundles(); its figures
-  // feed the goals below. Until that file is merged this section says "not measured". ====
+  // ---- bundle sizes (scripts/bundle-size.ts): the build's first loads and the bytes a browser receives ----
   let bundles: BundleFigures | null = null
-  let bundlesReason = 'not measured (scripts/bundle-size.ts)'
-  if (existsSync('scripts/bundle-size.ts')) {
-    try {
-      const mod = (await import('./bundle-size.ts' as string)) as BundleModule
-      const measured = await mod.measureBundles({ baseUrl: base, account: { email: EMAIL, password } })
-      bundles = { report: measured, text: mod.formatReport?.(measured) ?? JSON.stringify(measured, null, 2) }
-    } catch (err) {
-      bundlesReason = `failed: ${(err as Error).message.split('\n')[0]}`
-      console.error(`bundle sizes ${bundlesReason}`)
-    }
+  let bundlesReason = 'not measured'
+  try {
+    const measured = await measureBundles({ baseUrl: base, account: { email: EMAIL, password } })
+    bundles = { report: measured, text: formatReport(measured) }
+  } catch (err) {
+    bundlesReason = `failed: ${(err as Error).message.split('\n')[0]}`
+    console.error(`bundle sizes ${bundlesReason}`)
   }
 
   if (isStopping()) throw new Error('stopped before the end: docs/benchmarks.md left as it was')

@@ -29,6 +29,8 @@ import {
   platformProductSpec,
   productFilterSpec,
   productFilterValues,
+  productKind,
+  productMatches,
   type LicenseCounts,
   type LicensePageRequest,
   type Platform,
@@ -325,27 +327,13 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
 /** A trial tag on a license not upgraded: the row half of the `trial` product filter (productCondition). */
 const TAGGED_SQL = `(COALESCE(l.config->>'tag', '') <> '' AND l.config->'upgraded' IS DISTINCT FROM 'true'::jsonb)`
 
-/** productCondition in memory, for a group of rows of one product and trial tag (countLicenses). */
-function specMatches(spec: ProductFilterSpec, product: string, tagged: boolean): boolean {
-  switch (spec.kind) {
-    case 'all':
-      return true
-    case 'in':
-      return spec.products.includes(product)
-    case 'not_in':
-      return !spec.products.includes(product)
-    case 'trial':
-      return spec.trialProducts.includes(product) || tagged
-  }
-}
-
 /**
  * The tabs' and filters' counts of a client's licenses (of one platform), in one query: per state
  * under the product filter, per product filter over every state (LicenseCounts in packages/domain).
  * Also the business-time span in which these states hold: the nearest hold end and expiry on each
  * side of `now` (a count changes only there). The database derives each row's state once and
  * groups the rows by product, state and trial tag (a few groups); the filters are summed here,
- * which is cheaper than a dozen conditional counts over every row.
+ * by the domain's productMatches, which is cheaper than a dozen conditional counts over every row.
  */
 export async function countLicenses(
   db: Queryable,
@@ -377,16 +365,17 @@ export async function countLicenses(
       GROUP BY 1, 2, 3`,
     p.values,
   )
-  const selected = productFilterSpec(product)
-  const filters = productFilterValues(platform ?? undefined).map((f) => [f, productFilterSpec(f)] as const)
+  const filters = productFilterValues(platform ?? undefined)
   const counts: LicenseCounts = {
     status: Object.fromEntries(LICENSE_STATES.map((s) => [s, 0])) as LicenseCounts['status'],
-    product: Object.fromEntries(filters.map(([f]) => [f, 0])),
+    product: Object.fromEntries(filters.map((f) => [f, 0])),
   }
   const span = { ...ALWAYS }
   for (const g of groups) {
-    if (specMatches(selected, g.product, g.tagged)) counts.status[g.state] += g.n
-    for (const [f, spec] of filters) if (specMatches(spec, g.product, g.tagged)) counts.product[f]! += g.n
+    // isTrial of the group's rows: a trial product, or a tag not upgraded
+    const isTrial = productKind(g.product) === 'trial' || g.tagged
+    if (productMatches(product, g.product, isTrial)) counts.status[g.state] += g.n
+    for (const f of filters) if (productMatches(f, g.product, isTrial)) counts.product[f]! += g.n
     span.from = Math.max(span.from, g.held_until_before ?? -Infinity, g.expire_date_before ?? -Infinity)
     span.until = Math.min(span.until, g.held_until_after ?? Infinity, g.expire_date_after ?? Infinity)
   }

@@ -50,6 +50,7 @@ import {
   lockLicense,
   toGroupView,
   toLicenseView,
+  type LicenseRow,
   type GroupRow,
   type LicenseRecord,
 } from './queries.ts'
@@ -127,19 +128,23 @@ export async function listLicensesAnswer(
   // `*` is not honoured: the tag a 304 answers with could not be named without reading the list
   const held = parseIfNoneMatch(ifNoneMatch).tags.find((tag) => tagStillNames(tag, key, version, now))
   if (held) return { etag: held, notModified: true }
+  // the views, and the span in which they (and whatever else the answer holds, from `within`) stay as built
+  const viewsOf = (rows: LicenseRow[], within: TimeSpan) => ({
+    licenses: rows.map((r) => toLicenseView(r, now)),
+    span: rows.reduce((acc, r) => intersectSpans(acc, licenseViewSpan(r, now)), within),
+  })
   if (!page) {
-    const rows = await listLicenses(ctx.db, clientId, { platform: query.type ?? null, now })
-    const span = rows.reduce((acc, r) => intersectSpans(acc, licenseViewSpan(r, now)), ALWAYS)
-    return { etag: etagOf(key, version, span), notModified: false, body: { licenses: rows.map((r) => toLicenseView(r, now)) } }
+    const { licenses, span } = viewsOf(await listLicenses(ctx.db, clientId, { platform: query.type ?? null, now }), ALWAYS)
+    return { etag: etagOf(key, version, span), notModified: false, body: { licenses } }
   }
   const [rows, counted] = await Promise.all([
     listLicenses(ctx.db, clientId, { platform: page.platform, page, now }),
     countLicenses(ctx.db, clientId, page.platform, page.product, now),
   ])
-  const { counts, span: countSpan } = counted
-  const span = rows.reduce((acc, r) => intersectSpans(acc, licenseViewSpan(r, now)), countSpan)
+  const { counts } = counted
+  const { licenses, span } = viewsOf(rows, counted.span)
   const total = page.status === 'all' ? counts.product[page.product]! : counts.status[page.status]
-  return { etag: etagOf(key, version, span), notModified: false, body: { licenses: rows.map((r) => toLicenseView(r, now)), total, counts } }
+  return { etag: etagOf(key, version, span), notModified: false, body: { licenses, total, counts } }
 }
 
 /** The license list's session lookup: the session's client and, in the same statement, the list version. */

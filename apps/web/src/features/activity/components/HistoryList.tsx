@@ -1,7 +1,8 @@
 import { Box, Group, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import type { ActivityEvent } from '@portal/domain'
-import { describeActivity, formatWhen } from './describe.ts'
+import { formatDayTime } from '../../../lib/dates.ts'
+import { describeActivity } from './describe.ts'
 
 /**
  * The lines of a history, newest first: what happened and when. `withLicense` names the license
@@ -32,7 +33,7 @@ export function HistoryList({ events, withLicense = false }: { events: readonly 
               </Text>
             </Box>
             <Text size="sm" c="dimmed" component="time" dateTime={e.created_at} style={{ whiteSpace: 'nowrap' }}>
-              {formatWhen(e.created_at)}
+              {formatDayTime(e.created_at)}
             </Text>
           </Group>
         </Box>

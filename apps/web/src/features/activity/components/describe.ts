@@ -1,9 +1,6 @@
 import type { TFunction } from 'i18next'
 import { formatCents, productTitle, type ActivityEvent } from '@portal/domain'
-import { formatDay, formatDayTime } from '../../../lib/dates.ts'
-
-/** "Nov 25, 2026, 8:45 PM": the spec's MMM DD, YYYY and the time of day. */
-export const formatWhen = (iso: string) => formatDayTime(iso)
+import { formatDay } from '../../../lib/dates.ts'
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null)
 const num = (v: unknown) => (typeof v === 'number' ? v : null)
