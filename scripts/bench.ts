@@ -13,8 +13,8 @@
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
  * +2 second server, +3 proxy), BENCH_TIMEOUT (600 s: everything is stopped after it),
  * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing.
- * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs), printed and
- * not written to docs/benchmarks.md: a quick before/after of the list calls.
+ * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs); `--only validate`:
+ * just validate between them. Printed and not written to docs/benchmarks.md: a quick before/after.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -53,8 +53,9 @@ const SETTLE_MS = 1500
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean))
 const onlyAt = process.argv.indexOf('--only')
 const ONLY = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined
-if (ONLY !== undefined && ONLY !== 'list') throw new Error(`--only ${ONLY}: only 'list' is known`)
+if (ONLY !== undefined && ONLY !== 'list' && ONLY !== 'validate') throw new Error(`--only ${ONLY}: 'list' and 'validate' are known`)
 const LIST_ONLY = ONLY === 'list'
+const VALIDATE_ONLY = ONLY === 'validate'
 const EMAIL = 'bench@example.com'
 const LICENSES = 1000
 const PAGE_PATH = '/api/license/?type=nuitrack&offset=0&limit=50'
@@ -199,7 +200,7 @@ async function main() {
   // after them in one run, against about 330 ms before) ----
   let dashboard: DashboardTimes | null = null
   let dashboardReason: string | undefined
-  if (!SKIP.has('dashboard') && !LIST_ONLY) {
+  if (!SKIP.has('dashboard') && ONLY === undefined) {
     try {
       dashboard = await dashboardLoad(base, setCookies, LICENSES)
     } catch (err) {
@@ -209,7 +210,7 @@ async function main() {
   } else dashboardReason = 'skipped'
   let lighthouse: LighthouseFigures[] | null = null
   let lighthouseReason: string | undefined
-  if (!SKIP.has('lighthouse') && !LIST_ONLY) {
+  if (!SKIP.has('lighthouse') && ONLY === undefined) {
     try {
       lighthouse = await runLighthouse([
         { name: '/app/login/', url: `${base}/app/login/` },
@@ -227,29 +228,30 @@ async function main() {
   // validate beside the bare route, before the list calls leave garbage and JIT work behind them
   const validate = LIST_ONLY ? null : await measure('POST /api/sdk/validate/', validateOpts(base))
   if (validate) api.push(validate)
-  const list = LIST_ONLY ? null : await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
+  const list = ONLY ? null : await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
   if (list) api.push(list)
-  if (!LIST_ONLY) api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
-  const page = await measure(`GET ${PAGE_PATH} (page of 50 of ${LICENSES})`, { url: `${base}${PAGE_PATH}`, headers: signedIn })
-  api.push(page)
+  if (!ONLY) api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
+  const page = VALIDATE_ONLY ? null : await measure(`GET ${PAGE_PATH} (page of 50 of ${LICENSES})`, { url: `${base}${PAGE_PATH}`, headers: signedIn })
+  if (page) api.push(page)
   let notModified: Figures | null = null
   let notModifiedReason: string | undefined
   // the ETag of the list as it is now: the devices bound above made the first fetch's tag stale
-  const etag = (await fetch(`${base}${LIST_PATH}`, { headers: signedIn })).headers.get('etag')
+  const etag = VALIDATE_ONLY ? null : (await fetch(`${base}${LIST_PATH}`, { headers: signedIn })).headers.get('etag')
   if (etag) {
     notModified = await measure(`GET ${LIST_PATH} again with If-None-Match (304)`, {
       url: `${base}${LIST_PATH}`,
       headers: { ...signedIn, 'if-none-match': etag },
     })
     api.push(notModified)
-  } else {
+  } else if (!VALIDATE_ONLY) {
     notModifiedReason = 'the list answers no ETag yet'
     console.log(`repeat fetch: ${notModifiedReason}`)
   }
   // a second bare run at the end shows how much the machine drifted during the run
   api.push(await measure('bare Fastify, again', { url: bareUrl }))
   const bareRps = (api[0]!.rps + api[api.length - 1]!.rps) / 2
-  if (!validate || !list) {
+  if (!validate || !list || !page) {
+    if (VALIDATE_ONLY) console.log(`validate / bare: ${((validate!.rps / bareRps) * 100).toFixed(0)} %`)
     console.log(`--only ${ONLY}: nothing written; bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`)
     return
   }

@@ -199,11 +199,14 @@ export async function takeBackHits(db: Queryable, keys: string[]) {
 
 /**
  * Adds counted hits to their buckets (epoch seconds) and answers every bucket of those keys since
- * `since`: the upsert's rows are the buckets sent, the others come from the table (a CTE does not
- * see its sibling's writes, hence the union).
+ * `since`. A CTE does not see its sibling's writes, so the table's rows are as they were before the
+ * upsert: a bucket the upsert touched comes twice, and its `fresh` row (the upsert's) is the count.
+ * The keys are matched by a hash join on their distinct list: an anti-join against the unnested
+ * input was planned as a nested loop (the planner guesses 10 rows for unnest) and took 300 ms for
+ * 660 keys.
  */
 export async function addBucketHits(db: Queryable, keys: string[], buckets: number[], hits: number[], since: number) {
-  return db.query<{ key: string; bucket: number; hits: number }>(
+  return db.query<{ key: string; bucket: number; hits: number; fresh: boolean }>(
     `WITH r AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::int[]) AS r(k, b, n)),
      up AS (
        INSERT INTO rate_limits (key, window_start, hits)
@@ -211,11 +214,11 @@ export async function addBucketHits(db: Queryable, keys: string[], buckets: numb
        ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limits.hits + EXCLUDED.hits
        RETURNING key, window_start, hits
      )
-     SELECT key, extract(epoch FROM window_start)::float8 AS bucket, hits FROM up
+     SELECT key, extract(epoch FROM window_start)::float8 AS bucket, hits, true AS fresh FROM up
      UNION ALL
-     SELECT l.key, extract(epoch FROM l.window_start)::float8, l.hits FROM rate_limits l
-      WHERE l.key IN (SELECT DISTINCT k FROM r) AND l.window_start >= to_timestamp($4)
-        AND NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.key AND to_timestamp(r.b) = l.window_start)`,
+     SELECT l.key, extract(epoch FROM l.window_start)::float8, l.hits, false
+       FROM (SELECT DISTINCT k FROM r) d JOIN rate_limits l ON l.key = d.k
+      WHERE l.window_start >= to_timestamp($4)`,
     [keys, buckets, hits, since],
   )
 }

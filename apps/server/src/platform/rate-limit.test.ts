@@ -54,6 +54,20 @@ describe('the device API limiter (batched, sliding window)', () => {
     await b.stop()
   })
 
+  it('a flush into a bucket another process already filled learns the sum, not the table row it replaced', async () => {
+    const c = clock()
+    const a = new BatchedLimiter(t.db, 60, 60_000, { now: c.now })
+    const b = new BatchedLimiter(t.db, 60, 60_000, { now: c.now })
+    expect(takeMany(a, 60, 'sdk:key:same-bucket')).toBe(60)
+    await a.flush()
+    expect(takeMany(b, 50, 'sdk:key:same-bucket')).toBe(50)
+    await b.flush()
+    // b's bucket holds 110 now: 10 more pass, not the 60 that the pre-upsert row (60) would allow
+    expect(takeMany(b, 20, 'sdk:key:same-bucket')).toBe(10)
+    await a.stop()
+    await b.stop()
+  })
+
   it('stores a key the database cannot hold (a NUL) hashed, so the flush goes through', async () => {
     const l = new BatchedLimiter(t.db, 60, 200)
     expect(l.take([{ key: 'sdk:key:\u0000', max: 5 }])).toBe(true)

@@ -35,12 +35,26 @@ describe('security headers', () => {
     expect(csp).not.toHaveProperty('upgrade-insecure-requests')
   })
 
+  it("the device API's JSON carries OWASP's REST set, not a page's headers", async () => {
+    const res = await new Agent(t.app).post('/api/sdk/validate/', { key: 'no-such-key', fingerprint: 'f' }, { csrf: false })
+    expect(res.json()).toMatchObject({ valid: false, code: 'NOT_FOUND' })
+    expect(directives(res.headers['content-security-policy'])).toEqual({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] })
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['x-frame-options']).toBe('DENY')
+    expect(res.headers['cache-control']).toBe('no-store')
+    for (const name of ['cross-origin-opener-policy', 'referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'origin-agent-cluster']) {
+      expect(res.headers[name]).toBeUndefined()
+    }
+  })
+
   it('with an https PUBLIC_URL: HSTS, and insecure requests upgraded', async () => {
     const app = await buildApp({ config: testConfig({ PUBLIC_URL: 'https://portal.example' }), db: t.db })
     try {
       const res = await app.inject({ method: 'GET', url: '/api/health/' })
       expect(res.headers['strict-transport-security']).toMatch(/^max-age=31536000$/)
       expect(directives(res.headers['content-security-policy'])).toHaveProperty('upgrade-insecure-requests')
+      const device = await app.inject({ method: 'POST', url: '/api/sdk/validate/', payload: { key: 'k', fingerprint: 'f' } })
+      expect(device.headers['strict-transport-security']).toMatch(/^max-age=31536000$/)
     } finally {
       await app.close()
     }
