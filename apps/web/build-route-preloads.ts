@@ -13,6 +13,8 @@ export interface RoutePreloadSpec {
   modules: string[]
   /** a signed-in page: announced only to a visitor the session cookie says is signed in (else the guard sends them to the login) */
   signedIn?: boolean
+  /** the API addresses the page asks for as it opens (same-origin paths), announced as `preload` links */
+  fetch?: string[]
 }
 
 /** What the server adds to index.html for a page matching `pattern`: the scripts and styles its screen loads. */
@@ -21,6 +23,7 @@ export interface RoutePreload {
   signedIn: boolean
   js: string[]
   css: string[]
+  fetch: string[]
 }
 
 type Meta = { viteMetadata?: { importedCss: Set<string> } }
@@ -69,7 +72,13 @@ export function routePreloads(pages: RoutePreloadSpec[]): Plugin {
         const own = [...set].filter((c) => !withEntry.has(c))
         const css = new Set<string>()
         for (const c of own) for (const f of (c as OutputChunk & Meta).viteMetadata?.importedCss ?? []) css.add(f)
-        return { pattern: page.pattern, signedIn: page.signedIn ?? false, js: own.map((c) => `${base}${c.fileName}`), css: [...css].map((f) => `${base}${f}`) }
+        return {
+          pattern: page.pattern,
+          signedIn: page.signedIn ?? false,
+          js: own.map((c) => `${base}${c.fileName}`),
+          css: [...css].map((f) => `${base}${f}`),
+          fetch: page.fetch ?? [],
+        }
       })
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(out, null, 1)}\n` })
     },

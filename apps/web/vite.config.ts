@@ -6,6 +6,9 @@ import { moduleChunks } from './build-module-chunks.ts'
 import { mergeRefsForScrollArea } from './build-merge-refs.ts'
 import { routePreloads } from './build-route-preloads.ts'
 import { pureDomainConstants } from './build-pure-domain.ts'
+import { dashboardFirstRequests } from './first-requests.ts'
+// by path, not by package name: the config is bundled alone, and the package's entry is TypeScript
+import { PLATFORMS } from '../../packages/domain/src/platforms.ts'
 
 const api = 'http://localhost:3000'
 
@@ -19,11 +22,13 @@ export default defineConfig({
     // the pages a visitor lands on: the server announces their screens' files with the entry
     routePreloads([
       { pattern: '^/app/login/$', modules: ['src/features/auth/routes/login.tsx'] },
-      {
-        pattern: '^/app/(?:nuitrack|face|face-machine|nuitrack-analytics)/dashboard/$',
+      // each platform's dashboard: its screen's files, and the data it asks for as it opens
+      ...PLATFORMS.map((platform) => ({
+        pattern: `^/app/${platform}/dashboard/$`,
         modules: ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx'],
         signedIn: true,
-      },
+        fetch: dashboardFirstRequests(platform),
+      })),
     ]),
     precompress(),
   ],

@@ -153,7 +153,13 @@ describe("the web app: a landing page's index.html announces its screen's files"
   const HEAD_INDEX = '<!doctype html><html><head><title>portal</title></head><body><div id="root"></div></body></html>'
   const PRELOADS = [
     { pattern: '^/app/login/$', js: ['/app/assets/login-x1.js', '/app/assets/form-x2.js'], css: ['/app/assets/login-x3.css'] },
-    { pattern: '^/app/nuitrack/dashboard/$', signedIn: true, js: ['/app/assets/Shell-y1.js'], css: [] },
+    {
+      pattern: '^/app/nuitrack/dashboard/$',
+      signedIn: true,
+      js: ['/app/assets/Shell-y1.js'],
+      css: [],
+      fetch: ['/api/license/?type=nuitrack&offset=0&limit=20', '/api/group/', 'https://elsewhere.example/x'],
+    },
   ]
 
   function distWith(preloads: string | null) {
@@ -195,8 +201,14 @@ describe("the web app: a landing page's index.html announces its screen's files"
     try {
       const out = await app.inject({ method: 'GET', url: '/app/nuitrack/dashboard/' })
       expect(out.body).toBe(HEAD_INDEX)
+      expect(out.body).not.toContain('as="fetch"')
       const signedIn = await app.inject({ method: 'GET', url: '/app/nuitrack/dashboard/', headers: { cookie: 'user_status=logged' } })
       expect(signedIn.body).toContain('<link rel="modulepreload" crossorigin href="/app/assets/Shell-y1.js">')
+      // the data it opens with goes out beside the scripts, in fetch()'s own mode; only our own API
+      expect(signedIn.body).toContain('<link rel="preload" as="fetch" crossorigin href="/api/license/?type=nuitrack&amp;offset=0&amp;limit=20">')
+      expect(signedIn.body).toContain('<link rel="preload" as="fetch" crossorigin href="/api/group/">')
+      expect(signedIn.body).not.toContain('elsewhere.example')
+      expect(signedIn.body.indexOf('/api/group/')).toBeLessThan(signedIn.body.indexOf('</head>'))
     } finally {
       await app.close()
     }

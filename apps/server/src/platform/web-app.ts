@@ -125,19 +125,22 @@ interface PageHtml {
 
 /**
  * index.html for the pages the build lists in .vite/route-preloads.json (apps/web/build-route-preloads.ts):
- * the same page with its screen's scripts as modulepreload links and its styles as preload links, so
- * the browser fetches them beside the entry instead of after it has run. A missing or unreadable
- * list leaves every page the plain index.html.
+ * the same page with its screen's scripts as modulepreload links, its styles and the API calls it
+ * opens with as preload links, so the browser fetches them beside the entry instead of after it has
+ * run. A missing or unreadable list leaves every page the plain index.html.
  */
 export function routePages(root: string, indexHtml: string): PageHtml[] {
   const file = join(root, '.vite', 'route-preloads.json')
   if (!existsSync(file)) return []
   try {
-    const list = JSON.parse(readFileSync(file, 'utf8')) as { pattern: string; signedIn?: boolean; js: string[]; css: string[] }[]
+    const list = JSON.parse(readFileSync(file, 'utf8')) as { pattern: string; signedIn?: boolean; js: string[]; css: string[]; fetch?: string[] }[]
     return list.map((p) => {
       const links = [
         ...p.js.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}">`),
         ...p.css.map((href) => `<link rel="preload" as="style" crossorigin href="${escapeAttr(href)}">`),
+        // the API calls the page makes as it opens: same-origin only, the session cookie rides along
+        // (crossorigin="anonymous" is fetch()'s own mode, so the app's request takes the answer)
+        ...(p.fetch ?? []).filter((href) => href.startsWith('/api/')).map((href) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttr(href)}">`),
       ]
       const html = indexHtml.replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
       return { pattern: new RegExp(p.pattern), signedIn: p.signedIn === true, html, etag: htmlEtag(html) }

@@ -6,6 +6,8 @@ import { makeQueryClient } from '../lib/query-client.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
 import { licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
 import { createAppRouter } from './router.tsx'
+import { PLATFORMS } from '@portal/domain'
+import { dashboardFirstRequests } from '../../first-requests.ts'
 
 const signOut = () => {
   document.cookie = 'user_status=; path=/; max-age=0'
@@ -45,6 +47,14 @@ describe('prefetching a signed-in screen while its code loads', () => {
     expect(client.getQueryData(groupsQueryOptions().queryKey)).toEqual({ groups: [] })
     expect(client.getQueryData(licenseTotalQueryOptions().queryKey)).toBeDefined()
     expect(client.getQueryData(profileQueryOptions().queryKey)?.client_info.email).toBeTruthy()
+  })
+
+  it.each(PLATFORMS)('the %s dashboard asks for exactly the addresses its HTML preloads (first-requests.ts)', async (platform) => {
+    setLogged()
+    const calls = mockApi(signedInRoutes())
+    await navigateLoaders(`/app/${platform}/dashboard/`)
+    await settle()
+    expect(calls.map((c) => c.url).sort()).toEqual([...dashboardFirstRequests(platform)].sort())
   })
 
   it('another signed-in screen asks for the profile only', async () => {
