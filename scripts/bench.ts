@@ -14,7 +14,7 @@
  * +2 second server, +3 proxy), BENCH_TIMEOUT (600 s: everything is stopped after it),
  * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing.
  * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs); `--only validate`:
- * just validate between them. Printed and not written to docs/benchmarks.md: a quick before/after.
+ * just validate between them; `--only browser`: the dashboard timing and Lighthouse. Printed and not written to docs/benchmarks.md: a quick before/after.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -53,7 +53,7 @@ const SETTLE_MS = 1500
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean))
 const onlyAt = process.argv.indexOf('--only')
 const ONLY = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined
-if (ONLY !== undefined && ONLY !== 'list' && ONLY !== 'validate') throw new Error(`--only ${ONLY}: 'list' and 'validate' are known`)
+if (ONLY !== undefined && !['list', 'validate', 'browser'].includes(ONLY)) throw new Error(`--only ${ONLY}: 'list', 'validate' and 'browser' are known`)
 const LIST_ONLY = ONLY === 'list'
 const VALIDATE_ONLY = ONLY === 'validate'
 const EMAIL = 'bench@example.com'
@@ -200,7 +200,7 @@ async function main() {
   // after them in one run, against about 330 ms before) ----
   let dashboard: DashboardTimes | null = null
   let dashboardReason: string | undefined
-  if (!SKIP.has('dashboard') && ONLY === undefined) {
+  if (!SKIP.has('dashboard') && (ONLY === undefined || ONLY === 'browser')) {
     try {
       dashboard = await dashboardLoad(base, setCookies, LICENSES)
     } catch (err) {
@@ -210,7 +210,7 @@ async function main() {
   } else dashboardReason = 'skipped'
   let lighthouse: LighthouseFigures[] | null = null
   let lighthouseReason: string | undefined
-  if (!SKIP.has('lighthouse') && ONLY === undefined) {
+  if (!SKIP.has('lighthouse') && (ONLY === undefined || ONLY === 'browser')) {
     try {
       lighthouse = await runLighthouse([
         { name: '/app/login/', url: `${base}/app/login/` },
@@ -222,6 +222,10 @@ async function main() {
     }
   } else lighthouseReason = 'skipped'
 
+  if (ONLY === 'browser') {
+    console.log(`--only browser: nothing written; bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+    return
+  }
   const api: Figures[] = []
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare/${clientId}`
   api.push(await measure('bare Fastify, one primary-key SELECT', { url: bareUrl }))
