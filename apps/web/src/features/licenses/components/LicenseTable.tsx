@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import {
@@ -18,6 +18,7 @@ import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
 import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
+import { PlainTable } from '../../../components/PlainTable.tsx'
 import { TableScroll } from '../../../components/TableScroll.tsx'
 
 const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
@@ -99,24 +100,24 @@ const LicenseRow = memo(function LicenseRow({ row: r, href }: { row: Row; href: 
   const navigate = useNavigate()
   const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
   return (
-    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
-      <Table.Td className={classes.title}>
+    <PlainTable.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
+      <PlainTable.Td className={classes.title}>
         {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
         <Anchor component={Link} to={href} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
           {title}
         </Anchor>
-      </Table.Td>
-      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
-      <Table.Td className={classes.nowrap}>
+      </PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>
         <StatusBadge status={r.status} />
-      </Table.Td>
-      <Table.Td className={classes.nowrap}>
+      </PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>
         <Text size="sm" ff="monospace">
           {r.kind === 'license' ? r.license.token : '—'}
         </Text>
-      </Table.Td>
-      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
-    </Table.Tr>
+      </PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</PlainTable.Td>
+    </PlainTable.Tr>
   )
 }, sameRow)
 
@@ -207,31 +208,31 @@ export function LicenseTable({
                 ) : (
                   <>
                     <TableScroll minWidth={720} data-testid="license-table-scroll">
-                      <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>{t('Title')}</Table.Th>
-                            <Table.Th>{t('Product')}</Table.Th>
-                            <Table.Th>{t('Status')}</Table.Th>
-                            <Table.Th>{t('Key')}</Table.Th>
-                            <Table.Th>{t('Expires')}</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
+                      <PlainTable verticalSpacing="sm" className={classes.table}>
+                        <PlainTable.Thead>
+                          <PlainTable.Tr>
+                            <PlainTable.Th>{t('Title')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Product')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Status')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Key')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Expires')}</PlainTable.Th>
+                          </PlainTable.Tr>
+                        </PlainTable.Thead>
+                        <PlainTable.Tbody>
                           {visible.map((r) => (
                             <LicenseRow key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} row={r} href={hrefOf(r)} />
                           ))}
                           {visible.length === 0 && (
-                            <Table.Tr>
-                              <Table.Td colSpan={5}>
+                            <PlainTable.Tr>
+                              <PlainTable.Td colSpan={5}>
                                 <Text ta="center" c="dimmed" py="md">
                                   {t('No licenses match the filter.')}
                                 </Text>
-                              </Table.Td>
-                            </Table.Tr>
+                              </PlainTable.Td>
+                            </PlainTable.Tr>
                           )}
-                        </Table.Tbody>
-                      </Table>
+                        </PlainTable.Tbody>
+                      </PlainTable>
                     </TableScroll>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">
