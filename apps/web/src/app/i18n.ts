@@ -1,7 +1,7 @@
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { LIMITS, allMessages, messageFor } from '@portal/domain'
-import { HISTORY_TEXTS } from '../features/activity/components/describe.ts'
+import { HISTORY_TEXTS } from '../features/activity/components/history-texts.ts'
 
 /**
  * English resources: every message key and error code of the domain (codes are keys), the

@@ -1,21 +1,21 @@
 import { useState, type ReactNode } from 'react'
 import {
   MantineProvider,
-  Notification,
   PasswordInput,
   createTheme,
   defaultVariantColorsResolver,
   type CSSVariablesResolver,
   type MantineThemeComponent,
   type ModalProps,
+  type NotificationProps,
   type VariantColorsResolver,
 } from '@mantine/core'
-import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { I18nextProvider } from 'react-i18next'
 import { makeQueryClient } from '../lib/query-client.ts'
 import i18next from 'i18next'
 import { initI18n } from './i18n.ts'
+import { LazyNotifications } from './notifications.tsx'
 
 /** Light variants (buttons, badges) with text two shades darker: 4.5:1 on their tinted background. */
 const variantColorResolver: VariantColorsResolver = (input) => {
@@ -51,7 +51,8 @@ export const theme = createTheme({
     // every dialog's close button says what it does
     // a plain object, not Modal.extend(): importing Modal would put it (and its scroll area) in the entry
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps> } satisfies MantineThemeComponent,
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // and so is a notification's (a plain object as well: the notifications load with the first one, app/notifications.tsx)
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<NotificationProps> } satisfies MantineThemeComponent,
     // the show-password toggle is a labelled toggle button in the tab order (Mantine hides it from
     // both keyboard and screen readers by default); aria-pressed tells whether the password shows
     PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: passwordToggleProps } }),
@@ -86,8 +87,10 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
-        <Notifications position="top-right" />
-        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+        <QueryClientProvider client={client}>
+          <LazyNotifications position="top-right" />
+          {children}
+        </QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>
   )

@@ -2,7 +2,7 @@ import { useCallback, useState, type ChangeEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { fieldErrorOf } from './api-client.ts'
 
-/** The slice of a zod schema the forms use (the schemas live in @portal/domain). */
+/** The slice of a zod schema the forms use (the schemas live in @portal/domain; `signinForm` is one written without Zod). */
 export interface FormSchema<Out> {
   safeParse(value: unknown): { success: true; data: Out } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }
 }

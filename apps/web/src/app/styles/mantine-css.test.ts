@@ -20,16 +20,17 @@ const sources = (dir: string): string[] =>
     return /\.tsx?$/.test(e.name) && !e.name.includes('.test.') ? [path] : []
   })
 
-/** The Mantine components a file imports that have a stylesheet of their own. */
+/** The Mantine components a file imports, or whose classes it names (`mantine-Table-td`), that have a stylesheet of their own. */
 function styledComponents(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const names = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@mantine\/core'/g)].flatMap((m) =>
+  const imports = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@mantine\/core'/g)].flatMap((m) =>
     m[1]!
       .split(',')
       .map((n) => n.trim().replace(/^type\s+/, ''))
       .filter((n) => /^[A-Z]/.test(n)),
   )
-  return names.filter((n) => existsSync(join(MANTINE_STYLES, `${n}.layer.css`)))
+  const classes = [...text.matchAll(/\bmantine-([A-Z]\w*)-\w/g)].map((m) => m[1]!)
+  return [...new Set([...imports, ...classes])].filter((n) => existsSync(join(MANTINE_STYLES, `${n}.layer.css`)))
 }
 
 /** What the entry and the sign-in family render before the shell's chunk (and its styles) is there. */

@@ -62,26 +62,3 @@ export function describeActivity(e: ActivityEvent, t: TFunction): string {
         : t('history.reactivated', { amount: formatCents(num(d.amount_cents) ?? 0) })
   }
 }
-
-/** The texts with placeholders (i18n.ts adds them to the English resources). */
-export const HISTORY_TEXTS: Record<string, string> = {
-  'history.granted': '{{count}} × {{product}} added to your licenses',
-  'history.created_trial': 'Free trial started ({{product}})',
-  'history.created_staff': 'Created by our team ({{product}})',
-  'history.created': 'Created ({{product}})',
-  'history.generated_named': 'Generated from the group “{{group}}”',
-  'history.renamed': 'Renamed from “{{from}}” to “{{to}}”',
-  'history.activated': 'Activated on device {{serial}}',
-  'history.activated_sensor': 'Activated on device {{serial}} ({{sensor}})',
-  'history.activated_usb': 'Activated on USB token {{serial}}',
-  'history.released': 'Device {{device}} released',
-  'history.released_sdk': 'Device {{device}} released by the SDK',
-  'history.upgraded': 'Upgraded from {{from}} to {{to}}',
-  'history.upgraded_trial': 'Upgraded from the trial to {{to}}',
-  'history.upgraded_group': '{{count}} licenses upgraded from {{from}} to {{to}}',
-  'history.paid': 'Paid {{amount}}: {{what}}',
-  'history.renewed': 'Renewed for {{amount}}',
-  'history.renewed_until': 'Renewed for {{amount}}, until {{date}}',
-  'history.cancelled_until': 'Subscription cancelled; it stays active until {{date}}',
-  'history.reactivated': 'Subscription reactivated for {{amount}}',
-}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
-import { isError, signinBody, type Platform, type ProfileResponse } from '@portal/domain'
+import { isError, signinForm, type Platform, type ProfileResponse } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useZodForm } from '../../../lib/form.ts'
@@ -21,7 +21,7 @@ export interface LoginFormProps {
 export function LoginForm({ platform, analytics = false, onSignedIn }: LoginFormProps) {
   const { t } = useTranslation()
   const justRegistered = new URLSearchParams(useLocation().search).has('registered')
-  const form = useZodForm(signinBody, { username: '', password: '' })
+  const form = useZodForm(signinForm, { username: '', password: '' })
   const signin = useSignin()
   const [formError, setFormError] = useState<string | null>(null)
   const [unconfirmed, setUnconfirmed] = useState<string | null>(null)

@@ -1,91 +1,19 @@
-import { memo } from 'react'
-import { Alert, Anchor, Button, Card, Group, SegmentedControl, Stack, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core'
-import { Trans, useTranslation } from 'react-i18next'
+import { lazy, memo } from 'react'
+import { Anchor, Button, Card, Group, SegmentedControl, Tabs, Text, Title } from '@mantine/core'
+import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import {
-  PLATFORM_TITLES,
-  STATE_LABELS,
-  SUPPORT_SERVICE,
-  platformHasBasket,
-  productTitle,
-  type LicenseCounts,
-  type LicenseState,
-  type LicenseView,
-  type Platform,
-} from '@portal/domain'
+import { STATE_LABELS, productTitle, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
 import { PAGE_STEP } from '../../../api/licenses.ts'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
-import { paths, supportUrl } from '../../../config/paths.ts'
 import classes from './dashboard.module.css'
 import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
+import { PlainTable } from '../../../components/PlainTable.tsx'
 import { TableScroll } from '../../../components/TableScroll.tsx'
 
-const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
+// a client with licenses never sees it: it suspends the dashboard's boundary (its loading state) while it loads
+const NoLicenses = lazy(() => import('./NoLicenses.tsx').then((m) => ({ default: m.NoLicenses })))
 
-/** The empty table says where a first license comes from, true to what the screen shows. */
-function NoLicenses({
-  platform,
-  trialOffered,
-  firstStepsShown,
-  onShowFirstSteps,
-}: {
-  platform: Platform
-  trialOffered: boolean
-  firstStepsShown: boolean
-  onShowFirstSteps: () => void
-}) {
-  const { t } = useTranslation()
-  // the link's words sit inside each sentence, so a translation can move them
-  const components = {
-    support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit />,
-    basket: <Anchor component={Link} to={paths.basket(platform)} inherit />,
-    hidden: <VisuallyHidden />,
-  }
-  const link = '<support>contact support<hidden> (opens in a new tab)</hidden></support>'
-  const text = platformHasBasket(platform) ? (
-    trialOffered ? (
-      firstStepsShown ? (
-        <Trans
-          defaults={`Licenses you get appear here. Start a trial in the first steps above or buy one in the <basket>basket</basket>; for anything else, ${link}.`}
-          components={components}
-        />
-      ) : (
-        <Trans
-          defaults={`Licenses you get appear here. Start a free trial from the first steps or buy one in the <basket>basket</basket>; for anything else, ${link}.`}
-          components={components}
-        />
-      )
-    ) : (
-      <Trans defaults={`Licenses you get appear here. Buy one in the <basket>basket</basket>; for a custom license, ${link}.`} components={components} />
-    )
-  ) : trialOffered ? (
-    firstStepsShown ? (
-      <Trans defaults={`Licenses you get appear here. Start with a trial in the first steps above, or ${link} to buy.`} components={components} />
-    ) : (
-      <Trans defaults={`Licenses you get appear here. Start a free trial from the first steps, or ${link} to buy.`} components={components} />
-    )
-  ) : (
-    <Trans
-      defaults={`Licenses you get appear here. {{platform}} licenses are issued by our sales team: ${link} to get one.`}
-      values={{ platform: PLATFORM_TITLES[platform] }}
-      components={components}
-    />
-  )
-  return (
-    <Alert color="gray" title={t('You have no licenses yet')}>
-      {firstStepsShown ? (
-        text
-      ) : (
-        <Stack gap="xs" align="flex-start">
-          <span>{text}</span>
-          <Button variant="light" size="xs" onClick={onShowFirstSteps}>
-            {t('Show the first steps')}
-          </Button>
-        </Stack>
-      )}
-    </Alert>
-  )
-}
+const STATUS_VALUES = (platform: Platform) => ['all', ...STATUS_TABS(platform)] as const
 
 /** Whether two rows show the same thing: the same license or group object (the query cache keeps them while they do not change), status and link. */
 const sameRow = (a: { row: Row; href: string }, b: { row: Row; href: string }) =>
@@ -99,24 +27,24 @@ const LicenseRow = memo(function LicenseRow({ row: r, href }: { row: Row; href: 
   const navigate = useNavigate()
   const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
   return (
-    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
-      <Table.Td className={classes.title}>
+    <PlainTable.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
+      <PlainTable.Td className={classes.title}>
         {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
         <Anchor component={Link} to={href} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
           {title}
         </Anchor>
-      </Table.Td>
-      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
-      <Table.Td className={classes.nowrap}>
+      </PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>
         <StatusBadge status={r.status} />
-      </Table.Td>
-      <Table.Td className={classes.nowrap}>
+      </PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>
         <Text size="sm" ff="monospace">
           {r.kind === 'license' ? r.license.token : '—'}
         </Text>
-      </Table.Td>
-      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
-    </Table.Tr>
+      </PlainTable.Td>
+      <PlainTable.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</PlainTable.Td>
+    </PlainTable.Tr>
   )
 }, sameRow)
 
@@ -207,31 +135,31 @@ export function LicenseTable({
                 ) : (
                   <>
                     <TableScroll minWidth={720} data-testid="license-table-scroll">
-                      <Table highlightOnHover verticalSpacing="sm" className={classes.table}>
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>{t('Title')}</Table.Th>
-                            <Table.Th>{t('Product')}</Table.Th>
-                            <Table.Th>{t('Status')}</Table.Th>
-                            <Table.Th>{t('Key')}</Table.Th>
-                            <Table.Th>{t('Expires')}</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
+                      <PlainTable verticalSpacing="sm" className={classes.table}>
+                        <PlainTable.Thead>
+                          <PlainTable.Tr>
+                            <PlainTable.Th>{t('Title')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Product')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Status')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Key')}</PlainTable.Th>
+                            <PlainTable.Th>{t('Expires')}</PlainTable.Th>
+                          </PlainTable.Tr>
+                        </PlainTable.Thead>
+                        <PlainTable.Tbody>
                           {visible.map((r) => (
                             <LicenseRow key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} row={r} href={hrefOf(r)} />
                           ))}
                           {visible.length === 0 && (
-                            <Table.Tr>
-                              <Table.Td colSpan={5}>
+                            <PlainTable.Tr>
+                              <PlainTable.Td colSpan={5}>
                                 <Text ta="center" c="dimmed" py="md">
                                   {t('No licenses match the filter.')}
                                 </Text>
-                              </Table.Td>
-                            </Table.Tr>
+                              </PlainTable.Td>
+                            </PlainTable.Tr>
                           )}
-                        </Table.Tbody>
-                      </Table>
+                        </PlainTable.Tbody>
+                      </PlainTable>
                     </TableScroll>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">

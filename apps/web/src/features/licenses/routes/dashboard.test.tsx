@@ -26,6 +26,15 @@ describe('dashboard', () => {
     )
     const app = renderApp('/app/nuitrack/dashboard/')
     const table = await screen.findByRole('table')
+    // a plain <table> with Mantine's Table classes, inside the box that scrolls it sideways
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Title', 'Product', 'Status', 'Key', 'Expires'])
+    expect(screen.getByTestId('license-table-scroll')).toContainElement(table)
+    expect(table).toHaveClass('mantine-Table-table')
+    expect(within(table).getAllByRole('row')).toHaveLength(4)
     expect(rowTitles()).toEqual(['Nuitrack group #9: 2 to generate', 'Kiosk', 'Lab'])
     const kiosk = screen.getAllByTestId('license-row')[1]!
     expect(within(kiosk).getByTestId('status-badge')).toHaveTextContent('Active')

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { Suspense, lazy, useMemo, useState, useTransition } from 'react'
 import { Alert, Anchor, Button, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -11,9 +11,12 @@ import { PageTitle } from '../../../components/PageTitle.tsx'
 import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
 import { buildRows } from '../components/filters.ts'
 import { DefaultGroups } from '../components/DefaultGroups.tsx'
-import { FirstSteps } from '../components/FirstSteps.tsx'
 import { useFirstStepsVisibility } from '../components/first-steps-storage.ts'
 import { LicenseTable } from '../components/LicenseTable.tsx'
+
+// only a client without licenses sees the first steps (a Stepper and react-i18next's Trans): their code loads when
+// they are first shown, under the boundary below, whose fallback is the list's loading state
+const FirstSteps = lazy(() => import('../components/FirstSteps.tsx').then((m) => ({ default: m.FirstSteps })))
 
 /** The table's filter and how many rows it shows; a new platform starts over. */
 type TableState = LicenseFilter & { shown: number }
@@ -44,6 +47,9 @@ export function DashboardPage() {
   // it stays (progressing to success) until Hide or Done
   const firstSteps = useFirstStepsVisibility(platform, email, loading || failed ? null : hasLicense)
   const showFirstSteps = !loading && !failed && firstSteps.visible
+  // shown again from the empty table: the table stays on screen while the first steps' code loads
+  const [, startTransition] = useTransition()
+  const showFirstStepsAgain = () => startTransition(firstSteps.show)
 
   const choose = (status: 'all' | LicenseState, product: string) => setChosen({ platform, status, product, shown: FIRST_PAGE })
   const showMore = (licensesNeeded: number) => {
@@ -56,9 +62,6 @@ export function DashboardPage() {
       <PageTitle>{PLATFORM_TITLES[platform]}</PageTitle>
       <Stack gap="lg">
         <HelpTiles platform={platform} />
-        {showFirstSteps && (
-          <FirstSteps platform={platform} hasLicense={hasLicense} trial={trialFor(platform) ?? undefined} docsHref={DOCS[platform]} onHide={firstSteps.hide} />
-        )}
         {failed ? (
           <Alert color="red" title={t('The licenses could not be loaded')}>
             <Stack gap="xs" align="flex-start">
@@ -76,30 +79,39 @@ export function DashboardPage() {
             </Stack>
           </Alert>
         ) : loading || !first ? (
-          <Center py="xl">
-            <Loader aria-label={t('Loading licenses')} />
-          </Center>
+          <LicensesLoading />
         ) : (
-          <Stack gap="lg" data-tour="licenses">
-            <DefaultGroups platform={platform} rows={slots} />
-            <LicenseTable
-              key={platform}
-              platform={platform}
-              slots={slots}
-              licenses={licenses}
-              total={first.total}
-              counts={first.counts}
-              status={table.status}
-              product={table.product}
-              shown={table.shown}
-              loadingMore={pages.isFetchingNextPage || pages.isPlaceholderData}
-              onChoose={choose}
-              onShowMore={showMore}
-              trialOffered={trialOfPlatform(platform) !== null}
-              firstStepsShown={showFirstSteps}
-              onShowFirstSteps={firstSteps.show}
-            />
-          </Stack>
+          <Suspense fallback={<LicensesLoading />}>
+            {showFirstSteps && (
+              <FirstSteps
+                platform={platform}
+                hasLicense={hasLicense}
+                trial={trialFor(platform) ?? undefined}
+                docsHref={DOCS[platform]}
+                onHide={firstSteps.hide}
+              />
+            )}
+            <Stack gap="lg" data-tour="licenses">
+              <DefaultGroups platform={platform} rows={slots} />
+              <LicenseTable
+                key={platform}
+                platform={platform}
+                slots={slots}
+                licenses={licenses}
+                total={first.total}
+                counts={first.counts}
+                status={table.status}
+                product={table.product}
+                shown={table.shown}
+                loadingMore={pages.isFetchingNextPage || pages.isPlaceholderData}
+                onChoose={choose}
+                onShowMore={showMore}
+                trialOffered={trialOfPlatform(platform) !== null}
+                firstStepsShown={showFirstSteps}
+                onShowFirstSteps={showFirstStepsAgain}
+              />
+            </Stack>
+          </Suspense>
         )}
       </Stack>
     </>
@@ -111,6 +123,16 @@ const DOCS: Record<Platform, string> = {
   face: EXTERNAL.faceDocs,
   'face-machine': EXTERNAL.faceMachineDocs,
   'nuitrack-analytics': EXTERNAL.analyticsDocs,
+}
+
+/** The list's loading state, also while the code of the first steps or the empty table loads. */
+function LicensesLoading() {
+  const { t } = useTranslation()
+  return (
+    <Center py="xl">
+      <Loader aria-label={t('Loading licenses')} />
+    </Center>
+  )
 }
 
 /** Help tiles per platform (section 2): buy (into the basket), support, docs and, for Nuitrack, the forum. */
