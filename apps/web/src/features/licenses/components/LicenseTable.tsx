@@ -1,5 +1,5 @@
 import { lazy, memo } from 'react'
-import { Anchor, Button, Card, Group, SegmentedControl, Tabs, Text, Title } from '@mantine/core'
+import { Anchor, Button, Card, Group, Tabs, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { STATE_LABELS, productTitle, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
@@ -8,6 +8,7 @@ import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import classes from './dashboard.module.css'
 import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
 import { PlainTable } from '../../../components/PlainTable.tsx'
+import { PlainSegmented } from '../../../components/PlainSegmented.tsx'
 import { TableScroll } from '../../../components/TableScroll.tsx'
 
 // a client with licenses never sees it: it suspends the dashboard's boundary (its loading state) while it loads
@@ -122,8 +123,8 @@ export function LicenseTable({
             {status === value && (
               <>
                 {productFilters && (
-                  <SegmentedControl
-                    mb="md"
+                  <PlainSegmented
+                    className={classes.filter}
                     aria-label={t('Product')}
                     value={product}
                     onChange={(v) => onChoose('all', v)}
