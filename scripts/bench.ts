@@ -54,8 +54,8 @@ const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean))
 const onlyAt = process.argv.indexOf('--only')
 const ONLY = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined
 if (ONLY !== undefined && !['list', 'validate', 'browser'].includes(ONLY)) throw new Error(`--only ${ONLY}: 'list', 'validate' and 'browser' are known`)
-const LIST_ONLY = ONLY === 'list'
-const VALIDATE_ONLY = ONLY === 'validate'
+/** whether this run measures a part: every part without --only; with it, the part named (the whole list only in a full run) */
+const runs = (part: 'list' | 'validate' | 'browser' | 'whole list') => ONLY === undefined || ONLY === part
 const EMAIL = 'bench@example.com'
 const LICENSES = 1000
 const PAGE_PATH = '/api/license/?type=nuitrack&offset=0&limit=50'
@@ -200,7 +200,7 @@ async function main() {
   // after them in one run, against about 330 ms before) ----
   let dashboard: DashboardTimes | null = null
   let dashboardReason: string | undefined
-  if (!SKIP.has('dashboard') && (ONLY === undefined || ONLY === 'browser')) {
+  if (!SKIP.has('dashboard') && runs('browser')) {
     try {
       dashboard = await dashboardLoad(base, setCookies, LICENSES)
     } catch (err) {
@@ -210,7 +210,7 @@ async function main() {
   } else dashboardReason = 'skipped'
   let lighthouse: LighthouseFigures[] | null = null
   let lighthouseReason: string | undefined
-  if (!SKIP.has('lighthouse') && (ONLY === undefined || ONLY === 'browser')) {
+  if (!SKIP.has('lighthouse') && runs('browser')) {
     try {
       lighthouse = await runLighthouse([
         { name: '/app/login/', url: `${base}/app/login/` },
@@ -230,24 +230,27 @@ async function main() {
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare/${clientId}`
   api.push(await measure('bare Fastify, one primary-key SELECT', { url: bareUrl }))
   // validate beside the bare route, before the list calls leave garbage and JIT work behind them
-  const validate = LIST_ONLY ? null : await measure('POST /api/sdk/validate/', validateOpts(base))
+  const validate = runs('validate') ? await measure('POST /api/sdk/validate/', validateOpts(base)) : null
   if (validate) api.push(validate)
-  const list = ONLY ? null : await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
+  const list = runs('whole list')
+    ? await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
+    : null
   if (list) api.push(list)
-  if (!ONLY) api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
-  const page = VALIDATE_ONLY ? null : await measure(`GET ${PAGE_PATH} (page of 50 of ${LICENSES})`, { url: `${base}${PAGE_PATH}`, headers: signedIn })
+  if (runs('whole list'))
+    api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
+  const page = runs('list') ? await measure(`GET ${PAGE_PATH} (page of 50 of ${LICENSES})`, { url: `${base}${PAGE_PATH}`, headers: signedIn }) : null
   if (page) api.push(page)
   let notModified: Figures | null = null
   let notModifiedReason: string | undefined
   // the ETag of the list as it is now: the devices bound above made the first fetch's tag stale
-  const etag = VALIDATE_ONLY ? null : (await fetch(`${base}${LIST_PATH}`, { headers: signedIn })).headers.get('etag')
+  const etag = runs('list') ? (await fetch(`${base}${LIST_PATH}`, { headers: signedIn })).headers.get('etag') : null
   if (etag) {
     notModified = await measure(`GET ${LIST_PATH} again with If-None-Match (304)`, {
       url: `${base}${LIST_PATH}`,
       headers: { ...signedIn, 'if-none-match': etag },
     })
     api.push(notModified)
-  } else if (!VALIDATE_ONLY) {
+  } else if (runs('list')) {
     notModifiedReason = 'the list answers no ETag yet'
     console.log(`repeat fetch: ${notModifiedReason}`)
   }
@@ -255,7 +258,7 @@ async function main() {
   api.push(await measure('bare Fastify, again', { url: bareUrl }))
   const bareRps = (api[0]!.rps + api[api.length - 1]!.rps) / 2
   if (!validate || !list || !page) {
-    if (VALIDATE_ONLY) console.log(`validate / bare: ${((validate!.rps / bareRps) * 100).toFixed(0)} %`)
+    if (validate) console.log(`validate / bare: ${((validate.rps / bareRps) * 100).toFixed(0)} %`)
     console.log(`--only ${ONLY}: nothing written; bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`)
     return
   }

@@ -149,14 +149,12 @@ export class BatchedLimiter {
       try {
         const rows = await addBucketHits(this.db, keys, buckets, hits, since)
         const fresh = new Map<string, Map<number, number>>()
-        // the table's rows first, then the upsert's, which hold the counts of the buckets it touched
-        for (const upserted of [false, true]) {
-          for (const r of rows) {
-            if (r.fresh !== upserted) continue
-            let m = fresh.get(r.key)
-            if (!m) fresh.set(r.key, (m = new Map()))
-            m.set(Number(r.bucket), r.hits)
-          }
+        for (const r of rows) {
+          let m = fresh.get(r.key)
+          if (!m) fresh.set(r.key, (m = new Map()))
+          // a bucket the upsert touched comes twice: its upserted row holds the count, the table's the count before
+          const bucket = Number(r.bucket)
+          if (r.fresh || !m.has(bucket)) m.set(bucket, r.hits)
         }
         for (const [key, m] of fresh) this.known.set(key, m)
         this.failures = 0

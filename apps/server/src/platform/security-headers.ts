@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
+import { DEVICE_API_PREFIX } from './device-api.ts'
 
 /**
  * The headers helmet sets with these options, worked out once: helmet's options do not depend on the
@@ -25,9 +26,6 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
  * app, HSTS when the portal is served over https, no framing, no sniffing. API answers are never
  * stored by a browser or proxy cache: they carry the client's data and tokens.
  */
-/** the device API's prefix (the SDK's calls) */
-const DEVICE_API = '/api/sdk/'
-
 export const securityHeaders = fp(async (app: FastifyInstance, opts: { https: boolean }) => {
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -58,17 +56,16 @@ export const securityHeaders = fp(async (app: FastifyInstance, opts: { https: bo
   })
   // The device API answers JSON to programs, never a page a browser renders: the document headers
   // above (a page's CSP, opener, referrer and download policies) mean nothing there. It keeps
-  // OWASP's REST set: no sniffing, no framing, a CSP that allows nothing, HSTS on https, no-store;
-  // a third of the bytes of its hot path's answer.
+  // OWASP's REST set: no sniffing, no framing, a CSP that allows nothing, HSTS on https, and no-store
+  // (below, as every API answer): a third of the bytes of its hot path's answer.
   const deviceHeaders: Record<string, string> = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'cache-control': 'no-store',
     ...(headers['strict-transport-security'] ? { 'strict-transport-security': headers['strict-transport-security'] } : {}),
   }
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith(DEVICE_API) ? deviceHeaders : headers)
+    reply.headers(request.url.startsWith(DEVICE_API_PREFIX) ? deviceHeaders : headers)
     done()
   })
 

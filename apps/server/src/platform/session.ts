@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../db/db.ts'
 import { randomToken, safeEqual, sha256 } from './crypto.ts'
 import { AppError } from './errors.ts'
 import { findSessionClient } from './queries.ts'
+import { DEVICE_API_PREFIX } from './device-api.ts'
 
 export interface SessionClient {
   id: number
@@ -63,7 +64,7 @@ export interface RouteAccessEntry {
  * Paths that are called without a browser session, and so without CSRF: the device API, the local
  * CLI, and the payment providers' webhooks (each proves itself by its signature).
  */
-const CSRF_EXEMPT = [/^\/api\/sdk\//, /^\/api\/admin\/cli\//, /^\/api\/payments\/webhook\//]
+const CSRF_EXEMPT = [new RegExp(`^${DEVICE_API_PREFIX}`), /^\/api\/admin\/cli\//, /^\/api\/payments\/webhook\//]
 /** the web app's content-hashed files (web-app.ts) */
 const ASSETS_PREFIX = '/app/assets/'
 

@@ -8,15 +8,13 @@ import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import { COOKIES } from '@portal/domain'
 import { etagMatches } from './etag.ts'
+import { DEVICE_API_PREFIX } from './device-api.ts'
 
 /** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
 export const COMPRESS_THRESHOLD = 1024
 
 /** Text types worth compressing on the fly; binary downloads (PDF, license files) and event streams are not. */
 export const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript)(?:;|$)|image\/svg\+xml)/u
-
-/** The device API answers SDKs in the field: small, and sent as they are whatever a device announces. */
-const UNCOMPRESSED_PREFIXES = ['/api/sdk/']
 
 /** The build's content-hashed files (Vite's `assets/` folder): their names change with their bytes. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable'
@@ -32,7 +30,8 @@ export const REVALIDATE_CACHE = 'no-cache'
  */
 export const responseCompression = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route) => {
-    if (UNCOMPRESSED_PREFIXES.some((p) => route.url.startsWith(p))) route.compress = false
+    // the device API answers SDKs in the field: small, and sent as they are whatever a device announces
+    if (route.url.startsWith(DEVICE_API_PREFIX)) route.compress = false
   })
   await app.register(compress, {
     global: true,

@@ -30,10 +30,10 @@ export interface PlainSegmentedProps {
  * of the whole page in the middle of a dashboard's first render (5 % of its main-thread time), and
  * its module is 2.5 KB gzipped of the dashboard's first load.
  */
-export function PlainSegmented({ value, onChange, data, className, ...rest }: PlainSegmentedProps) {
+export function PlainSegmented({ 'aria-label': label, value, onChange, data, className }: PlainSegmentedProps) {
   const name = useId()
   return (
-    <div role="radiogroup" aria-label={rest['aria-label']} className={className ? `${SEGMENTED_CLASSES.root} ${className}` : SEGMENTED_CLASSES.root}>
+    <div role="radiogroup" aria-label={label} className={className ? `${SEGMENTED_CLASSES.root} ${className}` : SEGMENTED_CLASSES.root}>
       {data.map((item) => {
         const active = item.value === value
         const id = `${name}-${item.value}`
