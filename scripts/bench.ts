@@ -12,7 +12,8 @@
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/portal_bench) is dropped and made
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
  * +2 second server, +3 proxy), BENCH_TIMEOUT (600 s: everything is stopped after it),
- * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing.
+ * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing; BENCH_PROF=DIR: the
+ * server processes write CPU profiles (node --cpu-prof) into DIR as they stop.
  * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs); `--only validate`:
  * just validate between them; `--only browser`: the dashboard timing and Lighthouse. Printed and not written to docs/benchmarks.md: a quick before/after.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
@@ -145,7 +146,12 @@ async function main() {
   await cli('licenses:bulk', EMAIL, String(LICENSES))
 
   const serverEnv = (port: number) => ({ ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' })
-  const serverArgs = ['--import', 'tsx', 'apps/server/src/main.ts']
+  const serverArgs = [
+    ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []),
+    '--import',
+    'tsx',
+    'apps/server/src/main.ts',
+  ]
   startProcess('server', 'node', serverArgs, serverEnv(PORT))
   const bare = Fastify()
   const pool = new pg.Pool({ connectionString: DB_URL, max: 10 })

@@ -95,24 +95,51 @@ export async function touchDevice(tx: Queryable, deviceId: number, fingerprint: 
   await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [deviceId, name, fingerprint])
 }
 
-export type ValidationRow = Pick<LicenseRecord, 'id' | 'status' | 'held_until' | 'expire_date'> & {
-  /** the two keys of the config validation reads (a missing key reads as null, as it does in the full config) */
-  config: Pick<LicenseRecord['config'], 'paused' | 'online'>
+/**
+ * What validation reads, in the cheapest types to decode (epoch milliseconds and booleans, not
+ * timestamps and jsonb): this row is decoded once per device-API call.
+ */
+export interface ValidationRow {
+  id: number
+  status: number
+  /** epoch milliseconds, or null */
+  held_until: number | null
+  expire_date: number | null
+  /** the config's paused and whether it has an online section (a missing key reads as false) */
+  paused: boolean
+  online: boolean
   device_id: number | null
-  last_seen: Date | null
+  last_seen: number | null
 }
 
-/** The hot path's one read: the license by key joined to the SDK-bound device of the fingerprint. */
-export async function findForValidation(db: Queryable, token: string, fingerprint: string): Promise<ValidationRow | null> {
-  const rows = await db.query<ValidationRow>(
-    `SELECT l.id, jsonb_build_object('paused', l.config->'paused', 'online', l.config->'online') AS config,
-            l.status, l.held_until, l.expire_date, d.id AS device_id, d.last_seen
-       FROM licenses l
-       LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.released_at IS NULL AND d.kind = 'online'
-      WHERE l.token = $1 AND l.revoked_at IS NULL`,
-    [token, fingerprint],
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
+
+/**
+ * The hot path's one read: each license by key, joined to the SDK-bound device of its fingerprint,
+ * for many checks at once (platform/read-batch.ts). One entry per check, in order; null for a key
+ * that matches no live license. The lateral join is an index lookup per check (the unique live
+ * token, the unique live fingerprint of a license). The checks come as one JSON parameter, not as
+ * arrays: PostgreSQL sizes an array parameter when it plans, so it would plan the statement anew for
+ * every call; a JSON set is sized alike for every call, and the prepared statement keeps its plan.
+ */
+export async function findForValidation(db: Queryable, checks: { key: string; fingerprint: string }[]): Promise<(ValidationRow | null)[]> {
+  const rows = await db.query<ValidationRow & { i: number }>(
+    `SELECT c.i, v.*
+       FROM ROWS FROM (json_to_recordset($1::json) AS (key text, fingerprint text)) WITH ORDINALITY AS c(key, fingerprint, i)
+       CROSS JOIN LATERAL (
+         SELECT l.id, l.status, ${epochMs('l.held_until')} AS held_until, ${epochMs('l.expire_date')} AS expire_date,
+                coalesce(l.config->'paused' = 'true'::jsonb, false) AS paused,
+                coalesce(jsonb_typeof(l.config->'online') <> 'null', false) AS online,
+                d.id AS device_id, ${epochMs('d.last_seen')} AS last_seen
+           FROM licenses l
+           LEFT JOIN devices d ON d.license_id = l.id AND d.fingerprint = c.fingerprint AND d.released_at IS NULL AND d.kind = 'online'
+          WHERE l.token = c.key AND l.revoked_at IS NULL
+       ) v`,
+    [JSON.stringify(checks.map((c) => ({ key: c.key, fingerprint: c.fingerprint })))],
   )
-  return rows[0] ?? null
+  const found: (ValidationRow | null)[] = checks.map(() => null)
+  for (const row of rows) found[row.i - 1] ??= row
+  return found
 }
 
 /**

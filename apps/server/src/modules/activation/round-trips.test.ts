@@ -84,7 +84,7 @@ describe('device API hot path', () => {
     expect(res.json()).toEqual({ valid: true, code: 'VALID', detail: expect.any(String), expires_at: expect.any(String) })
     const onPath = sent.filter((s) => !isLimiterFlush(s))
     expect(onPath).toHaveLength(1)
-    expect(onPath[0]).toMatch(/^SELECT .* FROM licenses l LEFT JOIN devices d/)
+    expect(onPath[0]).toMatch(/^SELECT .* FROM ROWS FROM \(json_to_recordset.* FROM licenses l LEFT JOIN devices d/)
 
     // the call was counted: its hit reaches the shared counters in the limiter's next flush, one statement
     await expect.poll(() => sent.filter(isLimiterFlush).length, { timeout: 5000 }).toBe(1)
@@ -119,5 +119,42 @@ describe('device API hot path', () => {
     expect(app.filter((s) => s.startsWith('SELECT'))).toHaveLength(4)
     expect(app.filter((s) => s.startsWith('UPDATE devices'))).toHaveLength(1)
     expect(app).toHaveLength(5)
+  })
+
+  it('checks that arrive together share one statement, and each gets the answer for its own key and device', async () => {
+    const a = await onlineLicenseWithDevice('fp-a', '0 seconds')
+    const b = await onlineLicenseWithDevice('fp-b', '0 seconds')
+    const sdk = new Agent(t.app)
+    const sent = await recordAfterFlush(() => sdk.post('/api/sdk/validate/', { key: 'NO-SUCH-KEY', fingerprint: 'fp-1' }, { csrf: false }))
+
+    const checks = [
+      { key: a.license.token, fingerprint: 'fp-a', code: 'VALID' },
+      { key: b.license.token, fingerprint: 'fp-b', code: 'VALID' },
+      // the device of another license, and a device the license never saw
+      { key: a.license.token, fingerprint: 'fp-b', code: 'NOT_ACTIVATED' },
+      { key: b.license.token, fingerprint: 'fp-new', code: 'NOT_ACTIVATED' },
+      { key: 'NO-SUCH-KEY', fingerprint: 'fp-a', code: 'NOT_FOUND' },
+    ]
+    const calls = Array.from({ length: 4 }, () => checks).flat()
+    // the first read is held a moment, as a round trip to a busy database would be: the other calls
+    // arrive meanwhile (an embedded PGlite answers before the next call is even parsed)
+    const query = t.db.query.bind(t.db)
+    let held = false
+    t.db.query = (async (sql: string, params?: unknown[]) => {
+      if (!held && sql.startsWith('SELECT c.i')) {
+        held = true
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+      return query(sql, params)
+    }) as typeof t.db.query
+    // undone before the recording it wraps, so the original comes back last
+    restore.unshift(() => (t.db.query = query))
+    const answers = await Promise.all(calls.map((c) => sdk.post('/api/sdk/validate/', { key: c.key, fingerprint: c.fingerprint }, { csrf: false })))
+    expect(answers.map((r) => r.statusCode)).toEqual(calls.map(() => 200))
+    expect(answers.map((r) => r.json().code)).toEqual(calls.map((c) => c.code))
+    expect(answers.map((r) => r.json().valid)).toEqual(calls.map((c) => c.code === 'VALID'))
+
+    // 20 answers from two reads: the first goes alone, the rest wait for it and go together
+    expect(sent.filter((s) => s.startsWith('SELECT c.i'))).toHaveLength(2)
   })
 })

@@ -73,12 +73,13 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   const seen = new SeenBuffer(ctx.db.relaxed, 1000, ctx.log)
   app.addHook('onClose', async () => seen.stop())
   const markSeen = (deviceId: number) => seen.add(deviceId)
+  const read = activation.validationReader(ctx.db)
   route(
     app,
     c.sdkValidate,
     async (req) => {
       limited(req.ip, req.body.key)
-      return activation.sdkValidate(ctx.db, req.body.key, req.body.fingerprint, ctx.clock.now(), markSeen)
+      return activation.sdkValidate(read, req.body, ctx.clock.now(), markSeen)
     },
     { serializerCompiler: compiledSerializer },
   )

@@ -13,12 +13,14 @@ import {
   type ActivationAttempt,
   type FileLock,
   type LicenseConfig,
+  type LicenseFacts,
   type ValidationCode,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Db, Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import type { Keyring } from '../../platform/signing.ts'
+import { ReadBatch } from '../../platform/read-batch.ts'
 import {
   findForValidation,
   findLicenseConfigByToken,
@@ -31,6 +33,7 @@ import {
   releaseByCustomer,
   releaseBySdk,
   touchDevice,
+  type ValidationRow,
 } from './queries.ts'
 import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/queries.ts'
 import { recordActivity } from '../activity/queries.ts'
@@ -175,12 +178,13 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
 
 // ---- the device API (SDKs): no session, keyed by the license token ----
 
-function refusal(license: LicenseRecord | null, now: Date): ValidationCode | null {
+/** Why a license cannot be used now, if it cannot; `paused` is the config's. */
+function refusal(license: (Pick<LicenseFacts, 'held_until' | 'expire_date' | 'status'> & { paused: unknown }) | null, now: Date): ValidationCode | null {
   if (!license) return 'NOT_FOUND'
   if (isOnHold(license, now)) return 'ON_HOLD'
   if (license.status === 1) return 'SUSPENDED'
   if (isExpired(license, now)) return 'EXPIRED'
-  if (license.config.paused) return 'PAUSED'
+  if (license.paused) return 'PAUSED'
   return null
 }
 
@@ -245,7 +249,7 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
   const now = ctx.clock.now()
   return ctx.db.transaction(async (tx) => {
     const license = await lockLicenseByToken(tx, body.key)
-    const refused = refusal(license, now)
+    const refused = refusal(license && { ...license, paused: license.config.paused }, now)
     if (refused) refuse(refused)
     const l = license!
     const p = body.properties ?? {}
@@ -294,27 +298,37 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
   })
 }
 
+/** What the SDK presents to validation: its license key and the fingerprint of its device. */
+export interface SdkCheck {
+  key: string
+  fingerprint: string
+}
+
 /**
- * Validation is the hot path: one round trip that finds the license and the device and records
- * last-seen (at most once a minute per device, so a chatty SDK does not turn reads into writes).
- * Only devices the SDK bound count: an offline-bound device is checked against its file, not here.
+ * Validation's reads, coalesced (platform/read-batch.ts): the checks that arrive in one turn of the
+ * event loop are answered by one statement, each still by an index lookup of its own.
  */
+export function validationReader(db: Queryable) {
+  const batch = new ReadBatch((checks: SdkCheck[]) => findForValidation(db, checks))
+  return (check: SdkCheck) => batch.load(check)
+}
+
 /**
  * The device API's hot path: one indexed read (the license by its token, joined to the device of the
- * fingerprint) and nothing else on the way to the answer. A last seen older than a minute is handed
- * to `seen` (the coalescing buffer of seen.ts), which writes it off the request path.
+ * fingerprint, through `read`: validationReader) and nothing else on the way to the answer. A last
+ * seen older than a minute is handed to `seen` (the coalescing buffer of seen.ts), which writes it
+ * off the request path. Only devices the SDK bound count: an offline-bound device is checked
+ * against its file, not here.
  */
-export async function sdkValidate(db: Queryable, key: string, fingerprint: string, now: Date, seen: (deviceId: number) => void) {
-  const license = await findForValidation(db, key, fingerprint)
-  const code: ValidationCode =
-    refusal(license as LicenseRecord | null, now) ??
-    (!isOnlineLicense(license!.config) ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
-  if (code === 'VALID' && (!license!.last_seen || now.getTime() - new Date(license!.last_seen).getTime() > 60_000)) seen(license!.device_id!)
+export async function sdkValidate(read: (check: SdkCheck) => Promise<ValidationRow | null>, check: SdkCheck, now: Date, seen: (deviceId: number) => void) {
+  const license = await read(check)
+  const code: ValidationCode = refusal(license, now) ?? (!license!.online ? 'OFFLINE_LICENSE' : license!.device_id === null ? 'NOT_ACTIVATED' : 'VALID')
+  if (code === 'VALID' && (license!.last_seen === null || now.getTime() - license!.last_seen > 60_000)) seen(license!.device_id!)
   return {
     valid: code === 'VALID',
     code,
     detail: DETAIL[code],
-    expires_at: license?.expire_date ? new Date(license.expire_date).toISOString() : null,
+    expires_at: license?.expire_date != null ? new Date(license.expire_date).toISOString() : null,
   }
 }
 
