@@ -3,11 +3,17 @@
  * the round-robin proxy of the two-process run, Lighthouse, and the dashboard timing in Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from '@playwright/test'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/** chrome-launcher reports a missing browser as an 'error' event no caller can catch: checked first */
+function requireChromium() {
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs Debian's chromium`)
+}
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 // ---- processes: every one the bench starts is ended, on success, failure, a signal or the watchdog ----
@@ -163,29 +169,54 @@ export interface LighthouseFigures {
   savings: string[]
 }
 
+/** a Set-Cookie header as Playwright's cookie for the origin of `url` */
+const cookieOf = (setCookie: string, url: string) => {
+  const [pair] = setCookie.split(';')
+  const [name, ...value] = pair!.split('=')
+  return { name: name!, value: value.join('='), url: new URL(url).origin }
+}
+
 /**
  * Lighthouse (default mobile profile, simulated throttling) through its Node API on Debian's Chromium,
- * started by chrome-launcher. A signed-in page gets the session cookie as an extra header on every request.
+ * started by chrome-launcher. A signed-in page's cookies go into the browser's own cookie jar first
+ * (Playwright over CDP): the app reads its signed-in cookie in the page, which a cookie sent only as an
+ * extra header never reaches (the dashboard's run then ended on the login screen). Lighthouse keeps
+ * cookies between runs (its storage reset leaves them), and a run that ends on another page than the
+ * one asked for is an error, not a figure.
  */
-export async function runLighthouse(pages: { name: string; url: string; cookie?: string }[]): Promise<LighthouseFigures[]> {
+export async function runLighthouse(pages: { name: string; url: string; setCookies?: string[] }[]): Promise<LighthouseFigures[]> {
   const { default: lighthouse } = await import('lighthouse')
   const chromeLauncher = await import('chrome-launcher')
+  requireChromium()
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent', handleSIGINT: false })
   trackPid(chrome.pid)
   onCleanup(async () => chrome.kill())
   const out: LighthouseFigures[] = []
   try {
     for (const p of pages) {
+      const { chromium } = await import('@playwright/test')
+      const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`)
+      try {
+        const jar = cdp.contexts()[0]!
+        await jar.clearCookies()
+        if (p.setCookies) await jar.addCookies(p.setCookies.map((c) => cookieOf(c, p.url)))
+      } finally {
+        // disconnects Playwright only: the browser stays for Lighthouse
+        await cdp.close()
+      }
       const result = await lighthouse(p.url, {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        ...(p.cookie ? { extraHeaders: { Cookie: p.cookie } } : {}),
       })
       if (!result) throw new Error(`Lighthouse gave no result for ${p.url}`)
       const { lhr } = result
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${p.url}: ${lhr.runtimeError.message}`)
+      if (lhr.finalDisplayedUrl !== p.url) throw new Error(`Lighthouse on ${p.url} ended on ${lhr.finalDisplayedUrl}`)
+      // BENCH_LH_DIR: each page's whole report, for a look at its traces and audits
+      if (process.env.BENCH_LH_DIR)
+        writeFileSync(join(process.env.BENCH_LH_DIR, `${new URL(p.url).pathname.replace(/\W+/g, '-')}${Date.now()}.json`), JSON.stringify(lhr))
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
       const num = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN)
       const losses: { text: string; cost: number }[] = []
@@ -265,6 +296,7 @@ const FLOOR_PAGE = (licenses: number) =>
  */
 export async function dashboardLoad(base: string, setCookies: string[], licenses: number): Promise<DashboardTimes> {
   const { chromium } = await import('@playwright/test')
+  requireChromium()
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS })
   onCleanup(async () => browser.close())
   const floorServer = http.createServer((_req, res) => res.setHeader('content-type', 'text/html').end(FLOOR_PAGE(licenses)))
@@ -288,13 +320,7 @@ export async function dashboardLoad(base: string, setCookies: string[], licenses
 async function interactiveTimes(browser: Browser, url: string, setCookies: string[], licenses: number) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   try {
-    await context.addCookies(
-      setCookies.map((c) => {
-        const [pair] = c.split(';')
-        const [name, ...value] = pair!.split('=')
-        return { name: name!, value: value.join('='), url: new URL(url).origin }
-      }),
-    )
+    await context.addCookies(setCookies.map((c) => cookieOf(c, url)))
     // The page notes when the texts first appear (a MutationObserver on textContent, which, unlike
     // innerText, lays nothing out) and marks the time once that frame is painted (a task after the
     // frame's animation callbacks), so its own figure has no polling in it.

@@ -13,7 +13,8 @@
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
  * +2 second server, +3 proxy), BENCH_TIMEOUT (600 s: everything is stopped after it),
  * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing; BENCH_PROF=DIR: the
- * server processes write CPU profiles (node --cpu-prof) into DIR as they stop.
+ * server processes write CPU profiles (node --cpu-prof) into DIR as they stop; BENCH_LH_DIR=DIR: Lighthouse's
+ * whole reports go there.
  * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs); `--only validate`:
  * just validate between them; `--only browser`: the dashboard timing and Lighthouse. Printed and not written to docs/benchmarks.md: a quick before/after.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
@@ -220,7 +221,7 @@ async function main() {
     try {
       lighthouse = await runLighthouse([
         { name: '/app/login/', url: `${base}/app/login/` },
-        { name: `/app/nuitrack/dashboard/ (${LICENSES} licenses)`, url: `${base}/app/nuitrack/dashboard/`, cookie: cookies },
+        { name: `/app/nuitrack/dashboard/ (${LICENSES} licenses)`, url: `${base}/app/nuitrack/dashboard/`, setCookies },
       ])
     } catch (err) {
       lighthouseReason = `failed: ${(err as Error).message.split('\n')[0]}`
@@ -414,7 +415,7 @@ ${[0, 1]
 
 Lighthouse ${lighthouseVersion()} (default mobile profile: emulated phone, simulated slow 4G and 4× CPU
 slow-down) through its Node API on Debian's Chromium, against the production server over plain http
-on loopback. The dashboard is signed in (the session cookie as an extra header).
+on loopback. The dashboard is signed in (the sign-in's cookies in the browser's cookie jar).
 
 | page | performance | accessibility | best practices | FCP ms | LCP ms | TBT ms | CLS |
 |---|---|---|---|---|---|---|---|
