@@ -98,14 +98,43 @@ describe('ReadBatch', () => {
     expect(statements.map((s) => s.keys)).toEqual([['a'], ['b']])
     statements[1]!.answer(['row b'])
     await expect(b).resolves.toBe('row b')
-    // the stalled one still answers its caller when it comes back, and frees no second place
+    // the stalled one still answers its caller when it comes back, and frees no second place: one
+    // statement is out again (c), and d waits for it
     statements[0]!.answer(['row a'])
     await expect(a).resolves.toBe('row a')
     await vi.advanceTimersByTimeAsync(0)
     const c = batch.load('c')
-    expect(statements.at(-1)!.keys).toEqual(['c'])
-    statements.at(-1)!.answer(['row c'])
+    const d = batch.load('d')
+    expect(statements.map((s) => s.keys)).toEqual([['a'], ['b'], ['c']])
+    statements[2]!.answer(['row c'])
     await expect(c).resolves.toBe('row c')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(statements.map((s) => s.keys)).toEqual([['a'], ['b'], ['c'], ['d']])
+    statements[3]!.answer(['row d'])
+    await expect(d).resolves.toBe('row d')
+  })
+
+  it('fails the whole batch when readMany answers another number of entries than keys, and goes on', async () => {
+    const { statements, readMany } = manual()
+    const batch = new ReadBatch(readMany)
+    const a = batch.load('a')
+    const b = batch.load('b')
+    const c = batch.load('c')
+    statements[0]!.answer(['row a'])
+    await settle()
+    // one short: no caller may take a missing row for "nothing matched"
+    statements[1]!.answer(['row b'])
+    await expect(b).rejects.toThrow('readMany answered 1 entries for 2 keys')
+    await expect(c).rejects.toThrow('readMany answered 1 entries for 2 keys')
+    await settle()
+    const d = batch.load('d')
+    statements.at(-1)!.answer(['row d', 'row e'])
+    await expect(d).rejects.toThrow('readMany answered 2 entries for 1 keys')
+    await settle()
+    const e = batch.load('e')
+    statements.at(-1)!.answer(['row e'])
+    await expect(e).resolves.toBe('row e')
+    await expect(a).resolves.toBe('row a')
   })
 
   it('with maxInFlight 2 sends two statements before it holds reads', async () => {

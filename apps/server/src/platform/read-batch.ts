@@ -7,7 +7,8 @@
  * the batch grows with the load and the round trip's time.
  *
  * `readMany` answers one entry per key, in the keys' order (null where nothing matched). When it
- * fails, every caller of that batch gets the error, as each would have from its own read. A
+ * fails, or answers another number of entries, every caller of that batch gets the error, as each
+ * would have from its own read. A
  * statement out for longer than `stallMs` (a lost connection not yet noticed) stops holding the
  * others back: the next batch goes beside it.
  */
@@ -55,14 +56,18 @@ export class ReadBatch<K, R> {
       answer = Promise.reject(err)
     }
     answer
-      .then(
-        (rows) => {
-          for (let i = 0; i < batch.length; i++) batch[i]!.resolve(rows[i] ?? null)
-        },
-        (err: unknown) => {
-          for (const b of batch) b.reject(err)
-        },
-      )
+      .then((rows) => {
+        // a wrong answer fails its batch: a missing row must not read as "nothing matched"
+        if (!Array.isArray(rows) || rows.length !== batch.length) {
+          throw new Error(`readMany answered ${Array.isArray(rows) ? rows.length : typeof rows} entries for ${batch.length} keys`)
+        }
+        for (let i = 0; i < batch.length; i++) batch[i]!.resolve(rows[i] ?? null)
+      })
+      // a failed statement or a wrong answer reaches every caller of the batch (rejecting one already
+      // answered does nothing)
+      .catch((err: unknown) => {
+        for (const b of batch) b.reject(err)
+      })
       .finally(() => {
         clearTimeout(stalled)
         release()

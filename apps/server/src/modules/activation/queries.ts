@@ -112,7 +112,8 @@ export interface ValidationRow {
   last_seen: number | null
 }
 
-const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
+// whole milliseconds, as a Date made from the timestamp would hold
+const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::float8`
 
 /**
  * The hot path's one read: each license by key, joined to the SDK-bound device of its fingerprint,

@@ -121,14 +121,18 @@ describe('device API hot path', () => {
     expect(app).toHaveLength(5)
   })
 
-  it('checks that arrive together share one statement, and each gets the answer for its own key and device', async () => {
+  it('checks that arrive together share one statement, and each gets the answer for its own key and device (24 checks of six kinds)', async () => {
     const a = await onlineLicenseWithDevice('fp-a', '0 seconds')
     const b = await onlineLicenseWithDevice('fp-b', '0 seconds')
+    const c = await onlineLicenseWithDevice('fp-c', '0 seconds')
+    // a paused subscription: a row given to the wrong caller shows as a wrong code
+    await t.db.query(`UPDATE licenses SET config = jsonb_set(config, '{paused}', 'true') WHERE id = $1`, [c.license.id])
     const sdk = new Agent(t.app)
     const sent = await recordAfterFlush(() => sdk.post('/api/sdk/validate/', { key: 'NO-SUCH-KEY', fingerprint: 'fp-1' }, { csrf: false }))
 
     const checks = [
       { key: a.license.token, fingerprint: 'fp-a', code: 'VALID' },
+      { key: c.license.token, fingerprint: 'fp-c', code: 'PAUSED' },
       { key: b.license.token, fingerprint: 'fp-b', code: 'VALID' },
       // the device of another license, and a device the license never saw
       { key: a.license.token, fingerprint: 'fp-b', code: 'NOT_ACTIVATED' },
@@ -154,7 +158,7 @@ describe('device API hot path', () => {
     expect(answers.map((r) => r.json().code)).toEqual(calls.map((c) => c.code))
     expect(answers.map((r) => r.json().valid)).toEqual(calls.map((c) => c.code === 'VALID'))
 
-    // 20 answers from two reads: the first goes alone, the rest wait for it and go together
+    // 24 answers from two reads: the first goes alone, the rest wait for it and go together
     expect(sent.filter((s) => s.startsWith('SELECT c.i'))).toHaveLength(2)
   })
 })
