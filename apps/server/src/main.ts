@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildApp } from './app.ts'
-import { ConfigError, loadConfig } from './platform/config.ts'
+import { ConfigError, loadConfig, productionWarnings } from './platform/config.ts'
 import { migrate, openDb } from './db/db.ts'
 import { seedCatalogue } from './modules/catalogue/queries.ts'
 import { randomToken } from './platform/crypto.ts'
@@ -39,6 +39,9 @@ async function main() {
   console.log(
     `Database:    ${db.kind === 'pglite' ? `PGlite in ${join(config.DATA_DIR, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}; started in ${Date.now() - started} ms\n`,
   )
+  const warnings = productionWarnings(config)
+  for (const warning of warnings) app.log.warn({ setting: warning.split(' ')[0] }, warning)
+  if (warnings.length > 0) console.log(`Not ready for customers (docs/deploy.md):\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`)
 
   let closing = false
   const shutdown = async (signal: string) => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig, productionWarnings } from './config.ts'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'cfg-'))
 
@@ -91,5 +91,42 @@ describe('TRUST_PROXY', () => {
       expect(problems, bad).toHaveLength(1)
       expect(problems[0], bad).toMatch(/^TRUST_PROXY: must be a hop count/)
     }
+  })
+})
+
+describe('productionWarnings', () => {
+  const seller = JSON.stringify({ name: 'Vendor Ltd', address: '1 Main St', tax_id: 'GB123', email: 'billing@example.com' })
+  const ready = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://portal@db:5432/portal',
+    PUBLIC_URL: 'https://portal.example.com',
+    SMTP_URL: 'smtps://u:p@smtp.example.com:465',
+    INVOICE_SELLER: seller,
+    TRUST_PROXY: '10.0.0.0/8',
+    SESSION_SECRET: 'x'.repeat(32),
+  }
+  const warningsOf = (env: Record<string, string | undefined>) => productionWarnings(loadConfig({ DATA_DIR: tempDir(), ...env }))
+
+  it('says nothing of a production start with every setting docs/deploy.md asks for, nor outside production', () => {
+    expect(warningsOf(ready)).toEqual([])
+    expect(warningsOf({ NODE_ENV: 'development' })).toEqual([])
+  })
+
+  it('names each missing setting of a production start, and what customers would meet', () => {
+    const warnings = warningsOf({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) })
+    expect(warnings.map((w) => w.split(' ')[0])).toEqual(['DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'INVOICE_SELLER', 'TRUST_PROXY'])
+    expect(warnings.find((w) => w.startsWith('SMTP_URL'))).toContain('reaches no customer')
+    expect(warnings.find((w) => w.startsWith('PUBLIC_URL'))).toContain('http://localhost:3000')
+  })
+
+  it('names the seller fields an INVOICE_SELLER leaves to the placeholders', () => {
+    const partial = JSON.stringify({ name: 'Vendor Ltd', address: ' ' })
+    expect(warningsOf({ ...ready, INVOICE_SELLER: partial })).toEqual(['INVOICE_SELLER lacks address, tax_id, email: invoices print placeholders there'])
+  })
+
+  it('warns of a plain http PUBLIC_URL alone', () => {
+    expect(warningsOf({ ...ready, PUBLIC_URL: 'http://portal.example.com' })).toEqual([
+      'PUBLIC_URL is not https (http://portal.example.com): cookies are not Secure and there is no HSTS',
+    ])
   })
 })

@@ -188,6 +188,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
+const SELLER_FIELDS = ['name', 'address', 'tax_id', 'email'] as const
+
+/**
+ * What a production start is missing that docs/deploy.md asks for: each a sentence the start logs
+ * as a warning and prints. None stops the start (a staging site may lack some on purpose), but each
+ * means something customers would meet: mail that reaches nobody, invoices with placeholder seller
+ * details, cookies without Secure, limits shared by everyone behind the proxy.
+ */
+export function productionWarnings(config: Config): string[] {
+  if (config.NODE_ENV !== 'production') return []
+  const warnings: string[] = []
+  if (config.databaseKind === 'pglite') warnings.push('DATABASE_URL is not set: the embedded PGlite serves one process only, and no backup tool knows it')
+  if (!config.PUBLIC_URL.startsWith('https://')) warnings.push(`PUBLIC_URL is not https (${config.PUBLIC_URL}): cookies are not Secure and there is no HSTS`)
+  if (!config.SMTP_URL) warnings.push('SMTP_URL is not set: mail stays in the outbox and reaches no customer')
+  const seller = config.INVOICE_SELLER ?? {}
+  const missing = SELLER_FIELDS.filter((f) => !seller[f]?.trim())
+  if (missing.length > 0) warnings.push(`INVOICE_SELLER lacks ${missing.join(', ')}: invoices print placeholders there`)
+  if (config.TRUST_PROXY === undefined) {
+    warnings.push('TRUST_PROXY is not set: behind a load balancer every request seems to come from it, and its per-address limits are shared by all')
+  }
+  return warnings
+}
+
 /** Generated once into DATA_DIR so restarts keep sessions valid. */
 function sessionSecretFromDataDir(dir: string): string {
   const file = resolve(dir, 'session-secret')
