@@ -64,4 +64,21 @@ describe("Mantine's styles per component", () => {
       )
     expect(missing).toEqual([])
   })
+
+  it("lists the components in the order of Mantine's styles.css: a component's rules come after those of the one it builds on", () => {
+    // in one cascade layer the later rule wins: with Anchor before Text, Text's `color` won and every link was body-coloured
+    const whole = readFileSync(join(MANTINE_STYLES, '../styles.css'), 'utf8')
+    const placeOf = (name: string) => {
+      const first = /^[^\s@][^{]*\{/m.exec(readFileSync(join(MANTINE_STYLES, `${name}.css`), 'utf8'))![0]
+      return whole.indexOf(first)
+    }
+    const globals = new Set(['baseline', 'default-css-variables', 'global'])
+    for (const file of ['sign-in.css', 'signed-in.css']) {
+      const names = [...imported(file)].filter((n) => !globals.has(n))
+      const places = names.map(placeOf)
+      expect(places.every((p) => p >= 0)).toBe(true)
+      expect(names, file).toEqual([...names].sort((a, b) => placeOf(a) - placeOf(b)))
+    }
+    expect(placeOf('Text')).toBeLessThan(placeOf('Anchor'))
+  })
 })
