@@ -126,3 +126,14 @@ export const EXTERNAL = {
   offlineLicenseDocs: link('face_sdk_docs_offline_license'),
   usbTokenDocs: link('face_sdk_docs_locking_to_a_usb_token'),
 } as const
+
+/** Each platform's documentation. */
+export const PLATFORM_DOCS: Record<Platform, string> = {
+  nuitrack: EXTERNAL.nuitrackDocs,
+  face: EXTERNAL.faceDocs,
+  'face-machine': EXTERNAL.faceMachineDocs,
+  'nuitrack-analytics': EXTERNAL.analyticsDocs,
+}
+
+/** Where a license's offline activation (its request file) is explained: Face SDK has a page of its own, the others their documentation. */
+export const requestFileDocs = (platform: Platform) => (platform === 'face' ? EXTERNAL.offlineLicenseDocs : PLATFORM_DOCS[platform])

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next'
 import { Trans, useTranslation } from 'react-i18next'
 import { DEVICE_RELEASES_PER_30_DAYS, PLATFORM_TITLES, USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
-import { EXTERNAL } from '../../../config/paths.ts'
+import { EXTERNAL, requestFileDocs } from '../../../config/paths.ts'
 import { useActivateOffline } from '../../../api/license-mutations.ts'
 import { downloadLicenseFile } from './download.ts'
 import { NO_REQUEST_FILE, RequestFilePicker, type ChosenRequest } from './RequestFilePicker.tsx'
@@ -132,7 +132,7 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
         {t(
           'This license works offline on one device. Make an activation request file on the device, upload it here, and you get the license file for that device.',
         )}{' '}
-        <Anchor href={EXTERNAL.offlineLicenseDocs} target="_blank" rel="noopener noreferrer">
+        <Anchor href={requestFileDocs(license.type)} target="_blank" rel="noopener noreferrer">
           {t('How to make a request file')}
         </Anchor>
       </Text>

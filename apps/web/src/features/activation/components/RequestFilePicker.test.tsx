@@ -117,3 +117,22 @@ describe('a license file that is ready', () => {
     expect(screen.getByText('The license file is ready. Put it next to your Nuitrack application.')).toBeVisible()
   })
 })
+
+describe('the request file’s documentation link', () => {
+  it('goes to the Face SDK’s offline-license page for a Face license, and to its own platform’s documentation for another', () => {
+    const { unmount } = render(
+      <AppProviders queryClient={makeQueryClient()}>
+        <FaceActivation license={license} autoDownload={false} />
+      </AppProviders>,
+    )
+    expect(screen.getByRole('link', { name: 'How to make a request file' })).toHaveAttribute('href', '/external_resource/link/face_sdk_docs_offline_license/')
+    unmount()
+    const nuitrack = licenseView({ ...license, type: 'nuitrack', config: { product: 'nuitrack_pro_perpetual', device_bound: true, custom_tags: {} } })
+    render(
+      <AppProviders queryClient={makeQueryClient()}>
+        <FaceActivation license={nuitrack} autoDownload={false} />
+      </AppProviders>,
+    )
+    expect(screen.getByRole('link', { name: 'How to make a request file' })).toHaveAttribute('href', '/external_resource/link/nuitrack_docs/')
+  })
+})

@@ -8,7 +8,7 @@ import { FIRST_PAGE, PAGE_STEP, licensePagesQueryOptions, unfiltered, type Licen
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/auth.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { EXTERNAL, paths, supportUrl } from '../../../config/paths.ts'
+import { EXTERNAL, PLATFORM_DOCS, paths, supportUrl } from '../../../config/paths.ts'
 import { buildRows } from '../components/filters.ts'
 import { DefaultGroups } from '../components/DefaultGroups.tsx'
 import { useFirstStepsVisibility } from '../components/first-steps-storage.ts'
@@ -87,7 +87,7 @@ export function DashboardPage() {
                 platform={platform}
                 hasLicense={hasLicense}
                 trial={trialFor(platform) ?? undefined}
-                docsHref={DOCS[platform]}
+                docsHref={PLATFORM_DOCS[platform]}
                 onHide={firstSteps.hide}
               />
             )}
@@ -118,13 +118,6 @@ export function DashboardPage() {
   )
 }
 
-const DOCS: Record<Platform, string> = {
-  nuitrack: EXTERNAL.nuitrackDocs,
-  face: EXTERNAL.faceDocs,
-  'face-machine': EXTERNAL.faceMachineDocs,
-  'nuitrack-analytics': EXTERNAL.analyticsDocs,
-}
-
 /** The list's loading state, also while the code of the first steps or the empty table loads. */
 function LicensesLoading() {
   const { t } = useTranslation()
@@ -153,7 +146,7 @@ function HelpTiles({ platform }: { platform: Platform }) {
     {
       title: 'Documentation',
       text: t('Guides and API reference for {{platform}}.', { platform: PLATFORM_TITLES[platform] }),
-      href: DOCS[platform],
+      href: PLATFORM_DOCS[platform],
       cta: 'Read the docs',
     },
     ...(platform === 'nuitrack'
