@@ -17,6 +17,21 @@ describe('the shell', () => {
     expect(screen.getByRole('button', { name: 'Feedback' })).toBeInTheDocument()
   })
 
+  it('the open menu takes the keyboard: focus moves into it, and Escape closes it and goes back to the burger', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    renderApp('/app/account/')
+    await screen.findByTestId('display-name')
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Open menu' }))
+    const menu = screen.getByRole('navigation', { name: 'Main menu' })
+    await waitFor(() => expect(menu).toContainElement(document.activeElement as HTMLElement))
+    await user.keyboard('{Escape}')
+    const burger = screen.getByRole('button', { name: 'Open menu' })
+    expect(burger).toHaveAttribute('aria-expanded', 'false')
+    expect(burger).toHaveFocus()
+  })
+
   it("a dialog's code loads when it first opens: the feedback dialog is not in the page before", async () => {
     setLogged()
     mockApi(signedInRoutes())

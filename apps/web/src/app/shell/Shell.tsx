@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState } from 'react'
+import { lazy, useEffect, useRef, useState } from 'react'
 import { Anchor, AppShell, Burger, Divider, Group, NavLink, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
@@ -48,6 +48,17 @@ export function Shell() {
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
+  // below the breakpoint the open menu covers the page: the keyboard goes into it, and Escape
+  // closes it and comes back to the burger
+  const burger = useRef<HTMLButtonElement>(null)
+  const menu = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (opened) menu.current?.querySelector<HTMLElement>('button, a[href]')?.focus()
+  }, [opened])
+  const closeMenu = () => {
+    close()
+    burger.current?.focus()
+  }
 
   const is = (prefix: string) => pathname.startsWith(prefix)
 
@@ -57,6 +68,7 @@ export function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burger}
               data-tour="menu-button"
               className={classes.burger}
               opened={opened}
@@ -85,7 +97,15 @@ export function Shell() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar id="side-menu" aria-label={t('Main menu')} p="sm">
+      <AppShell.Navbar
+        id="side-menu"
+        ref={menu}
+        aria-label={t('Main menu')}
+        p="sm"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && opened) closeMenu()
+        }}
+      >
         <AppShell.Section>
           {/* the balance card opens the fill-balance modal */}
           <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog" data-tour="balance">
@@ -141,7 +161,7 @@ export function Shell() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main bg="gray.0">
+      <AppShell.Main bg="gray.0" className={classes.main}>
         <Outlet />
       </AppShell.Main>
       <OnceOpened open={whatsNew || newRelease}>
