@@ -106,6 +106,12 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
             ))}
           </Group>
         </div>
+        {/* next to the choice it is about, not below the comment */}
+        {error && (
+          <Alert color="red" id="feedback-error" role="alert" p="xs">
+            {error}
+          </Alert>
+        )}
         <Textarea
           label={t('Comment (optional)')}
           autosize
@@ -116,11 +122,6 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
           onChange={(e) => setComment(e.currentTarget.value)}
           description={t('{{n}} of {{max}} characters', { n: comment.length, max: FEEDBACK_COMMENT_MAX })}
         />
-        {error && (
-          <Alert color="red" id="feedback-error" role="alert" p="xs">
-            {error}
-          </Alert>
-        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             {t('Cancel')}

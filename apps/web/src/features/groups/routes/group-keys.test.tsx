@@ -86,7 +86,14 @@ describe('group keys', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create' }))
     expect(within(dialog).getByText('This field is required')).toBeInTheDocument()
 
-    await user.type(within(dialog).getByLabelText('Name', { selector: 'input' }), 'Kiosks')
+    const name = within(dialog).getByLabelText('Name', { selector: 'input' })
+    await user.click(name)
+    await user.paste('k'.repeat(257))
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }))
+    // the field is a name: its error says so
+    expect(within(dialog).getByText('The name must be at most 256 characters')).toBeInTheDocument()
+    await user.clear(name)
+    await user.type(name, 'Kiosks')
     await retype(size, '1')
     await user.click(within(dialog).getByRole('button', { name: 'Create' }))
     expect(within(dialog).getByText('A group must contain 2 or more licenses')).toBeInTheDocument()

@@ -185,7 +185,10 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
     const next: typeof errors = {}
     if (!source) next.source = t('Choose the licenses to make the key from')
     const titleProblem = checkTitle(name)
-    if (titleProblem) next.name = t(titleProblem)
+    // the field is the key's name: the title rule's text would speak of a title
+    if (titleProblem)
+      next.name =
+        titleProblem === 'license_title_max_length_error' ? t('The name must be at most {{max}} characters', { max: LICENSE_TITLE_MAX }) : t(titleProblem)
     const n = Number(effectiveSize)
     // the sources offered are all splittable, so the problem is the size; the domain text is general,
     // here the form knows the source's limit
