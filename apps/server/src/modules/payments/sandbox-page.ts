@@ -20,6 +20,7 @@ function page(title: string, main: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${esc(title)}</title>
+<link rel="icon" type="image/svg+xml" href="/app/favicon.svg">
 <link rel="stylesheet" href="/sandbox/checkout.css">
 <script src="/sandbox/checkout.js" defer></script>
 </head>

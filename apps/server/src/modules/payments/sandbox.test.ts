@@ -73,6 +73,8 @@ describe('the sandbox checkout over real HTTP', () => {
     expect(html).toContain('$150.00')
     for (const action of ['pay', 'decline', 'cancel']) expect(html).toMatch(new RegExp(`<button type="(button|submit)" data-action="${action}"`))
     expect(html).toContain('<script src="/sandbox/checkout.js" defer></script>')
+    // the portal's icon: without a link the browser asks for /favicon.ico, which is not there
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/app/favicon.svg">')
     expect(html).not.toMatch(/<script>(?!<)/)
     const script = await browser.get('/sandbox/checkout.js')
     expect(script.headers.get('content-type')).toContain('javascript')
