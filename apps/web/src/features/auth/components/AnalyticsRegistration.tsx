@@ -78,6 +78,8 @@ export function AnalyticsRegistration() {
             label={t('Password')}
             autoComplete="new-password"
             maxLength={LIMITS.passwordMax + 1}
+            // the same rules as the portal's own registration (passwordField), told before they are broken
+            description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
             {...form.text('password')}
             error={form.errors.password}
             required
