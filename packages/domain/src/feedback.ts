@@ -6,11 +6,11 @@ import { boundedInt, text } from './fields.ts'
  * at most 500 characters; an emotion is required.
  */
 export const FEEDBACK_EMOTIONS = [
-  { name: 'angry', score: 1, label: 'Angry', symbol: '😠' },
-  { name: 'sad', score: 2, label: 'Sad', symbol: '🙁' },
-  { name: 'neutral', score: 3, label: 'Neutral', symbol: '😐' },
-  { name: 'fun', score: 4, label: 'Pleased', symbol: '🙂' },
-  { name: 'happy', score: 5, label: 'Happy', symbol: '😄' },
+  { name: 'angry', score: 1, label: 'Angry' },
+  { name: 'sad', score: 2, label: 'Sad' },
+  { name: 'neutral', score: 3, label: 'Neutral' },
+  { name: 'fun', score: 4, label: 'Pleased' },
+  { name: 'happy', score: 5, label: 'Happy' },
 ] as const
 export type FeedbackEmotion = (typeof FEEDBACK_EMOTIONS)[number]['name']
 

@@ -5,6 +5,7 @@ import { useLocation } from 'react-router'
 import { FEEDBACK_COMMENT_MAX, FEEDBACK_EMOTIONS, checkFeedback, isError } from '@portal/domain'
 import { useSendFeedback } from '../api/send-feedback.ts'
 import classes from './feedback.module.css'
+import { EmotionFace } from './EmotionFace.tsx'
 
 /**
  * The feedback dialog (spec sections 2, 3, 5): five emotions scored 1 to 5, an optional comment of at
@@ -96,9 +97,7 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
                 data-checked={score === emotion.score || undefined}
                 onClick={() => choose(emotion.score)}
               >
-                <span aria-hidden className={classes.symbol}>
-                  {emotion.symbol}
-                </span>
+                <EmotionFace emotion={emotion.name} className={classes.symbol} />
                 <Text span size="xs">
                   {t(emotion.label)}
                 </Text>

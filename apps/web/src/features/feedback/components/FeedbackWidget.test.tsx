@@ -21,6 +21,8 @@ describe('the feedback widget', () => {
     const { user, dialog } = await openWidget()
     const radios = within(dialog).getAllByRole('radio')
     expect(radios.map((r) => r.getAttribute('aria-label'))).toEqual(['Angry', 'Sad', 'Neutral', 'Pleased', 'Happy'])
+    // each a drawn face (an emoji needs a colour-emoji font, which some systems lack), hidden from screen readers
+    expect(radios.map((r) => r.querySelector('svg[aria-hidden="true"]')?.getAttribute('data-emotion'))).toEqual(['angry', 'sad', 'neutral', 'fun', 'happy'])
     await user.click(within(dialog).getByRole('radio', { name: 'Pleased' }))
     expect(within(dialog).getByRole('radio', { name: 'Pleased' })).toHaveAttribute('aria-checked', 'true')
     const comment = within(dialog).getByLabelText('Comment (optional)')
@@ -40,7 +42,10 @@ describe('the feedback widget', () => {
     const { user, dialog } = await openWidget()
     await user.type(within(dialog).getByLabelText('Comment (optional)'), 'No emotion chosen')
     await user.click(within(dialog).getByRole('button', { name: 'Send feedback' }))
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please choose how you feel about the portal')
+    const alert = within(dialog).getByRole('alert')
+    expect(alert).toHaveTextContent('Please choose how you feel about the portal')
+    // next to the impressions it is about, before the comment
+    expect(within(dialog).getByRole('radiogroup').nextElementSibling).toBe(alert)
     expect(calls.filter((c) => c.url === '/api/feedback/')).toHaveLength(0)
   })
 
