@@ -404,6 +404,19 @@ describe('trials (section 4)', () => {
     expect(await screen.findByTestId('upgrade-cost')).toHaveTextContent('Upgrading costs $35.50.')
   })
 
+  it('a paid Analytics subscription, paused or not, never asks for a trial upgrade cost (the server answers 400 to that)', async () => {
+    setLogged()
+    const paid = trial('nuitrack-analytics', { is_trial: false, title: 'Cloud', config: { product: 'na_subscribe', plan_id: 4 } })
+    for (const license of [paid, { ...paid, state: 'paused' as const, config: { ...paid.config, paused: true }, paused_at: '2026-11-20T12:00:00.000Z' }]) {
+      const { calls } = serve(license)
+      const app = renderApp(info('nuitrack-analytics'))
+      await screen.findByRole('heading', { level: 1, name: 'Cloud' })
+      expect(screen.queryByRole('link', { name: 'Upgrade now' })).toBeNull()
+      expect(calls.filter((c) => c.url.includes('upgrade-cost'))).toEqual([])
+      app.unmount()
+    }
+  })
+
   it('a paused trial says when its data is erased, or that it was', async () => {
     setLogged()
     const paused = {

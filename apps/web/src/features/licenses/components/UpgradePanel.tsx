@@ -30,8 +30,10 @@ export const trialUpgrade = (license: LicenseView) => {
 export function TrialUpgradeButton({ license, platform, onHold }: { license: LicenseView; platform: Platform; onHold: boolean }) {
   const { t } = useTranslation()
   const analytics = platform === 'nuitrack-analytics'
-  const cost = useAnalyticsUpgradeCost(license.id, analytics && !onHold)
-  if (!trialUpgrade(license)) return null
+  const offered = trialUpgrade(license) !== null
+  // asked of an Analytics trial only: the server answers 400 "no upgrade" for any other license
+  const cost = useAnalyticsUpgradeCost(license.id, analytics && offered && !onHold)
+  if (!offered) return null
   return (
     <Stack gap={4} align="flex-start">
       {onHold ? (
