@@ -46,8 +46,8 @@ export const resizeBody = z.object({ limit: boundedInt() })
 export const titleBody = z.object({ title: titleField })
 
 export const customTagsSchema = z.object({
-  ios_app_id: text().trim().min(1).max(256).optional(),
-  android_app_id: text().trim().min(1).max(256).optional(),
+  ios_app_id: text().trim().min(1, 'field_empty_error').max(256, 'max_length_error:256').optional(),
+  android_app_id: text().trim().min(1, 'field_empty_error').max(256, 'max_length_error:256').optional(),
   hardware_key_serial: z.literal(true).optional(),
   allowed_platforms: text().max(200).regex(PLATFORMS_PATTERN, 'platforms_error').optional(),
 })
@@ -104,6 +104,8 @@ export const staffLicenseBody = z
     custom_tags_extra: z.record(text().max(64), text().max(1000)).optional(),
   })
   .superRefine((b, ctx) => {
+    // a lock's own field that is wrong (an empty app id, no platform chosen) has said so at that field
+    if (!customTagsSchema.safeParse(b.custom_tags).success) return
     const tags = staffCustomTags(b)
     if (!tags.ok) ctx.addIssue({ code: 'custom', message: 'lock_options_error', path: [tags.field] })
   })

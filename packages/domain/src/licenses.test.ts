@@ -179,6 +179,23 @@ describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
     expect(bad.success).toBe(false)
     expect(bad.error!.issues[0]).toMatchObject({ message: 'lock_options_error', path: ['custom_tags_extra'] })
   })
+
+  it("a lock's own empty field answers its own coded error, and no lock error beside it", () => {
+    const body = {
+      title: 'T',
+      count: 1,
+      client_email: 'a@example.com',
+      config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: false, max_version: null, license_content: {} },
+    }
+    for (const key of ['ios_app_id', 'android_app_id'] as const) {
+      const empty = staffLicenseBody.safeParse({ ...body, custom_tags: { [key]: '  ' } })
+      expect(empty.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([[`custom_tags.${key}`, 'field_empty_error']])
+      const long = staffLicenseBody.safeParse({ ...body, custom_tags: { [key]: 'x'.repeat(257) } })
+      expect(long.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([[`custom_tags.${key}`, 'max_length_error:256']])
+    }
+    const noPlatform = staffLicenseBody.safeParse({ ...body, custom_tags: { allowed_platforms: '' } })
+    expect(noPlatform.error!.issues.map((i) => i.path.join('.'))).toEqual(['custom_tags.allowed_platforms'])
+  })
 })
 
 describe('group keys: source groups (section 5)', () => {
