@@ -66,7 +66,15 @@ export function TransactionTable({ transactions }: { transactions: TransactionVi
                 </Badge>
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                <Text span inherit fw={600} c={isCredit(tx.type) ? 'teal.9' : undefined}>
+                {/* a declined or expired payment moved no money: its amount is struck through and grey, never a credit's green */}
+                <Text
+                  span
+                  inherit
+                  fw={600}
+                  c={tx.status === 'declined' || tx.status === 'expired' ? 'dimmed' : isCredit(tx.type) && tx.status === 'ok' ? 'teal.9' : undefined}
+                  td={tx.status === 'declined' || tx.status === 'expired' ? 'line-through' : undefined}
+                  data-moved={tx.status === 'ok' ? 'yes' : tx.status === 'pending' ? 'not yet' : 'no'}
+                >
                   {signedAmount(tx)}
                 </Text>
               </Table.Td>

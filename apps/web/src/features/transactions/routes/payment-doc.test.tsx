@@ -74,6 +74,8 @@ describe('/app/payment-doc/', () => {
       ['Oct 30, 2026', 'Balance top-up', 'Expired', '+$20.00', 'Visa •••• 4242', '—'],
       ['Oct 02, 2026', 'Balance top-up', 'Paid', '+$1,234.50', 'Visa •••• 4242', 'Download'],
     ])
+    // a declined or expired payment moved no money: its amount is not drawn as a credit
+    expect(rows().map((r) => r.querySelector('[data-moved]')?.getAttribute('data-moved'))).toEqual(['no', 'yes', 'no', 'yes'])
   })
 
   it('shows a loading state, then an empty state when there are no transactions at all', async () => {
