@@ -104,6 +104,8 @@ test('a declined and a cancelled checkout leave the balance as it was and show a
   // declined: the checkout sends the browser to the cancel address, the platform's dashboard
   await startTopUp(page, '40')
   await page.getByRole('button', { name: 'Decline' }).click()
+  // the customer is told, and the address loses the checkout's query
+  await expect(page.getByText('The top-up was not paid')).toBeVisible()
   await expect(page).toHaveURL(/\/app\/face\/dashboard\/$/)
   await expect(page.getByTestId('balance')).toHaveText('$0.00')
 
@@ -111,6 +113,7 @@ test('a declined and a cancelled checkout leave the balance as it was and show a
   await startTopUp(page, '60', { pay: 'PayPal' })
   await expect(page.getByText('Payment by PayPal')).toBeVisible()
   await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByText('The top-up was not paid').first()).toBeVisible()
   await expect(page).toHaveURL(/\/app\/face\/dashboard\/$/)
 
   // the webhooks arrive on their own schedule: the documents settle to declined and expired (or no row)

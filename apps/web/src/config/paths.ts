@@ -89,6 +89,8 @@ export const paths = {
   /** opens the fill-balance modal (with the amount when given), then the dashboard */
   addFunds: (platform: Platform, amount?: number) => `${fill(routes.addFunds, { platform })}${amount !== undefined ? `?amount=${amount}` : ''}`,
   /** where a top-up's checkout returns to; `next` (an /app/ path) is where closing the success modal goes */
+  /** where a top-up's checkout comes back to when it was not paid (cancelled, or declined by the sandbox) */
+  balanceTopUpNotPaid: (platform: Platform) => `${fill(routes.dashboard, { platform })}?${TOP_UP_NOT_PAID}`,
   balancePurchaseSuccess: (platform: Platform, next?: string) =>
     `${fill(routes.balancePurchaseSuccess, { platform })}${next !== undefined ? `?next=${encodeURIComponent(next)}` : ''}`,
   account: routes.account,
@@ -116,6 +118,9 @@ export const external = {
  * redirect, so their addresses are configuration (EXTERNAL_LINKS) and not baked into the build.
  * The names are the server's link table (apps/server/src/modules/links/links.ts).
  */
+/** The query a top-up's unpaid return carries: the shell tells the customer, and takes it off the address. */
+export const TOP_UP_NOT_PAID = 'topup=not-paid'
+
 const link = (name: string) => `/external_resource/link/${name}/`
 export const EXTERNAL = {
   nuitrackDocs: link('nuitrack_docs'),

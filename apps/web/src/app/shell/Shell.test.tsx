@@ -32,6 +32,17 @@ describe('the shell', () => {
     expect(burger).toHaveFocus()
   })
 
+  it("a top-up's unpaid return says nothing was charged, once, and the address loses the query", async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const app = renderApp('/app/account/?topup=not-paid')
+    expect(await screen.findByText('The top-up was not paid')).toBeInTheDocument()
+    expect(screen.getByText(/Nothing was charged/)).toBeInTheDocument()
+    await waitFor(() => expect(app.location().search).toBe(''))
+    expect(app.location().pathname).toBe('/app/account/')
+    expect(screen.getAllByText('The top-up was not paid')).toHaveLength(1)
+  })
+
   it("a dialog's code loads when it first opens: the feedback dialog is not in the page before", async () => {
     setLogged()
     mockApi(signedInRoutes())

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation, useNavigate } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, displayName, formatUsd } from '@portal/domain'
 import { PORTAL_VERSION } from '../../lib/version.ts'
-import { external, paths } from '../../config/paths.ts'
+import { TOP_UP_NOT_PAID, external, paths } from '../../config/paths.ts'
+import { notifyNotice } from '../../lib/notify.ts'
 import { useWhatsNewOnRelease } from '../../features/changelog/components/use-whats-new-on-release.ts'
 import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
 import { useProfile } from '../../lib/auth.ts'
@@ -48,6 +49,7 @@ export function Shell() {
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
+  useTopUpNotPaidNotice()
   // below the breakpoint the open menu covers the page: the keyboard goes into it, and Escape
   // closes it and comes back to the burger
   const burger = useRef<HTMLButtonElement>(null)
@@ -217,4 +219,24 @@ function useTour(email: string | undefined, pathname: string) {
       setOpened(true)
     },
   }
+}
+
+/**
+ * A top-up's checkout that was left unpaid (cancelled, or declined) comes back with TOP_UP_NOT_PAID: the
+ * customer is told that nothing was charged, once, and the address loses the query (a reload does not
+ * say it again).
+ */
+function useTopUpNotPaidNotice() {
+  const { t } = useTranslation()
+  const { pathname, search } = useLocation()
+  const navigate = useNavigate()
+  useEffect(() => {
+    const params = new URLSearchParams(search)
+    const [key, value] = TOP_UP_NOT_PAID.split('=')
+    if (params.get(key!) !== value) return
+    notifyNotice(t('The top-up was not paid'), t('Nothing was charged, and your balance is as it was. You can try again with Add funds.'))
+    params.delete(key!)
+    const rest = params.toString()
+    navigate(`${pathname}${rest ? `?${rest}` : ''}`, { replace: true })
+  }, [pathname, search, navigate, t])
 }

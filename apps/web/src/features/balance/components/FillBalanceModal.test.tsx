@@ -72,7 +72,7 @@ describe('fill-balance modal', () => {
       amount: 150,
       payment_source: 'stripe',
       success_url: `/app/face/balance-purchase-success/?next=${encodeURIComponent('/app/face/dashboard/?tab=new')}`,
-      cancel_url: '/app/face/dashboard/',
+      cancel_url: '/app/face/dashboard/?topup=not-paid',
     })
   })
 
@@ -88,7 +88,7 @@ describe('fill-balance modal', () => {
       amount: 100,
       payment_source: 'paypal',
       success_url: `/app/nuitrack/balance-purchase-success/?next=${encodeURIComponent('/app/payment-doc/')}`,
-      cancel_url: '/app/nuitrack/dashboard/',
+      cancel_url: '/app/nuitrack/dashboard/?topup=not-paid',
     })
   })
 

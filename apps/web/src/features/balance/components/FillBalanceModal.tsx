@@ -72,7 +72,7 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
         amount: valid.amount,
         payment_source: source,
         success_url: paths.balancePurchaseSuccess(platform, isAppReturnPath(here) ? here : paths.dashboard(platform)),
-        cancel_url: paths.dashboard(platform),
+        cancel_url: paths.balanceTopUpNotPaid(platform),
       })
       // the provider's hosted checkout; the page is left, so the button stays busy
       window.location.assign(payment.provider_data.url)
