@@ -61,7 +61,17 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   // a stopped or ended cloud subscription comes back through its notice in the subscription block
   const pausable = cloud && !paused && license.subscription_status !== 'cancelled' && phase !== 'stopped' && phase !== 'cancelled'
   const resume = (
-    <Button onClick={() => act(() => resumeMutation.mutateAsync(license.id))} loading={busy} disabled={onHold}>
+    <Button
+      onClick={() =>
+        act(async () => {
+          await resumeMutation.mutateAsync(license.id)
+          // as cancel and reactivate do: the change is said, not only drawn
+          notifySuccess(license.is_trial ? t('Trial resumed') : t('Subscription resumed'), t('{{title}} is active again.', { title: license.title }))
+        })
+      }
+      loading={busy}
+      disabled={onHold}
+    >
       {license.is_trial ? t('Resume the trial') : t('Resume the subscription')}
     </Button>
   )
@@ -275,6 +285,10 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           act(async () => {
             try {
               await pause.mutateAsync(license.id)
+              notifySuccess(
+                license.is_trial ? t('Trial paused') : t('Subscription paused'),
+                t('{{title}} is paused. Resume it within 30 days to keep its data.', { title: license.title }),
+              )
             } finally {
               setConfirmPause(false)
             }

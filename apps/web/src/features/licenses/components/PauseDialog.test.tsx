@@ -67,6 +67,8 @@ describe('pausing a cloud subscription (issue 9, item 22)', () => {
     const banner = await screen.findByTestId('paused-banner')
     expect(banner).toHaveTextContent('This trial is paused')
     expect(posts()).toEqual(['/api/license/5/pause/'])
+    // said as well as drawn, as cancel and reactivate are
+    expect(await screen.findByText('Trial paused')).toBeInTheDocument()
     await waitFor(() => expect(badge()).toHaveTextContent('Paused'))
     expect(screen.queryByText(/days left in the trial/)).toBeNull()
     expect(screen.getByText('Subscription').parentElement).toHaveTextContent('Paused')
@@ -76,6 +78,7 @@ describe('pausing a cloud subscription (issue 9, item 22)', () => {
     await user.click(within(banner).getByRole('button', { name: 'Resume the trial' }))
     await waitFor(() => expect(screen.queryByTestId('paused-banner')).toBeNull())
     expect(posts()).toEqual(['/api/license/5/pause/', '/api/license/5/resume/'])
+    expect(await screen.findByText('Trial resumed')).toBeInTheDocument()
   })
 
   it('a cancelled subscription shows the expired notice and renews through the activation dialog, not a basket (item 24)', async () => {
