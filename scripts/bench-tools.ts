@@ -191,10 +191,10 @@ export async function runLighthouse(pages: { name: string; url: string; setCooki
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent', handleSIGINT: false })
   trackPid(chrome.pid)
   onCleanup(async () => chrome.kill())
+  const { chromium } = await import('@playwright/test')
   const out: LighthouseFigures[] = []
   try {
     for (const p of pages) {
-      const { chromium } = await import('@playwright/test')
       const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`)
       try {
         const jar = cdp.contexts()[0]!

@@ -166,14 +166,16 @@ describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
     expect(staffCustomTags(order(true, { ios_app_id: 'com.x' }))).toEqual({ ok: false, field: 'custom_tags' })
   })
 
+  /** a staff order's body with no lock tags */
+  const staffBody = (deviceBound: boolean) => ({
+    title: 'T',
+    count: 1,
+    client_email: 'a@example.com',
+    config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: deviceBound, max_version: null, license_content: {} },
+  })
+
   it('the body schema holds the same rule', () => {
-    const body = {
-      title: 'T',
-      count: 1,
-      client_email: 'a@example.com',
-      config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: true, max_version: null, license_content: {} },
-      custom_tags: {},
-    }
+    const body = { ...staffBody(true), custom_tags: {} }
     expect(staffLicenseBody.safeParse(body).success).toBe(true)
     const bad = staffLicenseBody.safeParse({ ...body, custom_tags_extra: { hardware_key_serial: 'true' } })
     expect(bad.success).toBe(false)
@@ -181,12 +183,7 @@ describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
   })
 
   it("a lock's own empty field answers its own coded error, and no lock error beside it", () => {
-    const body = {
-      title: 'T',
-      count: 1,
-      client_email: 'a@example.com',
-      config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: false, max_version: null, license_content: {} },
-    }
+    const body = staffBody(false)
     for (const key of ['ios_app_id', 'android_app_id'] as const) {
       const empty = staffLicenseBody.safeParse({ ...body, custom_tags: { [key]: '  ' } })
       expect(empty.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([[`custom_tags.${key}`, 'field_empty_error']])

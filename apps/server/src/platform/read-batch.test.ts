@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ReadBatch } from './read-batch.ts'
 
-/** a readMany whose statements the test answers by hand, recording the keys of each */
-function manual() {
+/** a batcher whose statements the test answers by hand, recording the keys of each */
+function manual(opts?: ConstructorParameters<typeof ReadBatch<string, string>>[1]) {
   const statements: { keys: string[]; answer: (rows: (string | null)[]) => void; fail: (err: Error) => void }[] = []
   const readMany = (keys: string[]) =>
     new Promise<(string | null)[]>((answer, fail) => {
       statements.push({ keys, answer, fail })
     })
-  return { statements, readMany }
+  return { statements, batch: new ReadBatch(readMany, opts) }
 }
 
 /** lets the answered statement's callbacks run (its batch's callers, then the next batch's send) */
@@ -20,8 +20,7 @@ afterEach(() => {
 
 describe('ReadBatch', () => {
   it('sends a lone read at once and answers it', async () => {
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany)
+    const { statements, batch } = manual()
     const a = batch.load('a')
     expect(statements.map((s) => s.keys)).toEqual([['a']])
     statements[0]!.answer(['row a'])
@@ -29,8 +28,7 @@ describe('ReadBatch', () => {
   })
 
   it('holds the reads asked for while a statement is out, and sends them as one when it comes back', async () => {
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany)
+    const { statements, batch } = manual()
     const a = batch.load('a')
     const rest = ['b', 'c', 'd'].map((k) => batch.load(k))
     expect(statements.map((s) => s.keys)).toEqual([['a']])
@@ -45,8 +43,7 @@ describe('ReadBatch', () => {
   })
 
   it('gives a failed statement to every caller of its batch, and goes on with the next', async () => {
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany)
+    const { statements, batch } = manual()
     const a = batch.load('a')
     const b = batch.load('b')
     const c = batch.load('c')
@@ -73,8 +70,7 @@ describe('ReadBatch', () => {
   })
 
   it('sends at most maxKeys keys in one statement', async () => {
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany, { maxKeys: 2 })
+    const { statements, batch } = manual({ maxKeys: 2 })
     const all = ['a', 'b', 'c', 'd', 'e'].map((k) => batch.load(k))
     statements[0]!.answer(['A'])
     await settle()
@@ -88,8 +84,7 @@ describe('ReadBatch', () => {
 
   it('lets the next batch go beside a statement out for longer than stallMs', async () => {
     vi.useFakeTimers()
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany, { stallMs: 1000 })
+    const { statements, batch } = manual({ stallMs: 1000 })
     const a = batch.load('a')
     const b = batch.load('b')
     await vi.advanceTimersByTimeAsync(999)
@@ -115,8 +110,7 @@ describe('ReadBatch', () => {
   })
 
   it('fails the whole batch when readMany answers another number of entries than keys, and goes on', async () => {
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany)
+    const { statements, batch } = manual()
     const a = batch.load('a')
     const b = batch.load('b')
     const c = batch.load('c')
@@ -138,8 +132,7 @@ describe('ReadBatch', () => {
   })
 
   it('with maxInFlight 2 sends two statements before it holds reads', async () => {
-    const { statements, readMany } = manual()
-    const batch = new ReadBatch(readMany, { maxInFlight: 2 })
+    const { statements, batch } = manual({ maxInFlight: 2 })
     void batch.load('a')
     void batch.load('b')
     void batch.load('c')

@@ -8,9 +8,8 @@
  *
  * `readMany` answers one entry per key, in the keys' order (null where nothing matched). When it
  * fails, or answers another number of entries, every caller of that batch gets the error, as each
- * would have from its own read. A
- * statement out for longer than `stallMs` (a lost connection not yet noticed) stops holding the
- * others back: the next batch goes beside it.
+ * would have from its own read. A statement out for longer than `stallMs` (a lost connection not
+ * yet noticed) stops holding the others back: the next batch goes beside it.
  */
 export class ReadBatch<K, R> {
   private waiting: { key: K; resolve: (row: R | null) => void; reject: (err: unknown) => void }[] = []
@@ -36,9 +35,8 @@ export class ReadBatch<K, R> {
   }
 
   private send() {
-    const batch = this.waiting.length <= this.maxKeys ? this.waiting : this.waiting.slice(0, this.maxKeys)
+    const batch = this.waiting.splice(0, this.maxKeys)
     if (batch.length === 0) return
-    this.waiting = batch === this.waiting ? [] : this.waiting.slice(this.maxKeys)
     this.inFlight++
     let holding = true
     const release = () => {

@@ -90,7 +90,7 @@ export const paths = {
   addFunds: (platform: Platform, amount?: number) => `${fill(routes.addFunds, { platform })}${amount !== undefined ? `?amount=${amount}` : ''}`,
   /** where a top-up's checkout returns to; `next` (an /app/ path) is where closing the success modal goes */
   /** where a top-up's checkout comes back to when it was not paid (cancelled, or declined by the sandbox) */
-  balanceTopUpNotPaid: (platform: Platform) => `${fill(routes.dashboard, { platform })}?${TOP_UP_NOT_PAID}`,
+  balanceTopUpNotPaid: (platform: Platform) => `${fill(routes.dashboard, { platform })}?${TOP_UP_NOT_PAID.name}=${TOP_UP_NOT_PAID.value}`,
   balancePurchaseSuccess: (platform: Platform, next?: string) =>
     `${fill(routes.balancePurchaseSuccess, { platform })}${next !== undefined ? `?next=${encodeURIComponent(next)}` : ''}`,
   account: routes.account,
@@ -119,7 +119,7 @@ export const external = {
  * The names are the server's link table (apps/server/src/modules/links/links.ts).
  */
 /** The query a top-up's unpaid return carries: the shell tells the customer, and takes it off the address. */
-export const TOP_UP_NOT_PAID = 'topup=not-paid'
+export const TOP_UP_NOT_PAID = { name: 'topup', value: 'not-paid' } as const
 
 const link = (name: string) => `/external_resource/link/${name}/`
 export const EXTERNAL = {

@@ -305,8 +305,8 @@ export interface SdkCheck {
 }
 
 /**
- * Validation's reads, coalesced (platform/read-batch.ts): the checks that arrive in one turn of the
- * event loop are answered by one statement, each still by an index lookup of its own.
+ * Validation's reads, coalesced (platform/read-batch.ts): the checks that arrive while a read is out
+ * go together as one statement, each still answered by an index lookup of its own.
  */
 export function validationReader(db: Queryable) {
   const batch = new ReadBatch((checks: SdkCheck[]) => findForValidation(db, checks))

@@ -232,10 +232,9 @@ function useTopUpNotPaidNotice() {
   const navigate = useNavigate()
   useEffect(() => {
     const params = new URLSearchParams(search)
-    const [key, value] = TOP_UP_NOT_PAID.split('=')
-    if (params.get(key!) !== value) return
+    if (params.get(TOP_UP_NOT_PAID.name) !== TOP_UP_NOT_PAID.value) return
     notifyNotice(t('The top-up was not paid'), t('Nothing was charged, and your balance is as it was. You can try again with Add funds.'))
-    params.delete(key!)
+    params.delete(TOP_UP_NOT_PAID.name)
     const rest = params.toString()
     navigate(`${pathname}${rest ? `?${rest}` : ''}`, { replace: true })
   }, [pathname, search, navigate, t])

@@ -8,6 +8,13 @@ import { downloadInvoice } from '../api/transactions.ts'
 export const STATUS_LABELS: Record<TransactionStatus, string> = { ok: 'Paid', pending: 'Pending', declined: 'Declined', expired: 'Expired' }
 const STATUS_COLORS: Record<TransactionStatus, string> = { ok: 'green', pending: 'blue', declined: 'red', expired: 'gray' }
 
+/** Whether a transaction's money moved, and how its amount looks for it: a declined or expired payment moved none, so it is grey and struck through, never a credit's green. */
+function amountLook(tx: Pick<TransactionView, 'status' | 'type'>) {
+  if (tx.status === 'declined' || tx.status === 'expired') return { c: 'dimmed', td: 'line-through', 'data-moved': 'no' } as const
+  if (tx.status === 'pending') return { 'data-moved': 'not yet' } as const
+  return { c: isCredit(tx.type) ? 'teal.9' : undefined, 'data-moved': 'yes' } as const
+}
+
 function InvoiceButton({ transaction }: { transaction: TransactionView & { invoice_url: string } }) {
   const { t } = useTranslation()
   const [busy, setBusy] = useState(false)
@@ -66,15 +73,7 @@ export function TransactionTable({ transactions }: { transactions: TransactionVi
                 </Badge>
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {/* a declined or expired payment moved no money: its amount is struck through and grey, never a credit's green */}
-                <Text
-                  span
-                  inherit
-                  fw={600}
-                  c={tx.status === 'declined' || tx.status === 'expired' ? 'dimmed' : isCredit(tx.type) && tx.status === 'ok' ? 'teal.9' : undefined}
-                  td={tx.status === 'declined' || tx.status === 'expired' ? 'line-through' : undefined}
-                  data-moved={tx.status === 'ok' ? 'yes' : tx.status === 'pending' ? 'not yet' : 'no'}
-                >
+                <Text span inherit fw={600} {...amountLook(tx)}>
                   {signedAmount(tx)}
                 </Text>
               </Table.Td>
