@@ -204,14 +204,20 @@ export async function runLighthouse(pages: { name: string; url: string; setCooki
         // disconnects Playwright only: the browser stays for Lighthouse
         await cdp.close()
       }
-      const result = await lighthouse(p.url, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
-      })
-      if (!result) throw new Error(`Lighthouse gave no result for ${p.url}`)
-      const { lhr } = result
+      const run = async () => {
+        const result = await lighthouse(p.url, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        })
+        if (!result) throw new Error(`Lighthouse gave no result for ${p.url}`)
+        return result.lhr
+      }
+      let lhr = await run()
+      // a trace Chromium recorded without its navigation start (about one dashboard run in eight here):
+      // Lighthouse's own advice is to run again, once
+      if (lhr.runtimeError?.code === 'NO_NAVSTART') lhr = await run()
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${p.url}: ${lhr.runtimeError.message}`)
       if (lhr.finalDisplayedUrl !== p.url) throw new Error(`Lighthouse on ${p.url} ended on ${lhr.finalDisplayedUrl}`)
       // BENCH_LH_DIR: each page's whole report, for a look at its traces and audits
