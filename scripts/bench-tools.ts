@@ -3,9 +3,10 @@
  * the round-robin proxy of the two-process run, Lighthouse, and the dashboard timing in Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import http from 'node:http'
+import http2 from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from '@playwright/test'
 
@@ -119,43 +120,106 @@ export async function waitFor(url: string, tries = 300) {
   throw new Error(`${url} did not come up`)
 }
 
-// ---- the two-process run's load balancer ----
+// ---- the proxies: the two-process run's load balancer, and the TLS front of the Lighthouse runs ----
+
+/** headers of one connection, not of the message: a proxy drops them both ways (HTTP/2 forbids them) */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'http2-settings'])
+
+/** The request to a backend over the agent's keep-alive connections; the answer is streamed back as it comes. */
+function forward(
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
+  backend: number,
+  agent: http.Agent,
+) {
+  const headers: http.OutgoingHttpHeaders = {}
+  for (const [name, value] of Object.entries(req.headers)) if (!name.startsWith(':') && !HOP_BY_HOP.has(name)) headers[name] = value
+  // HTTP/2 names the host in its :authority pseudo-header
+  headers.host ??= String(req.headers[':authority'])
+  const reply = res as http.ServerResponse
+  const upstream = http.request({ host: '127.0.0.1', port: backend, method: req.method, path: req.url, headers, agent }, (answer) => {
+    const back: http.OutgoingHttpHeaders = {}
+    for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) back[name] = value
+    reply.writeHead(answer.statusCode ?? 502, back)
+    answer.pipe(reply)
+  })
+  upstream.on('error', () => {
+    if (!reply.headersSent) reply.writeHead(502)
+    reply.end()
+  })
+  req.pipe(upstream)
+}
+
+/** Ends a proxy's server and its connection pool with the run. */
+function closeWithRun(server: http.Server | http2.Http2SecureServer, agent: http.Agent) {
+  onCleanup(async () => {
+    if ('closeAllConnections' in server) server.closeAllConnections()
+    await new Promise((r) => server.close(r))
+    agent.destroy()
+  })
+}
 
 /**
  * A small round-robin HTTP proxy (what nginx's upstream does, in a few lines): each request goes to
- * the next backend over a keep-alive connection pool; the answer is streamed back as it comes.
+ * the next backend over a keep-alive connection pool.
  */
 export async function roundRobinProxy(port: number, backends: number[]): Promise<http.Server> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 })
   let next = 0
-  const server = http.createServer((req, res) => {
-    const backend = backends[next++ % backends.length]!
-    const headers = { ...req.headers }
-    delete headers.connection
-    const upstream = http.request({ host: '127.0.0.1', port: backend, method: req.method, path: req.url, headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502)
-      res.end()
-    })
-    req.pipe(upstream)
-  })
+  const server = http.createServer((req, res) => forward(req, res, backends[next++ % backends.length]!, agent))
   server.keepAliveTimeout = 65_000
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-  onCleanup(async () => {
-    server.closeAllConnections()
-    await new Promise((r) => server.close(r))
-    agent.destroy()
-  })
+  closeWithRun(server, agent)
   return server
+}
+
+/**
+ * The TLS front of docs/deploy.md's nginx (`listen 443 ssl http2`) before one server process:
+ * browsers reach a deployed portal over https, where they speak HTTP/2 (one connection carries every
+ * request at once) instead of HTTP/1.1's six connections with one request each at a time. The
+ * certificate is self-signed for 127.0.0.1, made for the run by openssl in `dir`; the browser that
+ * runs Lighthouse is told to accept it. Its origin, https://127.0.0.1:port.
+ */
+export async function tlsFront(port: number, backend: number, dir: string): Promise<string> {
+  const [key, cert] = [join(dir, 'front-key.pem'), join(dir, 'front-cert.pem')]
+  await runCommand(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    {},
+  )
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
+  const server = http2.createSecureServer({ key: readFileSync(key), cert: readFileSync(cert), allowHTTP1: true }, (req, res) =>
+    forward(req, res, backend, agent),
+  )
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  closeWithRun(server, agent)
+  return `https://127.0.0.1:${port}`
 }
 
 // ---- Lighthouse ----
 
 export interface LighthouseFigures {
   page: string
+  /** the protocol the page itself came over, as Lighthouse saw it ('http/1.1', 'h2') */
+  protocol: string
   performance: number
   accessibility: number
   bestPractices: number
@@ -188,7 +252,9 @@ export async function runLighthouse(pages: { name: string; url: string; setCooki
   const { default: lighthouse } = await import('lighthouse')
   const chromeLauncher = await import('chrome-launcher')
   requireChromium()
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent', handleSIGINT: false })
+  // the TLS front's certificate is self-signed (tlsFront)
+  const chromeFlags = pages.some((p) => p.url.startsWith('https:')) ? [...CHROMIUM_FLAGS, '--ignore-certificate-errors'] : CHROMIUM_FLAGS
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags, logLevel: 'silent', handleSIGINT: false })
   trackPid(chrome.pid)
   onCleanup(async () => chrome.kill())
   const { chromium } = await import('@playwright/test')
@@ -244,6 +310,7 @@ export async function runLighthouse(pages: { name: string; url: string; setCooki
         .map(({ a }) => `${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`)
       const f: LighthouseFigures = {
         page: p.name,
+        protocol: documentProtocol(lhr, p.url),
         performance: score('performance'),
         accessibility: score('accessibility'),
         bestPractices: score('best-practices'),
@@ -255,7 +322,7 @@ export async function runLighthouse(pages: { name: string; url: string; setCooki
         savings,
       }
       console.log(
-        `Lighthouse ${p.name}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}; FCP ${f.fcp} ms, LCP ${f.lcp} ms, TBT ${f.tbt} ms`,
+        `Lighthouse ${p.name} over ${f.protocol}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}; FCP ${f.fcp} ms, LCP ${f.lcp} ms, TBT ${f.tbt} ms`,
       )
       for (const l of f.losses) console.log(`  ${l}`)
       for (const l of f.savings) console.log(`  would help: ${l}`)
@@ -266,6 +333,12 @@ export async function runLighthouse(pages: { name: string; url: string; setCooki
     untrackPid(chrome.pid)
   }
   return out
+}
+
+/** the protocol of the page's own request, from Lighthouse's table of network requests */
+function documentProtocol(lhr: { audits: Record<string, { details?: unknown }> }, url: string): string {
+  const items = (lhr.audits['network-requests']?.details as { items?: { url: string; protocol?: string }[] } | undefined)?.items ?? []
+  return items.find((i) => i.url === url)?.protocol ?? 'unknown'
 }
 
 /** the first items of an audit's table (console errors, issues): what exactly went wrong */
