@@ -1,5 +1,5 @@
 import type { FaceMachinePlan, PlanLimit } from './subscriptions.ts'
-import type { Cents } from './money.ts'
+import { groupDigits, type Cents } from './money.ts'
 import { DEFAULT_FACE_MACHINE_CONFIGURATION } from './catalogue.ts'
 
 /**
@@ -14,11 +14,9 @@ export const DAYS_PER_MONTH = 30
 
 export const isUnlimited = (v: PlanLimit | undefined): v is null | 'infinite' | undefined => v === null || v === undefined || v === 'infinite'
 
-const countFormat = new Intl.NumberFormat('en-US')
-
 /** A count limit: "Unlimited", or the number with thousands separators ("10,000"). */
 export function formatPlanLimit(v: PlanLimit | undefined): string {
-  return isUnlimited(v) ? 'Unlimited' : countFormat.format(v)
+  return isUnlimited(v) ? 'Unlimited' : Number.isInteger(v) ? groupDigits(v) : groupDigits(v, 3).replace(/\.?0+$/, '')
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`

@@ -5,6 +5,7 @@ import {
   centsToUsd,
   formatCents,
   formatUsd,
+  groupDigits,
   isAppReturnPath,
   signedAmount,
   topUpAmount,
@@ -103,5 +104,30 @@ describe('return addresses', () => {
     ]) {
       expect(isAppReturnPath(bad), bad).toBe(false)
     }
+  })
+})
+
+describe('groupDigits and formatUsd, without Intl', () => {
+  const intl2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  const intl0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+  // amounts as the portal has them (cents / 100), halves of a cent, and large and small numbers
+  const values = [0, 0.004, 0.005, 0.015, 0.125, 0.5, 1, 9.995, 12.5, 999.999, 1000, 1234.56, 99_999.99, 100_000, 1_234_567.891, 999_999_999.995, 2 ** 40]
+  for (let cents = 0; cents < 2_000_000; cents += 9_973) values.push(cents / 100, cents + 0.5)
+
+  it('writes what Intl.NumberFormat writes for en-US', () => {
+    for (const v of values) {
+      expect(groupDigits(v, 2)).toBe(intl2.format(v))
+      expect(groupDigits(v)).toBe(intl0.format(v))
+      expect(formatUsd(v)).toBe(`$${intl2.format(v)}`)
+      if (v >= 0.005) expect(formatUsd(-v)).toBe(`-$${intl2.format(v)}`)
+    }
+  })
+
+  it('writes any amount in cents as Intl does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => {
+        expect(formatCents(cents)).toBe(`${cents < 0 ? '-' : ''}$${intl2.format(Math.abs(cents) / 100)}`)
+      }),
+    )
   })
 })
