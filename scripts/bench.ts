@@ -11,8 +11,9 @@
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/portal_bench) is dropped and made
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
- * +2 second server, +3 proxy), BENCH_TIMEOUT (600 s: everything is stopped after it),
- * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing; BENCH_PROF=DIR: the
+ * +2 second server, +3 proxy, +4 the TLS front of the Lighthouse runs), BENCH_TIMEOUT (600 s: everything is stopped after it),
+ * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing; BENCH_LH_RUNS (3)
+ * Lighthouse runs per page, the median reported; BENCH_PROF=DIR: the
  * server processes write CPU profiles (node --cpu-prof) into DIR as they stop; BENCH_LH_DIR=DIR: Lighthouse's
  * whole reports go there.
  * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs); `--only validate`:
@@ -430,9 +431,12 @@ it saw: over http/1.1 the page's 20-odd requests queue for six connections, each
 on the simulated 150 ms link; over h2 they share one. The dashboard is signed in (the sign-in's
 cookies in the browser's cookie jar).
 
-| page | protocol | performance | accessibility | best practices | FCP ms | LCP ms | TBT ms | CLS |
-|---|---|---|---|---|---|---|---|---|
-${r.lighthouse.map((l) => `| ${l.page} | ${l.protocol} | ${l.performance} | ${l.accessibility} | ${l.bestPractices} | ${l.fcp} | ${l.lcp} | ${l.tbt} | ${l.cls} |`).join('\n')}
+Each page runs ${r.lighthouse[0]?.runs.length ?? 0} times (\`BENCH_LH_RUNS\`): the row is the run of median performance, and
+"runs" lists every run's performance score (on 2 busy cores it moves by several points from run to run).
+
+| page | protocol | performance | runs | accessibility | best practices | FCP ms | LCP ms | TBT ms | CLS |
+|---|---|---|---|---|---|---|---|---|---|
+${r.lighthouse.map((l) => `| ${l.page} | ${l.protocol} | ${l.performance} | ${l.runs.join(', ')} | ${l.accessibility} | ${l.bestPractices} | ${l.fcp} | ${l.lcp} | ${l.tbt} | ${l.cls} |`).join('\n')}
 
 What costs points (category: audit, the points it costs in its category):
 
