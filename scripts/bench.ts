@@ -224,12 +224,20 @@ async function main() {
     try {
       // each page as a deployed portal serves it (https through a TLS front, where browsers speak
       // HTTP/2: docs/deploy.md) and as `npm start` serves it (plain http/1.1)
-      const front = await tlsFront(TLS_PORT, PORT, env.DATA_DIR)
+      // without openssl (or its port) the plain-http runs still run, and the report says why the others did not
+      const front = await tlsFront(TLS_PORT, PORT, env.DATA_DIR).catch((err: Error) => {
+        // with figures, the reason is printed under them
+        lighthouseReason = `The TLS front did not start (${err.message.split('\n')[0]}): no HTTP/2 runs.`
+        console.error(lighthouseReason)
+        return null
+      })
       lighthouse = await runLighthouse(
-        [front, base].flatMap((origin) => [
-          { name: '/app/login/', url: `${origin}/app/login/` },
-          { name: `/app/nuitrack/dashboard/ (${LICENSES} licenses)`, url: `${origin}/app/nuitrack/dashboard/`, setCookies },
-        ]),
+        [front, base]
+          .filter((o) => o !== null)
+          .flatMap((origin) => [
+            { name: '/app/login/', url: `${origin}/app/login/` },
+            { name: `/app/nuitrack/dashboard/ (${LICENSES} licenses)`, url: `${origin}/app/nuitrack/dashboard/`, setCookies },
+          ]),
       )
     } catch (err) {
       lighthouseReason = `failed: ${(err as Error).message.split('\n')[0]}`
@@ -445,7 +453,7 @@ ${r.lighthouse.map((l) => `- ${l.page} over ${l.protocol}: ${l.losses.length ? l
 What Lighthouse says would make the pages faster:
 
 ${r.lighthouse.map((l) => `- ${l.page} over ${l.protocol}: ${l.savings.length ? l.savings.join('; ') : 'nothing'}`).join('\n')}
-`
+${r.lighthouseReason ? `\n${r.lighthouseReason}\n` : ''}`
     : `## Lighthouse\n\n${r.lighthouseReason}\n`
 
   const text = `# Benchmarks
