@@ -25,9 +25,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import Fastify from 'fastify'
 import pg from 'pg'
 import { formatReport, measureBundles, type BundleReport } from './bundle-size.ts'
+import { floorApp } from './bench-floor.ts'
 import {
   dashboardLoad,
   type DashboardTimes,
@@ -165,14 +165,9 @@ async function main() {
   startProcess('bare', 'node', ['--import', 'tsx', 'scripts/bench-bare.ts'], { DATABASE_URL: DB_URL, PORT: String(BARE_PORT) })
   // and the same route inside this process, beside the load generator, as runs before 2026-11-26 had
   // it: no process hop between the two, which on a machine with costly context switches flatters it
-  const inBench = Fastify()
-  const pool = new pg.Pool({ connectionString: DB_URL, max: 10 })
-  inBench.get('/bare/:id', async (req) => (await pool.query('SELECT id, email FROM clients WHERE id = $1', [(req.params as { id: string }).id])).rows[0])
+  const inBench = floorApp(DB_URL)
   await inBench.listen({ port: IN_BENCH_BARE_PORT, host: '127.0.0.1' })
-  onCleanup(async () => {
-    await inBench.close()
-    await pool.end()
-  })
+  onCleanup(() => inBench.close())
 
   const base = `http://127.0.0.1:${PORT}`
   await waitFor(`${base}/api/health/`)
