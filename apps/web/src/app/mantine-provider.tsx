@@ -9,7 +9,7 @@ const colorSchemeManager = localStorageColorSchemeManager()
 /**
  * Mantine's provider without its two `<style>` elements. MantineProvider works out the theme's CSS
  * variables in the browser on every page load: once for Mantine's default theme as its module is
- * evaluated, and again for ours as it first renders, some 40 ms of main thread on a fast machine
+ * evaluated, and again for ours as it first renders: some 40 ms of main thread in Chromium here,
  * before anything shows. The same CSS is written at build time instead (app/styles/mantine-theme.css,
  * by `npm run gen:mantine-css`), and this provider gives the components the same context.
  * mantine-provider.test.tsx holds the two to Mantine's own: the file to what MantineProvider would
