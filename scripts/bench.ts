@@ -53,6 +53,8 @@ const PORT_2 = PORT + 2
 const PROXY_PORT = PORT + 3
 const TLS_PORT = PORT + 4
 const IN_BENCH_BARE_PORT = PORT + 5
+/** a throughput as a share of another, as the report writes it ("77 %") */
+const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const TIMEOUT = Number(process.env.BENCH_TIMEOUT ?? 600)
@@ -293,7 +295,7 @@ async function main() {
   if (!validate || !list || !page) {
     if (validate && inBenchBare)
       console.log(
-        `validate / bare: ${((validate.rps / bareRps) * 100).toFixed(0)} % (/ the bare route in the load generator's process: ${((validate.rps / inBenchBare.rps) * 100).toFixed(0)} %)`,
+        `validate / bare: ${percent(validate.rps, bareRps)} (/ the bare route in the load generator's process: ${percent(validate.rps, inBenchBare.rps)})`,
       )
     console.log(`--only ${ONLY}: nothing written; bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`)
     return
@@ -365,7 +367,7 @@ const mark = (pass: boolean | null) => (pass === null ? '—' : pass ? 'pass' : 
 const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!
 
 function report(r: Results) {
-  const pct = (f: Figures) => `${((f.rps / r.bare) * 100).toFixed(0)} %`
+  const pct = (f: Figures) => percent(f.rps, r.bare)
   const apiRow = (f: Figures) => `| ${f.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors + f.non2xx - (f.statuses['304'] ?? 0)} | ${pct(f)} |`
   const validateRatio = (r.validate.rps / r.bare) * 100
   const goals: [string, string, string, boolean | null][] = [
@@ -380,7 +382,7 @@ function report(r: Results) {
       : [`whole list of ${LICENSES}, repeat fetch with If-None-Match: p99`, r.notModifiedReason ?? '', 'under 5 ms', false],
     [
       'POST /api/sdk/validate/ throughput / bare one-SELECT route (each in a process of its own)',
-      `${validateRatio.toFixed(0)} %${r.inBenchBare ? ` (${((r.validate.rps / r.inBenchBare.rps) * 100).toFixed(0)} % of the bare route inside the load generator's process)` : ''}`,
+      `${pct(r.validate)}${r.inBenchBare ? ` (${percent(r.validate.rps, r.inBenchBare.rps)} of the bare route inside the load generator's process)` : ''}`,
       '75 % or more',
       validateRatio >= 75,
     ],

@@ -16,7 +16,8 @@ export const isUnlimited = (v: PlanLimit | undefined): v is null | 'infinite' | 
 
 /** A count limit: "Unlimited", or the number with thousands separators ("10,000"). */
 export function formatPlanLimit(v: PlanLimit | undefined): string {
-  return isUnlimited(v) ? 'Unlimited' : Number.isInteger(v) ? groupDigits(v) : groupDigits(v, 3).replace(/\.?0+$/, '')
+  // up to three decimals, as Intl's default, and none written for a whole number
+  return isUnlimited(v) ? 'Unlimited' : groupDigits(v, 3).replace(/\.?0+$/, '')
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`

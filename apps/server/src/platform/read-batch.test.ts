@@ -14,6 +14,17 @@ function manual(opts?: ConstructorParameters<typeof ReadBatch<string, string>>[1
 /** lets the answered statement's callbacks run (its batch's callers, then the next batch's send) */
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
+/** a, b and c asked for at once: a goes alone and is answered, and b and c go out together as the second statement */
+async function secondStatementOut() {
+  const { statements, batch } = manual()
+  const a = batch.load('a')
+  const b = batch.load('b')
+  const c = batch.load('c')
+  statements[0]!.answer(['row a'])
+  await settle()
+  return { statements, batch, a, b, c }
+}
+
 afterEach(() => {
   vi.useRealTimers()
 })
@@ -43,12 +54,7 @@ describe('ReadBatch', () => {
   })
 
   it('gives a failed statement to every caller of its batch, and goes on with the next', async () => {
-    const { statements, batch } = manual()
-    const a = batch.load('a')
-    const b = batch.load('b')
-    const c = batch.load('c')
-    statements[0]!.answer(['row a'])
-    await settle()
+    const { statements, batch, a, b, c } = await secondStatementOut()
     await expect(a).resolves.toBe('row a')
     statements[1]!.fail(new Error('connection lost'))
     await expect(b).rejects.toThrow('connection lost')
@@ -110,12 +116,7 @@ describe('ReadBatch', () => {
   })
 
   it('fails the whole batch when readMany answers another number of entries than keys, and goes on', async () => {
-    const { statements, batch } = manual()
-    const a = batch.load('a')
-    const b = batch.load('b')
-    const c = batch.load('c')
-    statements[0]!.answer(['row a'])
-    await settle()
+    const { statements, batch, a, b, c } = await secondStatementOut()
     // one short: no caller may take a missing row for "nothing matched"
     statements[1]!.answer(['row b'])
     await expect(b).rejects.toThrow('readMany answered 1 entries for 2 keys')

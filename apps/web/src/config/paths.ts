@@ -88,9 +88,9 @@ export const paths = {
     `${fill(routes.licensePurchaseSuccess, { platform })}${next ? `?next=${encodeURIComponent(next)}` : ''}`,
   /** opens the fill-balance modal (with the amount when given), then the dashboard */
   addFunds: (platform: Platform, amount?: number) => `${fill(routes.addFunds, { platform })}${amount !== undefined ? `?amount=${amount}` : ''}`,
-  /** where a top-up's checkout returns to; `next` (an /app/ path) is where closing the success modal goes */
   /** where a top-up's checkout comes back to when it was not paid (cancelled, or declined by the sandbox) */
   balanceTopUpNotPaid: (platform: Platform) => `${fill(routes.dashboard, { platform })}?${TOP_UP_NOT_PAID.name}=${TOP_UP_NOT_PAID.value}`,
+  /** where a top-up's checkout returns to; `next` (an /app/ path) is where closing the success modal goes */
   balancePurchaseSuccess: (platform: Platform, next?: string) =>
     `${fill(routes.balancePurchaseSuccess, { platform })}${next !== undefined ? `?next=${encodeURIComponent(next)}` : ''}`,
   account: routes.account,
@@ -102,6 +102,9 @@ export const paths = {
   staffPerpetual: routes.staffPerpetual,
   staffSubscription: routes.staffSubscription,
 } as const
+
+/** The query a top-up's unpaid return carries: the shell tells the customer, and takes it off the address. */
+export const TOP_UP_NOT_PAID = { name: 'topup', value: 'not-paid' } as const
 
 /** The helpdesk (or cloud service) redirect, optionally about one license. */
 export const supportUrl = (service: string, licenseId?: number | string) =>
@@ -118,9 +121,6 @@ export const external = {
  * redirect, so their addresses are configuration (EXTERNAL_LINKS) and not baked into the build.
  * The names are the server's link table (apps/server/src/modules/links/links.ts).
  */
-/** The query a top-up's unpaid return carries: the shell tells the customer, and takes it off the address. */
-export const TOP_UP_NOT_PAID = { name: 'topup', value: 'not-paid' } as const
-
 const link = (name: string) => `/external_resource/link/${name}/`
 export const EXTERNAL = {
   nuitrackDocs: link('nuitrack_docs'),
