@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { buildVersion } from './build-version.ts'
@@ -12,8 +14,16 @@ import { PLATFORMS } from '../../packages/domain/src/platforms.ts'
 
 const api = 'http://localhost:3000'
 
-export default defineConfig({
+/**
+ * React Router's production build. Its package.json sends every import to dist/development (its
+ * issue #14102), whose ENABLE_DEV_WARNINGS prints development warnings in a production build.
+ * dist/production is the same code with the warnings off, and the minifier drops them.
+ */
+const reactRouterProduction = join(dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist/production/index.mjs')
+
+export default defineConfig(({ command }) => ({
   base: '/app/',
+  resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
   plugins: [
     react(),
     mergeRefsForScrollArea(),
@@ -56,4 +66,4 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': api, '/dev': api },
   },
-})
+}))
