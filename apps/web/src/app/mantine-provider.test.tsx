@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { render } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Alert, Anchor, Badge, Button, MantineProvider, PasswordInput, Text, TextInput, Title } from '@mantine/core'
 import { PortalMantineProvider } from './mantine-provider.tsx'
 import { MANTINE_THEME_CSS, mantineThemeCss } from './styles/mantine-theme-css.ts'
@@ -49,6 +49,21 @@ describe('PortalMantineProvider', () => {
     render(<PortalMantineProvider theme={theme}>{sample}</PortalMantineProvider>)
     expect(root.getAttribute('data-mantine-color-scheme')).toBe('light')
     expect(root.getAttribute('data-respect-reduced-motion')).toBe('true')
+  })
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+    localStorage.clear()
+  })
+
+  it('draws light without reading or writing localStorage, whatever an old visit stored there', () => {
+    localStorage.setItem('mantine-color-scheme-value', 'dark')
+    const get = vi.spyOn(Storage.prototype, 'getItem')
+    const set = vi.spyOn(Storage.prototype, 'setItem')
+    render(<PortalMantineProvider theme={theme}>{sample}</PortalMantineProvider>)
+    expect(document.documentElement.getAttribute('data-mantine-color-scheme')).toBe('light')
+    expect(get).not.toHaveBeenCalled()
+    expect(set).not.toHaveBeenCalled()
   })
 })
 
