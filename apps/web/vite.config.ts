@@ -4,6 +4,7 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { buildVersion } from './build-version.ts'
 import { precompress } from './build-compress.ts'
+import { nonBlockingEntryCss } from './build-entry-css.ts'
 import { moduleChunks } from './build-module-chunks.ts'
 import { mergeRefsForScrollArea } from './build-merge-refs.ts'
 import { routePreloads } from './build-route-preloads.ts'
@@ -40,6 +41,7 @@ export default defineConfig(({ command }) => ({
         fetch: dashboardFirstRequests(platform),
       })),
     ]),
+    nonBlockingEntryCss(),
     precompress(),
   ],
   // the menu's version label: the release (the root package.json) and the commit it was built from

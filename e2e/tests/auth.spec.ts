@@ -274,3 +274,41 @@ test.describe('Nuitrack Analytics registration', () => {
     await expect(page.getByRole('heading', { name: 'You already have an account' })).toBeVisible()
   })
 })
+
+test('the sign-in page shows its boot screen without waiting for the styles, and draws the form once they have loaded', async ({ page }) => {
+  const html = await (await page.request.get('/app/login/')).text()
+  const head = html.slice(0, html.indexOf('</head>'))
+  // nothing in the head holds the first paint back: the entry's styles are a preload the app applies
+  expect(head).not.toMatch(/rel="stylesheet"/)
+  const entryCss = /<link rel="preload" as="style" crossorigin href="([^"]+)" data-entry-css>/.exec(head)?.[1]
+  expect(entryCss).toMatch(/^\/app\/assets\/index-.+\.css$/)
+
+  // the styles arrive late: the boot screen shows meanwhile, and no unstyled form does
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(`**${entryCss}`, async (route) => {
+    await held
+    await route.continue()
+  })
+  const unused: string[] = []
+  page.on('console', (m) => {
+    if (/preloaded using link preload but not used/.test(m.text())) unused.push(m.text())
+  })
+  await page.goto('/app/login/', { waitUntil: 'commit' })
+  await expect(page.getByRole('status').getByText('Loading the portal…')).toBeAttached()
+  await expect(page.getByText('3DiVi', { exact: true })).toBeVisible()
+  await page.waitForTimeout(500)
+  await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0)
+  release()
+  const signIn = page.getByRole('button', { name: 'Sign in' })
+  await expect(signIn).toBeVisible()
+  // drawn with Mantine's styles: a filled button, not the browser's grey one
+  const background = await signIn.evaluate((el) => getComputedStyle(el).backgroundColor)
+  expect(background).not.toBe('rgba(0, 0, 0, 0)')
+  expect(background).not.toBe('rgb(239, 239, 239)')
+  expect(
+    await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'), (l) => new URL(l.href).pathname)),
+  ).toContain(entryCss)
+  await page.waitForTimeout(3500)
+  expect(unused).toEqual([])
+})

@@ -1,0 +1,20 @@
+/**
+ * The entry's styles, which index.html preloads without blocking the boot screen (build-entry-css.ts):
+ * each marked link becomes a stylesheet, and the promise settles once every one has loaded (from the
+ * preload, no second request) or failed. main.tsx draws the app after it, so no screen shows unstyled.
+ * A failed stylesheet does not hold the app back: it draws, plainer, rather than not at all.
+ */
+export function applyEntryStyles(doc: Document = document): Promise<void> {
+  const links = [...doc.querySelectorAll<HTMLLinkElement>('link[data-entry-css]')]
+  return Promise.all(
+    links.map(
+      (link) =>
+        new Promise<void>((resolve) => {
+          link.addEventListener('load', () => resolve(), { once: true })
+          link.addEventListener('error', () => resolve(), { once: true })
+          link.removeAttribute('data-entry-css')
+          link.rel = 'stylesheet'
+        }),
+    ),
+  ).then(() => undefined)
+}
