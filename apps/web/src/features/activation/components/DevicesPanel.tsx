@@ -3,10 +3,10 @@ import { Button, Card, Group, Modal, Table, Text, Title, VisuallyHidden } from '
 import { useTranslation } from 'react-i18next'
 import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '@portal/domain'
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
+import { formatDayTime } from '../../../lib/dates.ts'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
-const seenFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
-const when = (d: string | null) => (d ? seenFormat.format(new Date(d)) : '—')
+const when = (d: string | null) => (d ? formatDayTime(d) : '—')
 
 /** Every device of a license, each releasable (3 per license in any 30 days). */
 export function DevicesPanel({ license }: { license: LicenseView }) {
