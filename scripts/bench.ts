@@ -13,7 +13,7 @@
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/portal_bench) is dropped and made
  * anew. BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (10), BENCH_PORT (3311: the server; +1 bare,
  * +2 second server, +3 proxy, +4 the TLS front of the Lighthouse runs), BENCH_TIMEOUT (600 s: everything is stopped after it),
- * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing; BENCH_LH_RUNS (3)
+ * BENCH_SKIP=lighthouse,dashboard,two-process to leave sections out while developing; BENCH_LH_RUNS (5)
  * Lighthouse runs per page, the median reported; BENCH_PROF=DIR: the
  * server processes write CPU profiles (node --cpu-prof) into DIR as they stop; BENCH_LH_DIR=DIR: Lighthouse's
  * whole reports go there.
