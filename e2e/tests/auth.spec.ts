@@ -294,11 +294,17 @@ test('the sign-in page shows its boot screen without waiting for the styles, and
   page.on('console', (m) => {
     if (/preloaded using link preload but not used/.test(m.text())) unused.push(m.text())
   })
+  // the sign-in screen's code arrives while the styles are held back
+  const screenCode = page.waitForResponse((r) => /\/assets\/login-[^/]+\.js$/.test(new URL(r.url()).pathname))
   await page.goto('/app/login/', { waitUntil: 'commit' })
   await expect(page.getByRole('status').getByText('Loading the portal…')).toBeAttached()
   await expect(page.getByText('3DiVi', { exact: true })).toBeVisible()
-  await page.waitForTimeout(500)
+  await screenCode
+  // main.tsx has run (the preload is a stylesheet now) and holds the first render until the styles load
+  await page.waitForFunction(() => document.querySelector('link[rel="stylesheet"][href*="/assets/index-"]') !== null)
+  await page.waitForTimeout(300)
   await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0)
+  await expect(page.getByText('3DiVi', { exact: true })).toBeVisible()
   release()
   const signIn = page.getByRole('button', { name: 'Sign in' })
   await expect(signIn).toBeVisible()
@@ -309,6 +315,8 @@ test('the sign-in page shows its boot screen without waiting for the styles, and
   expect(
     await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'), (l) => new URL(l.href).pathname)),
   ).toContain(entryCss)
+  // Chromium warns about an unused preload some seconds after the load event
+  await page.waitForLoadState('load')
   await page.waitForTimeout(3500)
   expect(unused).toEqual([])
 })

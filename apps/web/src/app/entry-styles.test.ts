@@ -10,6 +10,11 @@ const preload = (href: string) => {
   document.head.append(link)
   return link
 }
+/** What the browser does as a stylesheet has loaded: the link has its sheet, then its load event. */
+const loaded = (link: HTMLLinkElement) => {
+  Object.defineProperty(link, 'sheet', { configurable: true, value: {} })
+  link.dispatchEvent(new Event('load'))
+}
 const settled = async (p: Promise<void>) => {
   let done = false
   void p.then(() => (done = true))
@@ -27,9 +32,12 @@ describe('applyEntryStyles', () => {
     expect([a.rel, b.rel]).toEqual(['stylesheet', 'stylesheet'])
     expect(a.hasAttribute('data-entry-css')).toBe(false)
     expect(await settled(applied)).toBe(false)
-    a.dispatchEvent(new Event('load'))
-    expect(await settled(applied)).toBe(false)
+    // the preload's own load event, arriving after the switch and before the sheet exists, is not enough
     b.dispatchEvent(new Event('load'))
+    expect(await settled(applied)).toBe(false)
+    loaded(a)
+    expect(await settled(applied)).toBe(false)
+    loaded(b)
     expect(await settled(applied)).toBe(true)
   })
 

@@ -10,7 +10,10 @@ export function applyEntryStyles(doc: Document = document): Promise<void> {
     links.map(
       (link) =>
         new Promise<void>((resolve) => {
-          link.addEventListener('load', () => resolve(), { once: true })
+          // a preload's own load event may still be queued as the link changes: only a parsed sheet counts
+          link.addEventListener('load', () => {
+            if (link.sheet) resolve()
+          })
           link.addEventListener('error', () => resolve(), { once: true })
           link.removeAttribute('data-entry-css')
           link.rel = 'stylesheet'

@@ -8,7 +8,8 @@ const getRootElement = () => document.documentElement
 /**
  * The portal is drawn light only: nothing offers another scheme. Mantine's default manager reads a
  * stored choice from localStorage as the app starts, and a page's first localStorage access costs
- * 1–10 ms of main thread in Chromium here; this one stores nothing and answers light.
+ * 1–10 ms of main thread in Chromium here: on the sign-in screens it was the only one (signed-in
+ * pages read localStorage later, for the shell's tour). This one stores nothing and answers light.
  */
 const lightOnly: MantineColorSchemeManager = {
   get: () => 'light',

@@ -1,11 +1,19 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { formatDay, formatDayTime } from './dates.ts'
 
-const intlDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric' })
-const intlDayTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' })
+const intl = () => ({
+  day: new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric' }),
+  dayTime: new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' }),
+})
+const { day: intlDay, dayTime: intlDayTime } = intl()
 // some ICU versions put a narrow no-break space before AM/PM; the portal writes a plain one
 const plain = (s: string) => s.replace(/\u202f/g, ' ')
+const originalTz = process.env.TZ
+afterAll(() => {
+  if (originalTz === undefined) delete process.env.TZ
+  else process.env.TZ = originalTz
+})
 
 describe('formatDay and formatDayTime', () => {
   it('write MMM DD, YYYY and a 12-hour time of day in local time', () => {
@@ -22,15 +30,26 @@ describe('formatDay and formatDayTime', () => {
     expect(formatDayTime(Date.parse(iso))).toBe(plain(intlDayTime.format(new Date(iso))))
   })
 
-  it("agree with Intl's en-US output for any moment from 1970 to 2200", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: Date.UTC(2200, 0, 1) }), (ms) => {
-        expect(formatDay(ms)).toBe(plain(intlDay.format(ms)))
-        expect(formatDayTime(ms)).toBe(plain(intlDayTime.format(ms)))
-      }),
-      { numRuns: 2000 },
-    )
-  })
+  // Node applies a TZ set at run time to Date and to Intl formatters made after it: the zones cover
+  // daylight saving (New York), a half-hour offset (Kolkata) and a half-hour shift (Lord Howe)
+  it.each(['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'])(
+    "agree with Intl's en-US output for any moment from 1970 to 2200, in %s",
+    (zone) => {
+      process.env.TZ = zone
+      const { day, dayTime } = intl()
+      // ICU may name the zone by an alias (Asia/Calcutta): what matters is that it is not the old one
+      if (zone !== 'UTC') expect(day.resolvedOptions().timeZone).not.toBe('UTC')
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: Date.UTC(2200, 0, 1) }), (ms) => {
+          expect(formatDay(ms)).toBe(plain(day.format(ms)))
+          expect(formatDayTime(ms)).toBe(plain(dayTime.format(ms)))
+        }),
+        { numRuns: 1000 },
+      )
+      // the zone took: the same instant is another local time in New York than in UTC
+      if (zone === 'America/New_York') expect(formatDayTime(Date.UTC(2026, 10, 25, 3, 30))).toBe('Nov 24, 2026, 10:30 PM')
+    },
+  )
 
   it('write "Invalid Date" for what is no date, where Intl would throw', () => {
     expect(formatDay('not a date')).toBe('Invalid Date')
