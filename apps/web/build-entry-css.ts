@@ -1,7 +1,5 @@
 import type { Plugin } from 'vite'
-
-/** The attribute that marks the entry's styles in index.html; app/entry-styles.ts applies them. */
-export const ENTRY_CSS_ATTRIBUTE = 'data-entry-css'
+import { ENTRY_CSS_ATTRIBUTE } from './src/app/entry-styles.ts'
 
 const STYLESHEET = /<link rel="stylesheet" crossorigin href="([^"]+\.css)">/g
 

@@ -1,3 +1,6 @@
+/** The attribute that marks the entry's styles in index.html (written by build-entry-css.ts). */
+export const ENTRY_CSS_ATTRIBUTE = 'data-entry-css'
+
 /**
  * The entry's styles, which index.html preloads without blocking the boot screen (build-entry-css.ts):
  * each marked link becomes a stylesheet, and the promise settles once every one has loaded (from the
@@ -5,7 +8,7 @@
  * A failed stylesheet does not hold the app back: it draws, plainer, rather than not at all.
  */
 export function applyEntryStyles(doc: Document = document): Promise<void> {
-  const links = [...doc.querySelectorAll<HTMLLinkElement>('link[data-entry-css]')]
+  const links = [...doc.querySelectorAll<HTMLLinkElement>(`link[${ENTRY_CSS_ATTRIBUTE}]`)]
   return Promise.all(
     links.map(
       (link) =>
@@ -15,7 +18,7 @@ export function applyEntryStyles(doc: Document = document): Promise<void> {
             if (link.sheet) resolve()
           })
           link.addEventListener('error', () => resolve(), { once: true })
-          link.removeAttribute('data-entry-css')
+          link.removeAttribute(ENTRY_CSS_ATTRIBUTE)
           link.rel = 'stylesheet'
         }),
     ),
