@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite'
-import { ENTRY_CSS_ATTRIBUTE } from './src/app/entry-styles.ts'
+import { ENTRY_CSS_ATTRIBUTE } from './src/app/entry-css-attribute.ts'
 
 const STYLESHEET = /<link rel="stylesheet" crossorigin href="([^"]+\.css)">/g
 

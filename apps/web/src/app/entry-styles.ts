@@ -1,5 +1,4 @@
-/** The attribute that marks the entry's styles in index.html (written by build-entry-css.ts). */
-export const ENTRY_CSS_ATTRIBUTE = 'data-entry-css'
+import { ENTRY_CSS_ATTRIBUTE } from './entry-css-attribute.ts'
 
 /**
  * The entry's styles, which index.html preloads without blocking the boot screen (build-entry-css.ts):
