@@ -155,3 +155,26 @@ test("a dashboard's first data comes from its page's preload links, each asked f
   await page.waitForTimeout(3500)
   expect(unused).toEqual([])
 })
+
+test('back from a license returns to where the dashboard was scrolled; a new page opens at its top', async ({ page }) => {
+  const client = await confirmedAccount(page.request)
+  cli('licenses:grant', client.email, 'nuitrack_subscribe', '30', '--os-type', '1')
+  cli('licenses:bulk', client.email, '25')
+  await signIn(page, client.email)
+  await page.setViewportSize({ width: 1280, height: 600 })
+  await page.goto('/app/nuitrack/dashboard/')
+  await expect(page.getByTestId('license-row')).toHaveCount(20)
+  const last = page.getByTestId('license-row').last()
+  await last.scrollIntoViewIfNeeded()
+  const scrolled = await page.evaluate(() => window.scrollY)
+  expect(scrolled).toBeGreaterThan(300)
+
+  await last.getByRole('link').first().click()
+  await expect(page).toHaveURL(/\/app\/nuitrack\/dashboard\/\d+\/info\/$/)
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+
+  await page.goBack()
+  await expect(page.getByTestId('license-row')).toHaveCount(20)
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled)
+  await expect(last).toBeInViewport()
+})

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useMatches, type Params } from 'react-router'
+import type { Params } from 'react-router'
 
 export const PORTAL_TITLE = '3DiVi Portal'
 export const NOT_FOUND_TITLE = 'Page not found'
@@ -29,11 +29,11 @@ export const documentTitle = (screen: string | null) => (screen ? `${screen} · 
 
 /**
  * Gives every screen its own document title (what a tab, the history list and a screen reader
- * announce on navigation), from the route table.
+ * announce on navigation), from the routes the path matches.
  */
-export function useDocumentTitleFromRoutes() {
+export function useDocumentTitle(matches: readonly { handle: unknown; params: Params }[]) {
   const { t } = useTranslation()
-  const screen = screenTitle(useMatches())
+  const screen = screenTitle(matches)
   const title = documentTitle(screen && t(screen))
   useEffect(() => {
     document.title = title

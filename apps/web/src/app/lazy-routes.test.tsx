@@ -1,58 +1,123 @@
-import { render, screen } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
-import { describe, expect, it } from 'vitest'
+import { act, render, screen } from '@testing-library/react'
+import { MemoryRouter, useNavigate, useRoutes, type RouteObject } from 'react-router'
+import { describe, expect, it, vi } from 'vitest'
 import { AppProviders } from './providers.tsx'
 import { appRoutes } from './router.tsx'
+import { lazyScreen } from './lazy-screen.tsx'
 import { mockApi } from '../test/utils.tsx'
-
-function renderRoutes(routes: RouteObject[], path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] })
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  )
-  return router
-}
 
 /** Every route of the table, depth first. */
 const allRoutes = (list: RouteObject[]): RouteObject[] => list.flatMap((r) => [r, ...allRoutes(r.children ?? [])])
 
+/** A lazy screen whose code arrives (or fails) when the test says. */
+function heldScreen(text: string) {
+  let settle!: { resolve: () => void; reject: (e: Error) => void }
+  const held = () =>
+    new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject }
+    })
+  const lazy = lazyScreen(held, () => <p>{text}</p>)
+  return { lazy, settle: () => settle }
+}
+
+let go: ReturnType<typeof useNavigate> | undefined
+function Routes({ routes }: { routes: RouteObject[] }) {
+  go = useNavigate()
+  return useRoutes(routes)
+}
+
+/** The table's root (the frame with its loading and error screens) around the given screens. */
+async function renderRoutes(children: RouteObject[], path: string) {
+  const [root] = appRoutes
+  // in act, as a screen that suspends wants: React retries it when its code arrives
+  await act(
+    async () =>
+      void render(
+        <AppProviders>
+          <MemoryRouter initialEntries={[path]}>
+            <Routes routes={[{ element: root!.element, children }]} />
+          </MemoryRouter>
+        </AppProviders>,
+      ),
+  )
+}
+
 describe('lazy routes (the real table, loaded on demand)', () => {
-  it('every screen of the table is a lazy route: none is drawn by an element the entry holds', () => {
+  it('every screen of the table is a lazy screen: none is drawn by an element the entry holds', () => {
     const screens = allRoutes(appRoutes).filter((r) => r.path && !r.children && r.handle)
     const eager = screens.filter(
-      (r) => r.element && !['Navigate', 'RedirectKeep', 'AppCatchAll', 'NotFoundRoute'].includes((r.element as { type?: { name?: string } }).type?.name ?? ''),
+      (r) => !['Screen', 'Navigate', 'RedirectKeep', 'AppCatchAll', 'NotFoundRoute'].includes((r.element as { type?: { name?: string } }).type?.name ?? ''),
     )
     expect(eager.map((r) => r.path)).toEqual([])
-    expect(screens.filter((r) => r.lazy).length).toBeGreaterThan(20)
+    const lazy = screens.filter((r) => typeof (r.handle as { preload?: unknown }).preload === 'function')
+    expect(lazy.length).toBeGreaterThan(20)
+    expect(lazy.every((r) => (r.element as { type?: { name?: string } }).type?.name === 'Screen')).toBe(true)
   })
 
-  it('the sign-in page shows a loading status while its code loads, then the form', async () => {
+  it('the first page shows a loading status while its code loads, then the screen', async () => {
     mockApi({})
-    renderRoutes(appRoutes, '/app/login/')
-    const status = screen.getByRole('status')
+    const { lazy, settle } = heldScreen('The screen')
+    await renderRoutes([{ path: '/app/login/', element: lazy.element }], '/app/login/')
+    const status = await screen.findByRole('status')
     expect(status).toHaveAttribute('aria-busy', 'true')
     expect(status).toHaveTextContent('Loading…')
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    await act(async () => settle().resolve())
+    expect(await screen.findByText('The screen')).toBeInTheDocument()
     expect(screen.queryByRole('status')).not.toBeInTheDocument()
   })
 
-  it('a screen whose chunk fails to load shows the error screen with a reload, not a blank page', async () => {
+  it('a navigation keeps the page it leaves on view until the next screen has loaded', async () => {
     mockApi({})
-    const { element, errorElement, hydrateFallbackElement } = appRoutes[0]!
-    const failing: RouteObject[] = [
-      {
-        element,
-        errorElement,
-        hydrateFallbackElement,
-        children: [{ path: '/app/login/', lazy: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')) }],
-      },
-    ]
-    renderRoutes(failing, '/app/login/')
+    const next = heldScreen('The next screen')
+    await renderRoutes(
+      [
+        { path: '/app/a/', element: <p>The first screen</p> },
+        { path: '/app/b/', element: next.lazy.element },
+      ],
+      '/app/a/',
+    )
+    expect(screen.getByText('The first screen')).toBeInTheDocument()
+    await act(async () => void (await go!('/app/b/')))
+    expect(screen.getByText('The first screen')).toBeInTheDocument()
+    expect(screen.queryByRole('status')).not.toBeInTheDocument()
+    await act(async () => next.settle().resolve())
+    expect(await screen.findByText('The next screen')).toBeInTheDocument()
+    expect(screen.queryByText('The first screen')).not.toBeInTheDocument()
+  })
+
+  it('a screen whose chunk fails to load shows the error screen with a reload, and a later visit loads it afresh', async () => {
+    mockApi({})
+    // React reports the error the boundary caught on the console; that one is expected, any other fails the test
+    const failing = console.error
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      if (!args.map(String).join(' ').includes('Failed to fetch dynamically imported module')) failing(...args)
+    })
+    let attempts = 0
+    const flaky = lazyScreen(
+      () => (++attempts === 1 ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve()),
+      () => <p>Loaded at last</p>,
+    )
+    await renderRoutes(
+      [
+        { path: '/app/login/', element: flaky.element, handle: { preload: flaky.preload } },
+        { path: '/app/other/', element: <p>Elsewhere</p> },
+      ],
+      '/app/login/',
+    )
     expect(await screen.findByRole('heading', { level: 1, name: 'This page could not be loaded' })).toBeInTheDocument()
     expect(screen.getByRole('alert')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute('href', '/app/nuitrack/dashboard/')
+    expect(attempts).toBe(1)
+
+    // leaving clears the error; coming back (the router preloads what a path matches) fetches the code again
+    await act(async () => void (await go!('/app/other/')))
+    expect(await screen.findByText('Elsewhere')).toBeInTheDocument()
+    await act(async () => {
+      void flaky.preload()
+      await go!('/app/login/')
+    })
+    expect(await screen.findByText('Loaded at last')).toBeInTheDocument()
+    expect(attempts).toBe(2)
   })
 })

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { matchRoutes } from 'react-router'
 import { licensePagesQueryOptions, licenseTotalQueryOptions, unfiltered } from '../api/licenses.ts'
 import { groupsQueryOptions } from '../api/groups.ts'
 import { makeQueryClient } from '../lib/query-client.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
 import { licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
-import { createAppRouter } from './router.tsx'
+import { startRoute } from './router.tsx'
 import { PLATFORMS } from '@portal/domain'
 import { dashboardFirstRequests } from '../../first-requests.ts'
 
@@ -13,16 +12,9 @@ const signOut = () => {
   document.cookie = 'user_status=; path=/; max-age=0'
 }
 
-/** Runs the loaders of every route a path matches, as the router does when it navigates there. */
-async function navigateLoaders(path: string, client = makeQueryClient()) {
-  const router = createAppRouter(client)
-  const matches = matchRoutes(router.routes, path) ?? []
-  for (const m of matches) {
-    const loader = m.route.loader
-    const url = new URL(`http://portal${path}`)
-    if (typeof loader === 'function') await loader({ params: m.params, request: new Request(url), url, pattern: m.route.path ?? '', context: undefined })
-  }
-  router.dispose()
+/** Starts what every route a path matches asks for, as a navigation there does. */
+function navigateTo(path: string, client = makeQueryClient()) {
+  startRoute(client, path)
   return client
 }
 
@@ -34,7 +26,7 @@ describe('prefetching a signed-in screen while its code loads', () => {
   it('a dashboard asks for its first page, the groups, the total and the profile, under the keys the screens read', async () => {
     setLogged()
     const calls = mockApi(signedInRoutes({ licenses: [licenseView({ id: 1 }), licenseView({ id: 2 })] }))
-    const client = await navigateLoaders('/app/nuitrack/dashboard/')
+    const client = navigateTo('/app/nuitrack/dashboard/')
     await settle()
     expect(calls.map((c) => c.url).sort()).toEqual([
       '/api/client/',
@@ -52,7 +44,7 @@ describe('prefetching a signed-in screen while its code loads', () => {
   it.each(PLATFORMS)('the %s dashboard asks for exactly the addresses its HTML preloads (first-requests.ts)', async (platform) => {
     setLogged()
     const calls = mockApi(signedInRoutes())
-    await navigateLoaders(`/app/${platform}/dashboard/`)
+    navigateTo(`/app/${platform}/dashboard/`)
     await settle()
     expect(calls.map((c) => c.url).sort()).toEqual([...dashboardFirstRequests(platform)].sort())
   })
@@ -60,15 +52,15 @@ describe('prefetching a signed-in screen while its code loads', () => {
   it('another signed-in screen asks for the profile only', async () => {
     setLogged()
     const calls = mockApi(signedInRoutes())
-    await navigateLoaders('/app/account/')
+    navigateTo('/app/account/')
     await settle()
     expect(calls.map((c) => c.url)).toEqual(['/api/client/'])
   })
 
   it('signed out nothing is asked, even when the session starts before the prefetching code has loaded', async () => {
     const calls = mockApi(signedInRoutes())
-    await navigateLoaders('/app/nuitrack/dashboard/')
-    await navigateLoaders('/app/login/')
+    navigateTo('/app/nuitrack/dashboard/')
+    navigateTo('/app/login/')
     setLogged()
     await settle()
     expect(calls.map((c) => c.url)).toEqual([])
@@ -77,7 +69,7 @@ describe('prefetching a signed-in screen while its code loads', () => {
   it('a path that names no platform asks for no licenses', async () => {
     setLogged()
     const calls = mockApi(signedInRoutes())
-    await navigateLoaders('/app/not-a-platform/dashboard/')
+    navigateTo('/app/not-a-platform/dashboard/')
     await settle()
     expect(calls.map((c) => c.url)).toEqual(['/api/client/'])
   })

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react'
-import { Outlet, ScrollRestoration } from 'react-router'
+import { Outlet, useLocation } from 'react-router'
 import { useErrorModalState } from '../lib/error-store.ts'
-import { useDocumentTitleFromRoutes } from './document-title.ts'
+import { RouteErrorBoundary, RouteLoading } from './route-fallbacks.tsx'
+import { useScrollRestoration } from './scroll-restoration.ts'
 
 /** The error dialog and Mantine's Modal under it load with the first error: no screen shows it on arrival. */
 const ErrorModal = lazy(() => import('../features/errors/components/ErrorModal.tsx').then((m) => ({ default: m.ErrorModal })))
@@ -18,12 +19,21 @@ function ErrorModalOnDemand() {
   ) : null
 }
 
+/**
+ * Every page's frame: the scroll position, the error dialog, and the screen, which shows the loading
+ * screen while the first page's code loads and the error screen if a screen throws or its code fails
+ * to load.
+ */
 export function RootLayout() {
-  useDocumentTitleFromRoutes()
+  useScrollRestoration()
+  const { pathname } = useLocation()
   return (
     <>
-      <ScrollRestoration />
-      <Outlet />
+      <RouteErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<RouteLoading />}>
+          <Outlet />
+        </Suspense>
+      </RouteErrorBoundary>
       <ErrorModalOnDemand />
     </>
   )

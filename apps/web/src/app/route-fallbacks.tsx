@@ -1,3 +1,4 @@
+import { Component, type ReactNode } from 'react'
 import { Box, Button, Center, Group, Loader, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -38,4 +39,31 @@ export function RouteError() {
       </Center>
     </Box>
   )
+}
+
+interface BoundaryProps {
+  /** The path on view: an error is shown until the visitor goes elsewhere. */
+  resetKey: string
+  children: ReactNode
+}
+interface BoundaryState {
+  error: unknown
+  key: string
+}
+
+/** Shows RouteError for a screen that threw or whose code failed to load; a navigation draws the routes again. */
+export class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { error: null, key: this.props.resetKey }
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error: error ?? new Error('a screen threw nothing') }
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.resetKey === state.key ? null : { error: null, key: props.resetKey }
+  }
+
+  override render() {
+    return this.state.error ? <RouteError /> : this.props.children
+  }
 }

@@ -1,27 +1,37 @@
-import { Navigate, Outlet, createBrowserRouter, useLocation, type LoaderFunction, type RouteObject } from 'react-router'
-import type { QueryClient } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import { Navigate, Outlet, matchRoutes, useLocation, useRoutes, type Params, type RouteObject } from 'react-router'
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
 import { isLogged } from '../lib/session.ts'
 import { prefetchDashboard, prefetchSignedIn } from './prefetch.ts'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
-import { NOT_FOUND_TITLE, titled } from './document-title.ts'
+import { NOT_FOUND_TITLE, titled, useDocumentTitle, type TitleHandle } from './document-title.ts'
 import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
 import { RootLayout } from './root-layout.tsx'
-import { RouteError, RouteLoading } from './route-fallbacks.tsx'
 import { BasketGate } from './routes/BasketGate.tsx'
+import { lazyScreen, type LazyScreen } from './lazy-screen.tsx'
 
 /*
- * Every screen is a lazy route (React Router's `lazy`): the entry holds the providers, the guards and
+ * Every screen is a lazy screen (app/lazy-screen.tsx): the entry holds the providers, the guards and
  * this table; each screen's code (and the signed-in shell's) is its own chunk, fetched when a path
  * first matches it. The sign-in family thus loads without the shell, dashboards, staff, basket or PDF
- * code (docs/decisions.md, "A light first load").
+ * code (docs/decisions.md, "A light first load"). The table is React Router's declarative routes, not
+ * its data router, whose loaders and lazy routes weigh 17 KB of gzipped script on every first load
+ * (docs/decisions.md, "React Router without its data router"); what they did here, this file does.
  */
-type Lazy = NonNullable<RouteObject['lazy']>
-/** A lazy route answering the element that `render` makes from the loaded module. */
-const screen =
-  <M,>(load: () => Promise<M>, render: (m: M) => React.ReactNode): Lazy =>
-  async () => ({ element: render(await load()) })
+
+/** What a route tells the app beyond its element: its screen's title, its code, the data it draws first. */
+interface RouteHandle extends Partial<TitleHandle> {
+  preload?: () => Promise<unknown>
+  prefetch?: (client: QueryClient, params: Params) => void
+}
+
+/** A screen's route parts: its element, and a handle that preloads its code and names it. */
+const page = (screen: LazyScreen, title?: TitleHandle['title'], prefetch?: RouteHandle['prefetch']): Pick<RouteObject, 'element' | 'handle'> => ({
+  element: screen.element,
+  handle: { ...(title ? titled(title) : {}), preload: screen.preload, prefetch } satisfies RouteHandle,
+})
 
 const auth = {
   login: () => import('../features/auth/routes/login.tsx'),
@@ -34,28 +44,16 @@ const basket = {
 const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
 
 /**
- * Loaders that start the first requests of a signed-in screen as its path matches, while its code
- * loads (app/prefetch.ts, in the entry: a chunk of its own would cost the requests a round trip).
- * They answer at once: nothing waits for the data.
+ * The first requests of a signed-in screen start as its path matches, while its code loads
+ * (app/prefetch.ts, in the entry: a chunk of its own would cost the requests a round trip). Nothing
+ * waits for them. Decided as the navigation starts: signed out, the guard sends the visitor to the
+ * login screen.
  */
-interface Prefetch {
-  signedIn: LoaderFunction
-  dashboard: LoaderFunction
+const signedInData: RouteHandle['prefetch'] = (client) => {
+  if (isLogged()) prefetchSignedIn(client)
 }
-const noPrefetch: Prefetch = { signedIn: () => null, dashboard: () => null }
-function prefetchLoaders(client: QueryClient): Prefetch {
-  return {
-    // decided as the navigation starts: signed out, the guard sends the visitor to the login screen
-    signedIn: () => {
-      if (isLogged()) prefetchSignedIn(client)
-      return null
-    },
-    dashboard: ({ params }) => {
-      const { platform } = params
-      if (isLogged() && isPlatform(platform)) prefetchDashboard(client, platform)
-      return null
-    },
-  }
+const dashboardData: RouteHandle['prefetch'] = (client, { platform }) => {
+  if (isLogged() && isPlatform(platform)) prefetchDashboard(client, platform)
 }
 
 /** Redirect keeping the query string and router state (the platform travels along). */
@@ -79,12 +77,14 @@ function Protected() {
 }
 
 /** The signed-in layout (header, side menu, tour): a chunk of its own, shared by every signed-in page. */
-const shell: Lazy = screen(
-  () => import('./shell/Shell.tsx'),
-  (m) => <m.Shell />,
+const shell = page(
+  lazyScreen(
+    () => import('./shell/Shell.tsx'),
+    (m) => <m.Shell />,
+  ),
 )
 
-const confirm = screen(
+const confirm = lazyScreen(
   () => import('../features/auth/routes/confirm.tsx'),
   (m) => <m.ConfirmRoute />,
 )
@@ -92,68 +92,87 @@ const confirm = screen(
 const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
 
 /** Section 2, "Entry and redirects" and "Sign-in family". Every path comes from the table in config/paths.ts. */
-const buildRoutes = (prefetch: Prefetch): RouteObject[] => [
+export const appRoutes: RouteObject[] = [
   {
     element: <RootLayout />,
-    // the first screen's chunk is on its way; a chunk that fails to load (or a screen that throws) shows the error screen
-    hydrateFallbackElement: <RouteLoading />,
-    errorElement: <RouteError />,
     children: [
       { path: '/', element: <Navigate to={paths.platform('nuitrack')} replace /> },
       { path: routes.root, element: <Navigate to={paths.platform('nuitrack')} replace /> },
 
       // sign-in family
-      { path: routes.login, lazy: screen(auth.login, (m) => <m.LoginRoute />), handle: titled('Sign in') },
-      { path: routes.analyticsLogin, lazy: screen(auth.login, (m) => <m.AnalyticsLoginRoute />), handle: titled('Sign in to Nuitrack Analytics') },
+      {
+        path: routes.login,
+        ...page(
+          lazyScreen(auth.login, (m) => <m.LoginRoute />),
+          'Sign in',
+        ),
+      },
+      {
+        path: routes.analyticsLogin,
+        ...page(
+          lazyScreen(auth.login, (m) => <m.AnalyticsLoginRoute />),
+          'Sign in to Nuitrack Analytics',
+        ),
+      },
       { path: routes.faceMachineLogin, element: <RedirectKeep to={paths.analyticsLogin} /> },
       {
         path: routes.registration,
-        lazy: screen(auth.registration, (m) => (
-          <Anonymous>
-            <m.RegistrationRoute />
-          </Anonymous>
-        )),
-        handle: titled('Create an account'),
+        ...page(
+          lazyScreen(auth.registration, (m) => (
+            <Anonymous>
+              <m.RegistrationRoute />
+            </Anonymous>
+          )),
+          'Create an account',
+        ),
       },
       {
         path: routes.analyticsRegistration,
-        lazy: screen(auth.registration, (m) => <m.AnalyticsRegistrationRoute />),
-        handle: titled('Nuitrack Analytics registration'),
+        ...page(
+          lazyScreen(auth.registration, (m) => <m.AnalyticsRegistrationRoute />),
+          'Nuitrack Analytics registration',
+        ),
       },
       { path: routes.faceMachineRegistration, element: <RedirectKeep to={paths.analyticsRegistration} /> },
       {
         path: routes.forgotPassword,
-        lazy: screen(
-          () => import('../features/auth/routes/forgot-password.tsx'),
-          (m) => (
-            <Anonymous>
-              <m.ForgotPasswordRoute />
-            </Anonymous>
+        ...page(
+          lazyScreen(
+            () => import('../features/auth/routes/forgot-password.tsx'),
+            (m) => (
+              <Anonymous>
+                <m.ForgotPasswordRoute />
+              </Anonymous>
+            ),
           ),
+          'Forgot password',
         ),
-        handle: titled('Forgot password'),
       },
       {
         path: routes.setPassword,
-        lazy: screen(
-          () => import('../features/auth/routes/set-password.tsx'),
-          (m) => (
-            <Anonymous>
-              <m.SetPasswordRoute />
-            </Anonymous>
+        ...page(
+          lazyScreen(
+            () => import('../features/auth/routes/set-password.tsx'),
+            (m) => (
+              <Anonymous>
+                <m.SetPasswordRoute />
+              </Anonymous>
+            ),
           ),
+          'Set a new password',
         ),
-        handle: titled('Set a new password'),
       },
-      { path: routes.confirm, lazy: confirm, handle: titled('Confirm your e-mail') },
-      { path: routes.registrationConfirm, lazy: confirm, handle: titled('Confirm your e-mail') },
+      { path: routes.confirm, ...page(confirm, 'Confirm your e-mail') },
+      { path: routes.registrationConfirm, ...page(confirm, 'Confirm your e-mail') },
       {
         path: routes.logout,
-        lazy: screen(
-          () => import('../features/auth/routes/logout.tsx'),
-          (m) => <m.LogoutRoute />,
+        ...page(
+          lazyScreen(
+            () => import('../features/auth/routes/logout.tsx'),
+            (m) => <m.LogoutRoute />,
+          ),
+          'Signing out',
         ),
-        handle: titled('Signing out'),
       },
       // unknown paths under the sign-in family go to /app/
       ...SIGN_IN_PATHS.map((p) => ({ path: `/app/${p}/*`, element: <Navigate to={paths.root} replace /> })),
@@ -163,60 +182,74 @@ const buildRoutes = (prefetch: Prefetch): RouteObject[] => [
       // signed-in pages
       {
         element: <Protected />,
-        loader: prefetch.signedIn,
+        handle: { prefetch: signedInData } satisfies RouteHandle,
         children: [
           {
-            lazy: shell,
+            ...shell,
             children: [
               {
                 path: routes.account,
-                lazy: screen(
-                  () => import('./routes/AccountScreen.tsx'),
-                  (m) => <m.AccountScreen />,
+                ...page(
+                  lazyScreen(
+                    () => import('./routes/AccountScreen.tsx'),
+                    (m) => <m.AccountScreen />,
+                  ),
+                  'Account',
                 ),
-                handle: titled('Account'),
               },
               {
                 path: routes.groupKeys,
-                lazy: screen(
-                  () => import('../features/groups/routes/group-keys.tsx'),
-                  (m) => <m.GroupKeysPage />,
+                ...page(
+                  lazyScreen(
+                    () => import('../features/groups/routes/group-keys.tsx'),
+                    (m) => <m.GroupKeysPage />,
+                  ),
+                  'Group keys',
                 ),
-                handle: titled('Group keys'),
               },
               {
                 path: routes.groupKeyInfo,
-                lazy: screen(
-                  () => import('../features/groups/routes/group-key-info.tsx'),
-                  (m) => <m.GroupKeyInfoPage />,
+                ...page(
+                  lazyScreen(
+                    () => import('../features/groups/routes/group-key-info.tsx'),
+                    (m) => <m.GroupKeyInfoPage />,
+                  ),
+                  ({ id }) => `Group key #${id}`,
                 ),
-                handle: titled(({ id }) => `Group key #${id}`),
               },
               {
                 path: routes.paymentDoc,
-                lazy: screen(
-                  () => import('../features/transactions/routes/payment-doc.tsx'),
-                  (m) => <m.PaymentDocRoute />,
+                ...page(
+                  lazyScreen(
+                    () => import('../features/transactions/routes/payment-doc.tsx'),
+                    (m) => <m.PaymentDocRoute />,
+                  ),
+                  'Payment documents',
                 ),
-                handle: titled('Payment documents'),
               },
               {
                 path: routes.serviceRedirect,
-                lazy: screen(
-                  () => import('../features/support/routes/service-redirect.tsx'),
-                  (m) => <m.ServiceRedirectRoute />,
+                ...page(
+                  lazyScreen(
+                    () => import('../features/support/routes/service-redirect.tsx'),
+                    (m) => <m.ServiceRedirectRoute />,
+                  ),
+                  'Opening the service',
                 ),
-                handle: titled('Opening the service'),
               },
               {
                 path: routes.staffPerpetual,
-                lazy: screen(staffLicense, (m) => <m.StaffLicensePage variant="perpetual" />),
-                handle: titled('Custom perpetual licenses'),
+                ...page(
+                  lazyScreen(staffLicense, (m) => <m.StaffLicensePage variant="perpetual" />),
+                  'Custom perpetual licenses',
+                ),
               },
               {
                 path: routes.staffSubscription,
-                lazy: screen(staffLicense, (m) => <m.StaffLicensePage variant="subscription" />),
-                handle: titled('Custom subscription licenses'),
+                ...page(
+                  lazyScreen(staffLicense, (m) => <m.StaffLicensePage variant="subscription" />),
+                  'Custom subscription licenses',
+                ),
               },
             ],
           },
@@ -230,98 +263,122 @@ const buildRoutes = (prefetch: Prefetch): RouteObject[] => [
           { index: true, element: <PlatformIndex /> },
           {
             element: <Protected />,
-            loader: prefetch.signedIn,
+            handle: { prefetch: signedInData } satisfies RouteHandle,
             children: [
               {
-                lazy: shell,
+                ...shell,
                 children: [
                   {
                     path: routes.dashboard,
-                    loader: prefetch.dashboard,
-                    lazy: screen(
-                      () => import('../features/licenses/routes/dashboard.tsx'),
-                      (m) => <m.DashboardPage />,
+                    ...page(
+                      lazyScreen(
+                        () => import('../features/licenses/routes/dashboard.tsx'),
+                        (m) => <m.DashboardPage />,
+                      ),
+                      ({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`,
+                      dashboardData,
                     ),
-                    handle: titled(({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`),
                   },
                   {
                     path: routes.licenseInfo,
-                    lazy: screen(
-                      () => import('./routes/LicenseInfoRoute.tsx'),
-                      (m) => <m.LicenseInfoRoute />,
+                    ...page(
+                      lazyScreen(
+                        () => import('./routes/LicenseInfoRoute.tsx'),
+                        (m) => <m.LicenseInfoRoute />,
+                      ),
+                      ({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`,
                     ),
-                    handle: titled(({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`),
                   },
                   {
                     path: routes.preInfo,
-                    lazy: screen(
-                      () => import('../features/groups/routes/pre-info.tsx'),
-                      (m) => <m.PreInfoPage />,
+                    ...page(
+                      lazyScreen(
+                        () => import('../features/groups/routes/pre-info.tsx'),
+                        (m) => <m.PreInfoPage />,
+                      ),
+                      ({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`,
                     ),
-                    handle: titled(({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`),
                   },
                   {
                     element: <BasketGate />,
                     children: [
                       {
                         path: routes.basket,
-                        lazy: screen(basket.selection, (m) => <m.BasketIndexRoute />),
-                        handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                        ...page(
+                          lazyScreen(basket.selection, (m) => <m.BasketIndexRoute />),
+                          ({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`,
+                        ),
                       },
                       {
                         path: routes.licenseSelection,
-                        lazy: screen(basket.selection, (m) => <m.LicenseSelectionRoute />),
-                        handle: titled(({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`),
+                        ...page(
+                          lazyScreen(basket.selection, (m) => <m.LicenseSelectionRoute />),
+                          ({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`,
+                        ),
                       },
                       {
                         path: routes.customBuilder,
-                        lazy: screen(basket.selection, (m) => <m.LicenseSelectionRoute builder />),
-                        handle: titled(({ platform }) => platformTitle(platform) && `Build your own · ${platformTitle(platform)}`),
+                        ...page(
+                          lazyScreen(basket.selection, (m) => <m.LicenseSelectionRoute builder />),
+                          ({ platform }) => platformTitle(platform) && `Build your own · ${platformTitle(platform)}`,
+                        ),
                       },
                       {
                         path: routes.checkout,
-                        lazy: screen(basket.checkout, (m) => <m.CheckoutRoute />),
-                        handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                        ...page(
+                          lazyScreen(basket.checkout, (m) => <m.CheckoutRoute />),
+                          ({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`,
+                        ),
                       },
                       {
                         path: routes.subscriptionCheckout,
-                        lazy: screen(basket.checkout, (m) => <m.SubscriptionCheckoutRoute />),
-                        handle: titled(({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`),
+                        ...page(
+                          lazyScreen(basket.checkout, (m) => <m.SubscriptionCheckoutRoute />),
+                          ({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`,
+                        ),
                       },
                     ],
                   },
                   {
                     // outside the basket's gate: Face Machine has no basket but has its trial's upgrade
                     path: routes.upgradeCheckout,
-                    lazy: screen(
-                      () => import('./routes/UpgradeCheckoutGate.tsx'),
-                      (m) => <m.UpgradeCheckoutGate />,
+                    ...page(
+                      lazyScreen(
+                        () => import('./routes/UpgradeCheckoutGate.tsx'),
+                        (m) => <m.UpgradeCheckoutGate />,
+                      ),
+                      ({ platform }) => platformTitle(platform) && `Upgrade · ${platformTitle(platform)}`,
                     ),
-                    handle: titled(({ platform }) => platformTitle(platform) && `Upgrade · ${platformTitle(platform)}`),
                   },
                   {
                     path: routes.licensePurchaseSuccess,
-                    lazy: screen(
-                      () => import('../features/basket/routes/license-purchase-success.tsx'),
-                      (m) => <m.LicensePurchaseSuccessRoute />,
+                    ...page(
+                      lazyScreen(
+                        () => import('../features/basket/routes/license-purchase-success.tsx'),
+                        (m) => <m.LicensePurchaseSuccessRoute />,
+                      ),
+                      ({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`,
                     ),
-                    handle: titled(({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`),
                   },
                   {
                     path: routes.addFunds,
-                    lazy: screen(
-                      () => import('../features/balance/routes/add-funds.tsx'),
-                      (m) => <m.AddFundsRoute />,
+                    ...page(
+                      lazyScreen(
+                        () => import('../features/balance/routes/add-funds.tsx'),
+                        (m) => <m.AddFundsRoute />,
+                      ),
+                      'Add funds',
                     ),
-                    handle: titled('Add funds'),
                   },
                   {
                     path: routes.balancePurchaseSuccess,
-                    lazy: screen(
-                      () => import('../features/balance/routes/balance-purchase-success.tsx'),
-                      (m) => <m.BalancePurchaseSuccessRoute />,
+                    ...page(
+                      lazyScreen(
+                        () => import('../features/balance/routes/balance-purchase-success.tsx'),
+                        (m) => <m.BalancePurchaseSuccessRoute />,
+                      ),
+                      'Thank you for your payment',
                     ),
-                    handle: titled('Thank you for your payment'),
                   },
                 ],
               },
@@ -336,8 +393,31 @@ const buildRoutes = (prefetch: Prefetch): RouteObject[] => [
   },
 ]
 
-/** The route table, without prefetching (the tests match and render paths against it). */
-export const appRoutes = buildRoutes(noPrefetch)
+type Match = NonNullable<ReturnType<typeof matchRoutes<RouteObject>>>[number]
 
-/** The browser router of the app (main.tsx renders it), prefetching into the app's query client. */
-export const createAppRouter = (client: QueryClient) => createBrowserRouter(buildRoutes(prefetchLoaders(client)))
+/** Starts what the matched routes need: every lazy screen's code at once (the shell's and the page's), and their first data. */
+function start(matches: readonly Match[], client: QueryClient) {
+  for (const { route, params } of matches) {
+    const handle = route.handle as RouteHandle | undefined
+    // a failure is the screen's to show as it draws
+    handle?.preload?.().catch(() => undefined)
+    handle?.prefetch?.(client, params)
+  }
+}
+
+/** The first page's code and data, started before anything draws (main.tsx). */
+export const startRoute = (client: QueryClient, pathname: string) => start(matchRoutes(appRoutes, pathname) ?? [], client)
+
+/**
+ * The app's routes at the current location. As a navigation renders, the screens it needs and their
+ * data are asked for together, before the first of them suspends (fetching is idempotent: a request in
+ * flight or a module loaded is not asked again), and the document takes the screen's title.
+ */
+export function AppRoutes() {
+  const location = useLocation()
+  const client = useQueryClient()
+  const matches = useMemo(() => matchRoutes(appRoutes, location) ?? [], [location])
+  start(matches, client)
+  useDocumentTitle(matches.map((m) => ({ handle: m.route.handle, params: m.params })))
+  return useRoutes(appRoutes, location)
+}

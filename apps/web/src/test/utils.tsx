@@ -1,5 +1,5 @@
-import { render } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
+import { act, render } from '@testing-library/react'
+import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction, type RouteObject } from 'react-router'
 import { vi } from 'vitest'
 import {
   CATALOGUE_PRICES,
@@ -18,7 +18,7 @@ import {
   type TransactionView,
 } from '@portal/domain'
 import { AppProviders } from '../app/providers.tsx'
-import { appRoutes } from '../app/router.tsx'
+import { AppRoutes, appRoutes } from '../app/router.tsx'
 import { makeQueryClient } from '../lib/query-client.ts'
 
 export interface Call {
@@ -87,33 +87,36 @@ export function mockApi(routes: Routes) {
 }
 
 /**
- * The route table with every lazy screen loaded ahead (the same table, its `lazy` answers merged in),
- * so a test renders its screen at once as a revisit does; app/lazy-routes.test.tsx covers the loading
- * itself, the fallback and a chunk that fails.
+ * Every lazy screen's code, loaded ahead: a test's screen then draws at once, as on a revisit;
+ * app/lazy-routes.test.tsx covers the loading itself, the fallback and a chunk that fails.
  */
-export async function loadedRoutes(list: RouteObject[]): Promise<RouteObject[]> {
-  return Promise.all(
-    list.map(async (route) => {
-      const { lazy, children, ...rest } = route
-      const loaded = typeof lazy === 'function' ? await lazy() : {}
-      return { ...rest, ...loaded, ...(children ? { children: await loadedRoutes(children) } : {}) } as RouteObject
-    }),
-  )
-}
-const eagerRoutes = await loadedRoutes(appRoutes)
+const everyRoute = (list: RouteObject[]): RouteObject[] => list.flatMap((r) => [r, ...everyRoute(r.children ?? [])])
+await Promise.all(everyRoute(appRoutes).map((r) => (r.handle as { preload?: () => Promise<unknown> } | undefined)?.preload?.()))
 
-/** Renders the whole app at a path, with a memory router the test can inspect. */
+/** Renders the whole app at a path, with a memory router the test can inspect and navigate. */
 export function renderApp(path: string, state?: unknown) {
-  const router = createMemoryRouter(eagerRoutes, {
-    initialEntries: [state ? { pathname: path.split('?')[0]!, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state } : path],
-  })
+  const [pathname, search] = path.split('?')
+  let location: Location | undefined
+  let navigate: NavigateFunction | undefined
+  function RouterProbe() {
+    location = useLocation()
+    navigate = useNavigate()
+    return null
+  }
   const queryClient = makeQueryClient()
   const view = render(
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[state ? { pathname: pathname!, search: search ? `?${search}` : '', state } : path]}>
+        <AppRoutes />
+        <RouterProbe />
+      </MemoryRouter>
     </AppProviders>,
   )
-  return { ...view, router, queryClient, location: () => router.state.location }
+  const router = {
+    /** Navigates as a link would, and lets the screens it draws settle. */
+    navigate: (to: string) => act(async () => void (await navigate!(to))),
+  }
+  return { ...view, router, queryClient, location: () => location! }
 }
 
 export const setLogged = () => {
