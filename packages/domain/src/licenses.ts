@@ -1,5 +1,6 @@
 import { DAY_SECONDS, MONTH_SECONDS, YEAR_SECONDS, platformOfProduct, productKind, productRecord, productTitle, type FaceComponent } from './catalogue.ts'
 import type { CustomTags, LicenseConfig } from './license-schemas.ts'
+import { LICENSE_TITLE_MAX } from './text-limits.ts'
 
 // the product facts these rules read live in the catalogue; older importers of this module find them here too
 export {
@@ -189,7 +190,6 @@ export const isSourceGroupOf = (source: Pick<GroupFacts, 'is_default' | 'product
 export const groupKind = (group: Pick<GroupFacts, 'is_default' | 'source_group_id'>): 'default' | 'key' | 'custom' =>
   group.is_default ? 'default' : group.source_group_id !== null ? 'key' : 'custom'
 
-export const LICENSE_TITLE_MAX = 256
 export const GROUP_TITLE_MAX = 256
 export const GROUP_SIZE_MAX = 9999
 

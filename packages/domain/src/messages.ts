@@ -1,7 +1,6 @@
 import { ERRORS, errorByCode } from './errors.ts'
-import { LICENSE_TITLE_MAX } from './licenses.ts'
 import { LIMITS } from './validation.ts'
-import { PROMO_CODE_MAX } from './promo.ts'
+import { LICENSE_TITLE_MAX, PROMO_CODE_MAX } from './text-limits.ts'
 import { SALES_LIMITS } from './support.ts'
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { PRODUCTS } from './catalogue.ts'
 import { centsToUsd, type Cents } from './money.ts'
 import { text } from './fields.ts'
+import { PROMO_CODE_MAX } from './text-limits.ts'
 
 /**
  * Promo codes (spec sections 3, 4, 5 and 8). A code carries its discount as text: one containing %
@@ -9,8 +10,7 @@ import { text } from './fields.ts'
  * cents; the section-5 floor keeps a discounted order from becoming free by accident.
  */
 
-/** letters, digits, - and _; compared without regard to case */
-export const PROMO_CODE_MAX = 64
+/** letters, digits, - and _ (at most PROMO_CODE_MAX); compared without regard to case */
 const PROMO_CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 /** A discount, parsed: a percent in basis points (1000 = 10%), or a fixed number of cents. */
