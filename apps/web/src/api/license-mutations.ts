@@ -7,16 +7,8 @@ import { activateWorkspace } from './activate-workspace.ts'
 import { cancelSubscription } from './cancel-subscription.ts'
 import { groupsQueryOptions } from './groups.ts'
 import { reactivateSubscription, type ReactivateBody } from './reactivate-subscription.ts'
-import {
-  licensePagesKey,
-  licenseQueryOptions,
-  licensesQueryOptions,
-  pauseLicense,
-  releaseLicense,
-  renameLicense,
-  resumeLicense,
-  startTrial,
-} from './licenses.ts'
+import { licensePagesKey, licenseQueryOptions, licensesQueryOptions } from './licenses.ts'
+import { pauseLicense, releaseLicense, renameLicense, resumeLicense, startTrial } from './license-changes.ts'
 
 /**
  * License mutations put the license the API answers into the cache (its own query and its row in
