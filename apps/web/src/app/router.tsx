@@ -9,7 +9,6 @@ import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } 
 import { NOT_FOUND_TITLE, titled, useDocumentTitle, type TitleHandle } from './document-title.ts'
 import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
 import { RootLayout } from './root-layout.tsx'
-import { BasketGate } from './routes/BasketGate.tsx'
 import { lazyScreen, type LazyScreen } from './lazy-screen.tsx'
 
 /*
@@ -87,6 +86,14 @@ const shell = page(
 const confirm = lazyScreen(
   () => import('../features/auth/routes/confirm.tsx'),
   (m) => <m.ConfirmRoute />,
+)
+
+/** Gates the basket's screens: loaded with them, in parallel, since the catalogue it reads is no sign-in page's business. */
+const basketGate = page(
+  lazyScreen(
+    () => import('./routes/BasketGate.tsx'),
+    (m) => <m.BasketGate />,
+  ),
 )
 
 const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
@@ -300,7 +307,8 @@ export const appRoutes: RouteObject[] = [
                     ),
                   },
                   {
-                    element: <BasketGate />,
+                    // a chunk of its own: it asks the catalogue (the product table) which platforms sell
+                    ...basketGate,
                     children: [
                       {
                         path: routes.basket,
