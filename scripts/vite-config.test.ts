@@ -23,3 +23,26 @@ describe("apps/web/vite.config.ts: React Router's build", () => {
     expect(aliases('serve')).toEqual([])
   })
 })
+
+describe('apps/web/vite.config.ts: react-remove-scroll only with the modals', () => {
+  const plugin = resolve('build')
+    .plugins!.flat()
+    .find((p) => p && typeof p === 'object' && 'name' in p && p.name === 'portal-remove-scroll-for-app-shell') as {
+    resolveId: (source: string, importer?: string) => string | null
+  }
+  const mantine = '/repo/node_modules/@mantine/core/esm/components'
+
+  it("resolves the AppShell bars' import to the class names alone", () => {
+    for (const bar of ['Header', 'Footer', 'Aside'])
+      expect(plugin.resolveId('react-remove-scroll', `${mantine}/AppShell/AppShell${bar}/AppShell${bar}.mjs`)).toMatch(
+        /src[\\/]lib[\\/]remove-scroll-class-names\.ts$/,
+      )
+  })
+
+  it('leaves every other import of it, and every other import of those modules, to the library', () => {
+    expect(plugin.resolveId('react-remove-scroll', `${mantine}/ModalBase/ModalBase.mjs`)).toBeNull()
+    expect(plugin.resolveId('react-remove-scroll', `${mantine}/AppShell/AppShellNavbar/AppShellNavbar.mjs`)).toBeNull()
+    expect(plugin.resolveId('react', `${mantine}/AppShell/AppShellHeader/AppShellHeader.mjs`)).toBeNull()
+    expect(plugin.resolveId('react-remove-scroll')).toBeNull()
+  })
+})

@@ -7,6 +7,7 @@ import { precompress } from './build-compress.ts'
 import { nonBlockingEntryCss } from './build-entry-css.ts'
 import { moduleChunks } from './build-module-chunks.ts'
 import { mergeRefsForScrollArea } from './build-merge-refs.ts'
+import { removeScrollForAppShell } from './build-remove-scroll.ts'
 import { routePreloads } from './build-route-preloads.ts'
 import { pureDomainConstants } from './build-pure-domain.ts'
 import { dashboardFirstRequests } from './first-requests.ts'
@@ -28,6 +29,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     mergeRefsForScrollArea(),
+    removeScrollForAppShell(),
     pureDomainConstants(),
     moduleChunks(),
     // the pages a visitor lands on: the server announces their screens' files with the entry
