@@ -4,7 +4,7 @@ import { cleanup, configure } from '@testing-library/react'
 import { errorStore } from '../lib/error-store.ts'
 import { mockApi, takeUnexpectedCalls } from './utils.tsx'
 
-// every screen is a lazy route: a test's first visit to one transforms and imports its module, slower than
+// every screen is a lazy screen: a test's first visit to one transforms and imports its module, slower than
 // the one second findBy… waits by default
 configure({ asyncUtilTimeout: 5000 })
 
