@@ -38,7 +38,7 @@ export default defineConfig(({ command }) => ({
       // each platform's dashboard: its screen's files, and the data it asks for as it opens
       ...PLATFORMS.map((platform) => ({
         pattern: `^/app/${platform}/dashboard/$`,
-        modules: ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx'],
+        modules: ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx', 'src/app/prefetch-dashboard.ts'],
         signedIn: true,
         fetch: dashboardFirstRequests(platform),
       })),

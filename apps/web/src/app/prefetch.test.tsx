@@ -5,6 +5,8 @@ import { makeQueryClient } from '../lib/query-client.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
 import { licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
 import { startRoute } from './router.tsx'
+// loaded ahead, as a dashboard's HTML preloads it: the router imports it when a dashboard matches
+import './prefetch-dashboard.ts'
 import { PLATFORMS } from '@portal/domain'
 import { dashboardFirstRequests } from '../../first-requests.ts'
 

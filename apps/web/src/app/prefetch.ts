@@ -1,7 +1,4 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { Platform } from '@portal/domain'
-import { licensePagesQueryOptions, licenseTotalQueryOptions, unfiltered } from '../api/licenses.ts'
-import { groupsQueryOptions } from '../api/groups.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
 
 /**
@@ -13,11 +10,4 @@ import { profileQueryOptions } from '../lib/auth.ts'
  */
 export function prefetchSignedIn(client: QueryClient) {
   void client.prefetchQuery(profileQueryOptions())
-}
-
-/** A platform's dashboard: its first page of rows with the tab counts, the groups, and the shell's license total. */
-export function prefetchDashboard(client: QueryClient, platform: Platform) {
-  void client.prefetchInfiniteQuery(licensePagesQueryOptions(unfiltered(platform)))
-  void client.prefetchQuery(groupsQueryOptions())
-  void client.prefetchQuery(licenseTotalQueryOptions())
 }

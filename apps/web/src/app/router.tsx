@@ -4,7 +4,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
 import { isLogged } from '../lib/session.ts'
-import { prefetchDashboard, prefetchSignedIn } from './prefetch.ts'
+import { prefetchSignedIn } from './prefetch.ts'
 import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } from './guards.tsx'
 import { NOT_FOUND_TITLE, titled, useDocumentTitle, type TitleHandle } from './document-title.ts'
 import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
@@ -43,16 +43,24 @@ const basket = {
 const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
 
 /**
- * The first requests of a signed-in screen start as its path matches, while its code loads
- * (app/prefetch.ts, in the entry: a chunk of its own would cost the requests a round trip). Nothing
+ * The first requests of a signed-in screen start as its path matches, while its code loads. Nothing
  * waits for them. Decided as the navigation starts: signed out, the guard sends the visitor to the
- * login screen.
+ * login screen. The profile's request is in the entry (app/prefetch.ts). A dashboard's
+ * (app/prefetch-dashboard.ts) is a chunk of its own: the list's and groups' API modules come with
+ * their query hooks, and in the entry they brought TanStack's query observer into every sign-in
+ * page. A dashboard's HTML preloads that chunk with the dashboard's code and the requests themselves
+ * (vite.config.ts), so a first visit waits for nothing; a navigation to a dashboard fetches it beside
+ * the screen's code, and the requests start once it is in.
  */
 const signedInData: RouteHandle['prefetch'] = (client) => {
   if (isLogged()) prefetchSignedIn(client)
 }
 const dashboardData: RouteHandle['prefetch'] = (client, { platform }) => {
-  if (isLogged() && isPlatform(platform)) prefetchDashboard(client, platform)
+  if (isLogged() && isPlatform(platform))
+    void import('./prefetch-dashboard.ts').then(
+      (m) => m.prefetchDashboard(client, platform),
+      () => undefined,
+    )
 }
 
 /** Redirect keeping the query string and router state (the platform travels along). */

@@ -1,4 +1,4 @@
-import { useProfile } from '../../lib/auth.ts'
+import { useProfile } from '../../lib/use-profile.ts'
 import { AccountRoute } from '../../features/account/routes/account.tsx'
 import { AccountHistory } from '../../features/activity/components/AccountHistory.tsx'
 

@@ -1,7 +1,7 @@
 import { useRef, type ReactNode } from 'react'
 import { Grid, Stack } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { AccountTypeCard } from './AccountTypeCard.tsx'
 import { EmailCard } from './EmailCard.tsx'

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Center, Loader } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { AccountPage } from '../components/AccountPage.tsx'
 
 /** /app/account/: profile, company, options, password, e-mail and account type; `children` below them (the history, composed in app/routes). */

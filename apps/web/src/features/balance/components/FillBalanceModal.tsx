@@ -15,7 +15,7 @@ import {
   type ExternalPaymentSource,
 } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { fillBalanceStore, useFillBalance, type FillBalanceRequest } from '../../../lib/fill-balance.ts'
 import { useZodForm } from '../../../lib/form.ts'
 import { useRefillBalance } from '../api/refill.ts'

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { usdToCents, type Cents } from '@portal/domain'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { priceRowsOf, type ShownPriceRow } from '../../../lib/prices.ts'
 
 export type { ShownPriceRow }

@@ -14,7 +14,7 @@ import {
   type Platform,
 } from '@portal/domain'
 import { useStartTrial } from '../../../api/license-mutations.ts'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { openFillBalance } from '../../../lib/fill-balance.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'

@@ -13,7 +13,7 @@ import {
   type Platform,
 } from '@portal/domain'
 import { paths } from '../../../config/paths.ts'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'
 import { useAnalyticsUpgradeCost } from '../../../api/analytics-upgrade-cost.ts'
 

@@ -36,7 +36,7 @@ import {
   type StaffLicenseBody,
   type ValidityUnit,
 } from '@portal/domain'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'

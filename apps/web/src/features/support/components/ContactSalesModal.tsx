@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LIMITS, SALES_LIMITS, salesMessageBody, type ClientInfo } from '@portal/domain'
-import { useProfile } from '../../../lib/auth.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import { contactSales, useContactSales, type ContactSalesState } from '../../../lib/contact-sales.ts'
 import { useZodForm } from '../../../lib/form.ts'
 import { useSendSalesMessage } from '../api/contact-sales.ts'
