@@ -101,6 +101,6 @@ describe('bundle-size: the first load of a page from the manifest', () => {
 
     const text = formatReport(report)
     expect(text).toMatch(/login \(\/app\/login\/\): first load from the build/)
-    expect(text).toMatch(/gzipped JS .* against the goal of 150\.0 KB: met/)
+    expect(text).toMatch(/gzipped JS .* against the goal of 150\.0 kB: met/)
   })
 })

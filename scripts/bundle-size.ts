@@ -34,8 +34,15 @@ export const DEFAULT_PAGES: PageSpec[] = [
   { name: 'dashboard', path: '/app/nuitrack/dashboard/', routes: ['src/app/shell/Shell.tsx', 'src/features/licenses/routes/dashboard.tsx'] },
 ]
 
-/** The goals (issue 15): gzipped first-load JS per page, and transferred JS + CSS of the login page. */
-export const BUDGETS = { gzipJs: { login: 150 * 1024, dashboard: 200 * 1024 }, transferredLogin: 200 * 1024 } as const
+/**
+ * The goals (issue 15): gzipped first-load JS per page, and transferred JS + CSS of the login page.
+ * In kB of 1,000 bytes, as Vite's build report counts (the issue's own figures came from it); a
+ * KiB reading of "150 KB" would allow 2.4 % more.
+ */
+export const BUDGETS = { gzipJs: { login: 150_000, dashboard: 200_000 }, transferredLogin: 200_000 } as const
+
+/** Bytes as the report writes them: kB of 1,000 bytes. */
+export const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`
 
 export interface Sizes {
   raw: number
@@ -251,8 +258,6 @@ export async function measureBundles(opts: MeasureOptions = {}): Promise<BundleR
   if (opts.baseUrl) report.transfer = await measureTransfer(opts.baseUrl, pages, opts.account, opts.executablePath)
   return report
 }
-
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 
 /** The report as text tables. */
 export function formatReport(report: BundleReport): string {

@@ -27,7 +27,7 @@ describe("apps/web/vite.config.ts: React Router's build", () => {
 describe('apps/web/vite.config.ts: react-remove-scroll only with the modals', () => {
   const plugin = resolve('build')
     .plugins!.flat()
-    .find((p) => p && typeof p === 'object' && 'name' in p && p.name === 'portal-remove-scroll-for-app-shell') as {
+    .find((p) => p && typeof p === 'object' && 'name' in p && p.name === 'portal-remove-scroll-for-app-shell') as unknown as {
     resolveId: (source: string, importer?: string) => string | null
   }
   const mantine = '/repo/node_modules/@mantine/core/esm/components'
