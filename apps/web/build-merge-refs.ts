@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
+import { importShim } from './build-import-shim.ts'
 
 const SHIM = fileURLToPath(new URL('./src/lib/merge-refs.ts', import.meta.url))
 const SCROLL_AREA = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/
@@ -10,13 +11,4 @@ const SCROLL_AREA = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollAre
  * screen with a table. For ScrollArea only, the import resolves to src/lib/merge-refs.ts, a copy of
  * the hook; popovers, selects and tooltips still import the library itself.
  */
-export function mergeRefsForScrollArea(): Plugin {
-  return {
-    name: 'portal-merge-refs-for-scroll-area',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (source === '@floating-ui/react' && importer && SCROLL_AREA.test(importer)) return SHIM
-      return null
-    },
-  }
-}
+export const mergeRefsForScrollArea = (): Plugin => importShim('portal-merge-refs-for-scroll-area', '@floating-ui/react', SCROLL_AREA, SHIM)

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
+import { importShim } from './build-import-shim.ts'
 
 const SHIM = fileURLToPath(new URL('./src/lib/remove-scroll-class-names.ts', import.meta.url))
 const APP_SHELL_BARS =
@@ -11,13 +12,4 @@ const APP_SHELL_BARS =
  * page, though only modals use it, and they load when opened. For those three modules only, the
  * import resolves to src/lib/remove-scroll-class-names.ts; Modal and Drawer still import the library.
  */
-export function removeScrollForAppShell(): Plugin {
-  return {
-    name: 'portal-remove-scroll-for-app-shell',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (source === 'react-remove-scroll' && importer && APP_SHELL_BARS.test(importer)) return SHIM
-      return null
-    },
-  }
-}
+export const removeScrollForAppShell = (): Plugin => importShim('portal-remove-scroll-for-app-shell', 'react-remove-scroll', APP_SHELL_BARS, SHIM)
