@@ -1,8 +1,9 @@
 import { act, render, screen } from '@testing-library/react'
-import { MemoryRouter, useNavigate, useRoutes, type RouteObject } from 'react-router'
+import { useState } from 'react'
+import { MemoryRouter, useNavigate, type RouteObject } from 'react-router'
 import { describe, expect, it, vi } from 'vitest'
 import { AppProviders } from './providers.tsx'
-import { appRoutes } from './router.tsx'
+import { TableRoutes, appRoutes } from './router.tsx'
 import { lazyScreen } from './lazy-screen.tsx'
 import { mockApi } from '../test/utils.tsx'
 
@@ -21,9 +22,9 @@ function heldScreen(text: string) {
 }
 
 let go: ReturnType<typeof useNavigate> | undefined
-function Routes({ routes }: { routes: RouteObject[] }) {
+function Navigator() {
   go = useNavigate()
-  return useRoutes(routes)
+  return null
 }
 
 /** The table's root (the frame with its loading and error screens) around the given screens. */
@@ -35,7 +36,8 @@ async function renderRoutes(children: RouteObject[], path: string) {
       void render(
         <AppProviders>
           <MemoryRouter initialEntries={[path]}>
-            <Routes routes={[{ element: root!.element, children }]} />
+            <TableRoutes routes={[{ element: root!.element, children }]} />
+            <Navigator />
           </MemoryRouter>
         </AppProviders>,
       ),
@@ -113,11 +115,81 @@ describe('lazy routes (the real table, loaded on demand)', () => {
     // leaving clears the error; coming back (the router preloads what a path matches) fetches the code again
     await act(async () => void (await go!('/app/other/')))
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument()
-    await act(async () => {
-      void flaky.preload()
-      await go!('/app/login/')
-    })
+    await act(async () => void (await go!('/app/login/')))
     expect(await screen.findByText('Loaded at last')).toBeInTheDocument()
     expect(attempts).toBe(2)
+  })
+
+  it('a screen whose chunk fails during a navigation shows the error screen after one attempt, not a retry at every render', async () => {
+    mockApi({})
+    const failing = console.error
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      if (!args.map(String).join(' ').includes('Failed to fetch dynamically imported module')) failing(...args)
+    })
+    let attempts = 0
+    const broken = lazyScreen(
+      () => {
+        attempts += 1
+        return new Promise<never>((_, reject) => setTimeout(() => reject(new TypeError('Failed to fetch dynamically imported module')), 5))
+      },
+      () => <p>Never drawn</p>,
+    )
+    await renderRoutes(
+      [
+        { path: '/app/a/', element: <p>The first screen</p> },
+        { path: '/app/b/', element: broken.element, handle: { preload: broken.preload } },
+      ],
+      '/app/a/',
+    )
+    await act(async () => void (await go!('/app/b/')))
+    expect(await screen.findByRole('heading', { level: 1, name: 'This page could not be loaded' })).toBeInTheDocument()
+    await act(() => new Promise((r) => setTimeout(r, 100)))
+    expect(attempts).toBe(1)
+  })
+
+  it('a navigation asks for the data of the screen it opens while that screen’s code is still loading', async () => {
+    mockApi({})
+    const next = heldScreen('The next screen')
+    const prefetch = vi.fn()
+    await renderRoutes(
+      [
+        { path: '/app/a/', element: <p>The first screen</p> },
+        { path: '/app/b/:id/', element: next.lazy.element, handle: { preload: next.lazy.preload, prefetch } },
+      ],
+      '/app/a/',
+    )
+    expect(prefetch).not.toHaveBeenCalled()
+    await act(async () => void (await go!('/app/b/7/')))
+    expect(screen.getByText('The first screen')).toBeInTheDocument()
+    expect(prefetch).toHaveBeenCalledTimes(1)
+    expect(prefetch.mock.calls[0]![1]).toEqual({ id: '7' })
+    await act(async () => next.settle().resolve())
+    expect(await screen.findByText('The next screen')).toBeInTheDocument()
+    expect(prefetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('two routes that draw the same screen keep it mounted between them, with its state', async () => {
+    mockApi({})
+    function Counter({ kind }: { kind: string }) {
+      const [count, setCount] = useState(0)
+      return (
+        <button type="button" onClick={() => setCount(count + 1)}>
+          {kind} {count}
+        </button>
+      )
+    }
+    const module = () => Promise.resolve({ Counter })
+    const one = lazyScreen(module, (m) => <m.Counter kind="one" />)
+    const two = lazyScreen(module, (m) => <m.Counter kind="two" />)
+    await renderRoutes(
+      [
+        { path: '/app/one/', element: one.element },
+        { path: '/app/two/', element: two.element },
+      ],
+      '/app/one/',
+    )
+    await act(async () => (await screen.findByRole('button', { name: 'one 0' })).click())
+    await act(async () => void (await go!('/app/two/')))
+    expect(await screen.findByRole('button', { name: 'two 1' })).toBeInTheDocument()
   })
 })

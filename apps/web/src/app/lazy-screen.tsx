@@ -1,10 +1,51 @@
-import { use, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 
 /** A screen whose code is a chunk of its own: the element that draws it, and a way to start fetching it early. */
 export interface LazyScreen {
   element: ReactNode
   /** Starts fetching the screen's code (once, and again after a failure). The router calls it as a path matches. */
   preload: () => Promise<unknown>
+}
+
+/** A load that says how it went, so a screen whose code is in draws in the same render. */
+type TrackedLoad = Promise<unknown> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: unknown; reason?: unknown }
+
+function tracked(load: Promise<unknown>): TrackedLoad {
+  const p: TrackedLoad = load
+  p.status = 'pending'
+  // block bodies: answering `p` itself from a handler would adopt its rejection, unhandled
+  p.then(
+    (value) => {
+      Object.assign(p, { status: 'fulfilled', value })
+    },
+    (reason: unknown) => {
+      Object.assign(p, { status: 'rejected', reason })
+    },
+  )
+  return p
+}
+
+interface ScreenState {
+  loading: TrackedLoad | undefined
+  preload: () => Promise<unknown>
+  render: (module: never) => ReactNode
+}
+
+/**
+ * Every lazy screen is this one component, drawn with its own state: two routes that draw the same
+ * screen (the staff form's two kinds, the plans and the builder) keep it mounted as the path changes
+ * between them, with its state and focus, as React Router's lazy routes did. It reads the load under
+ * way, failed or not: retrying here would suspend again at every failure and never show the error;
+ * the next navigation to the path preloads it afresh.
+ */
+function Screen({ of }: { of: ScreenState }) {
+  const load = of.loading ?? (of.preload() as TrackedLoad)
+  if (load.status === 'fulfilled') return of.render(load.value as never)
+  if (load.status === 'rejected') throw load.reason
+  // Suspense's own protocol, a thrown promise: React draws again once it settles. Not `use`, which
+  // would have to be called on every render once it had suspended, and which React's test `act`
+  // counts as unfinished work even for a settled promise
+  throw load
 }
 
 /**
@@ -15,26 +56,13 @@ export interface LazyScreen {
  * path next matches the screen.
  */
 export function lazyScreen<M>(load: () => Promise<M>, render: (module: M) => ReactNode): LazyScreen {
-  let loaded: M | undefined
-  let loading: Promise<M> | undefined
-  let failed = false
-  const preload = () => {
-    if (!loading || failed) {
-      failed = false
-      loading = load().then(
-        (module) => (loaded = module),
-        (error: unknown) => {
-          failed = true
-          throw error
-        },
-      )
-    }
-    return loading
+  const state: ScreenState = {
+    loading: undefined,
+    render: render as (module: never) => ReactNode,
+    preload: () => {
+      if (!state.loading || state.loading.status === 'rejected') state.loading = tracked(load())
+      return state.loading
+    },
   }
-  // the screen reads the load under way, failed or not: retrying here would suspend again at every
-  // failure and never show the error; a new navigation to the path preloads it afresh
-  function Screen() {
-    return render(loaded ?? use(loading ?? preload()))
-  }
-  return { element: <Screen />, preload }
+  return { element: <Screen of={state} />, preload: state.preload }
 }

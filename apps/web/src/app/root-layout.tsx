@@ -22,16 +22,22 @@ function ErrorModalOnDemand() {
 /**
  * Every page's frame: the scroll position, the error dialog, and the screen, which shows the loading
  * screen while the first page's code loads and the error screen if a screen throws or its code fails
- * to load.
+ * to load, until the next navigation.
  */
-export function RootLayout() {
+/** Mounted with the first screen: a position restored on a reload needs the page it belongs to, not the loading screen. */
+function ScrollRestoration() {
   useScrollRestoration()
-  const { pathname } = useLocation()
+  return null
+}
+
+export function RootLayout() {
+  const { key } = useLocation()
   return (
     <>
-      <RouteErrorBoundary resetKey={pathname}>
+      <RouteErrorBoundary resetKey={key}>
         <Suspense fallback={<RouteLoading />}>
           <Outlet />
+          <ScrollRestoration />
         </Suspense>
       </RouteErrorBoundary>
       <ErrorModalOnDemand />

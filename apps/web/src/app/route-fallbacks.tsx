@@ -42,7 +42,7 @@ export function RouteError() {
 }
 
 interface BoundaryProps {
-  /** The path on view: an error is shown until the visitor goes elsewhere. */
+  /** The history entry on view: an error is shown until the next navigation. */
   resetKey: string
   children: ReactNode
 }

@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useMemo, useRef } from 'react'
 import { Navigate, Outlet, matchRoutes, useLocation, useRoutes, type Params, type RouteObject } from 'react-router'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { PLATFORM_TITLES, SIGN_IN_PATHS, isPlatform } from '@portal/domain'
@@ -425,15 +425,24 @@ function start(matches: readonly Match[], client: QueryClient) {
 export const startRoute = (client: QueryClient, pathname: string) => start(matchRoutes(appRoutes, pathname) ?? [], client)
 
 /**
- * The app's routes at the current location. As a navigation renders, the screens it needs and their
- * data are asked for together, before the first of them suspends (fetching is idempotent: a request in
- * flight or a module loaded is not asked again), and the document takes the screen's title.
+ * A route table at the current location. As a navigation renders, the screens it needs and their data
+ * are asked for together, before the first of them suspends, and the document takes the screen's
+ * title. They are asked for once per navigation (per history entry): React renders a suspended
+ * navigation again from here, and a screen whose code failed would be fetched again at every one of
+ * those renders instead of showing its error.
  */
-export function AppRoutes() {
+export function TableRoutes({ routes }: { routes: RouteObject[] }) {
   const location = useLocation()
   const client = useQueryClient()
-  const matches = useMemo(() => matchRoutes(appRoutes, location) ?? [], [location])
-  start(matches, client)
+  const matches = useMemo(() => matchRoutes(routes, location) ?? [], [routes, location])
+  const started = useRef<string | null>(null)
+  if (started.current !== location.key) {
+    started.current = location.key
+    start(matches, client)
+  }
   useDocumentTitle(matches.map((m) => ({ handle: m.route.handle, params: m.params })))
-  return useRoutes(appRoutes, location)
+  return useRoutes(routes, location)
 }
+
+/** The app's routes at the current location (main.tsx renders them in the browser router). */
+export const AppRoutes = () => <TableRoutes routes={appRoutes} />

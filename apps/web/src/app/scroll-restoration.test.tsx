@@ -74,4 +74,21 @@ describe('scroll restoration', () => {
     view.unmount()
     expect(history.scrollRestoration).toBe('auto')
   })
+
+  it('after a reload the page returns to the position the tab’s session kept for it', async () => {
+    sessionStorage.setItem('portal-scroll', JSON.stringify({ default: 480 }))
+    // a fresh module, as after a reload: the positions are read from the session once
+    vi.resetModules()
+    const fresh = await import('./scroll-restoration.ts')
+    function Reloaded() {
+      fresh.useScrollRestoration()
+      return <p>The list</p>
+    }
+    render(
+      <MemoryRouter initialEntries={['/list/']}>
+        <Reloaded />
+      </MemoryRouter>,
+    )
+    expect(scrolled).toHaveBeenLastCalledWith(0, 480)
+  })
 })

@@ -44,7 +44,9 @@ export function useScrollRestoration() {
     }
   }, [])
 
-  useEffect(() => {
+  // a layout effect: the listener of the page left goes in the same commit as the next page arrives,
+  // before that page's scroll to its top could be noted as the old page's position
+  useLayoutEffect(() => {
     // noted as the visitor scrolls: by the time a navigation commits, the next screen has replaced
     // the page and the old position is gone
     const note = () => {
