@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { firstLoadFiles, formatReport, measureBundles, sizesOf, type Manifest } from './bundle-size.ts'
+import { BUDGETS, budgetMisses, firstLoadFiles, formatReport, measureBundles, sizesOf, type BundleReport, type Manifest } from './bundle-size.ts'
 
 /** A build's manifest in Vite's shape: an entry, a vendor chunk, two lazy routes sharing a chunk, and a route nobody measures. */
 const MANIFEST: Manifest = {
@@ -102,5 +102,30 @@ describe('bundle-size: the first load of a page from the manifest', () => {
     const text = formatReport(report)
     expect(text).toMatch(/login \(\/app\/login\/\): first load from the build/)
     expect(text).toMatch(/gzipped JS .* against the goal of 150\.0 kB: met/)
+  })
+
+  it('names each budget a report misses, and none when all are met', () => {
+    const page = (name: string, gzip: number) => ({
+      page: name,
+      path: `/${name}/`,
+      files: [],
+      js: { raw: gzip * 4, gzip, brotli: gzip },
+      css: { raw: 0, gzip: 0, brotli: 0 },
+    })
+    const report = (login: number, dashboard: number, sent?: number): BundleReport => ({
+      dist: '/dist',
+      pages: [page('login', login), page('dashboard', dashboard)],
+      ...(sent === undefined
+        ? {}
+        : { transfer: [{ page: 'login', path: '/login/', js: { bytes: sent, files: 5 }, css: { bytes: 0, files: 1 }, encodings: {} }] }),
+    })
+    expect(budgetMisses(report(BUDGETS.gzipJs.login - 1, BUDGETS.gzipJs.dashboard - 1, BUDGETS.transferredLogin - 1))).toEqual([])
+    expect(budgetMisses(report(BUDGETS.gzipJs.login, BUDGETS.gzipJs.dashboard - 1))).toEqual([
+      'login: gzipped first-load JS 150.0 kB, the goal is under 150.0 kB',
+    ])
+    expect(budgetMisses(report(1, BUDGETS.gzipJs.dashboard + 500, BUDGETS.transferredLogin))).toEqual([
+      'dashboard: gzipped first-load JS 200.5 kB, the goal is under 200.0 kB',
+      'login: JS + CSS sent 200.0 kB, the goal is under 200.0 kB',
+    ])
   })
 })

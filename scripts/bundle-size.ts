@@ -259,6 +259,18 @@ export async function measureBundles(opts: MeasureOptions = {}): Promise<BundleR
   return report
 }
 
+/** The goals a report misses, one line each (none: every budget is met). */
+export function budgetMisses(report: BundleReport): string[] {
+  const misses = report.pages.flatMap((p) => {
+    const budget = BUDGETS.gzipJs[p.page as keyof typeof BUDGETS.gzipJs]
+    return budget && p.js.gzip >= budget ? [`${p.page}: gzipped first-load JS ${kb(p.js.gzip)}, the goal is under ${kb(budget)}`] : []
+  })
+  const login = report.transfer?.find((t) => t.page === 'login')
+  if (login && login.js.bytes + login.css.bytes >= BUDGETS.transferredLogin)
+    misses.push(`login: JS + CSS sent ${kb(login.js.bytes + login.css.bytes)}, the goal is under ${kb(BUDGETS.transferredLogin)}`)
+  return misses
+}
+
 /** The report as text tables. */
 export function formatReport(report: BundleReport): string {
   const lines: string[] = []
@@ -310,4 +322,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(formatReport(report))
   const json = arg('json')
   if (json) writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`)
+  // --check (the test run): a missed budget fails, so a change that weighs down a first load says so
+  const misses = budgetMisses(report)
+  if (process.argv.includes('--check') && misses.length) {
+    console.error(`bundle budgets missed:\n${misses.join('\n')}`)
+    process.exitCode = 1
+  }
 }

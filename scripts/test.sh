@@ -13,6 +13,7 @@ echo "== typecheck"; npm run -s typecheck
 echo "== unit, server and component tests"
 npx vitest run 2>&1 | tee -a "$log"
 echo "== build";     npm run -s build
+echo "== bundle budgets"; npm run -s size -- --check
 echo "== browser tests (Chromium)"
 npx playwright test -c e2e/playwright.config.ts 2>&1 | tee -a "$log"
 
