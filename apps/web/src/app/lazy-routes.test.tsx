@@ -27,6 +27,16 @@ function Navigator() {
   return null
 }
 
+const CHUNK_ERROR = 'Failed to fetch dynamically imported module'
+
+/** React reports the error a boundary caught on the console: a failed chunk's is expected, any other still fails the test. */
+function allowChunkErrorsOnConsole() {
+  const failing = console.error
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    if (!args.map(String).join(' ').includes(CHUNK_ERROR)) failing(...args)
+  })
+}
+
 /** The table's root (the frame with its loading and error screens) around the given screens. */
 async function renderRoutes(children: RouteObject[], path: string) {
   const [root] = appRoutes
@@ -89,14 +99,10 @@ describe('lazy routes (the real table, loaded on demand)', () => {
 
   it('a screen whose chunk fails to load shows the error screen with a reload, and a later visit loads it afresh', async () => {
     mockApi({})
-    // React reports the error the boundary caught on the console; that one is expected, any other fails the test
-    const failing = console.error
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      if (!args.map(String).join(' ').includes('Failed to fetch dynamically imported module')) failing(...args)
-    })
+    allowChunkErrorsOnConsole()
     let attempts = 0
     const flaky = lazyScreen(
-      () => (++attempts === 1 ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve()),
+      () => (++attempts === 1 ? Promise.reject(new TypeError(CHUNK_ERROR)) : Promise.resolve()),
       () => <p>Loaded at last</p>,
     )
     await renderRoutes(
@@ -122,15 +128,12 @@ describe('lazy routes (the real table, loaded on demand)', () => {
 
   it('a screen whose chunk fails during a navigation shows the error screen after one attempt, not a retry at every render', async () => {
     mockApi({})
-    const failing = console.error
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      if (!args.map(String).join(' ').includes('Failed to fetch dynamically imported module')) failing(...args)
-    })
+    allowChunkErrorsOnConsole()
     let attempts = 0
     const broken = lazyScreen(
       () => {
         attempts += 1
-        return new Promise<never>((_, reject) => setTimeout(() => reject(new TypeError('Failed to fetch dynamically imported module')), 5))
+        return new Promise<never>((_, reject) => setTimeout(() => reject(new TypeError(CHUNK_ERROR)), 5))
       },
       () => <p>Never drawn</p>,
     )
