@@ -33,7 +33,7 @@ function tracked(load: Promise<unknown>): TrackedLoad {
 
 interface ScreenState {
   loading: TrackedLoad | undefined
-  preload: () => Promise<unknown>
+  preload: () => TrackedLoad
   render: (module: never) => ReactNode
 }
 
@@ -45,7 +45,7 @@ interface ScreenState {
  * the next navigation to the path preloads it afresh.
  */
 function Screen({ of }: { of: ScreenState }) {
-  const load = of.loading ?? (of.preload() as TrackedLoad)
+  const load = of.loading ?? of.preload()
   // settled before any screen waited on it: drawn at once without `use`, which React's test `act`
   // counts as pending work even for a settled promise
   if (!load.awaited) {

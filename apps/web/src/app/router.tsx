@@ -9,7 +9,7 @@ import { AnonymousOnly, AppCatchAll, PlatformGate, PlatformIndex, RequireAuth } 
 import { NOT_FOUND_TITLE, titled, useDocumentTitle, type TitleHandle } from './document-title.ts'
 import { NotFoundRoute } from '../features/errors/routes/not-found.tsx'
 import { RootLayout } from './root-layout.tsx'
-import { lazyScreen, type LazyScreen } from './lazy-screen.tsx'
+import { lazyScreen } from './lazy-screen.tsx'
 
 /*
  * Every screen is a lazy screen (app/lazy-screen.tsx): the entry holds the providers, the guards and
@@ -26,11 +26,16 @@ interface RouteHandle extends Partial<TitleHandle> {
   prefetch?: (client: QueryClient, params: Params) => void
 }
 
-/** A screen's route parts: its element, and a handle that preloads its code and names it. */
-const page = (screen: LazyScreen, title?: TitleHandle['title'], prefetch?: RouteHandle['prefetch']): Pick<RouteObject, 'element' | 'handle'> => ({
-  element: screen.element,
-  handle: { ...(title ? titled(title) : {}), preload: screen.preload, prefetch } satisfies RouteHandle,
-})
+/** A screen's route parts: its element, drawn by a lazy screen, and a handle that preloads its code and names it. */
+function screen<M>(
+  load: () => Promise<M>,
+  render: (module: M) => React.ReactNode,
+  title?: TitleHandle['title'],
+  prefetch?: RouteHandle['prefetch'],
+): Pick<RouteObject, 'element' | 'handle'> {
+  const { element, preload } = lazyScreen(load, render)
+  return { element, handle: { ...(title ? titled(title) : {}), preload, prefetch } satisfies RouteHandle }
+}
 
 const auth = {
   login: () => import('../features/auth/routes/login.tsx'),
@@ -84,24 +89,21 @@ function Protected() {
 }
 
 /** The signed-in layout (header, side menu, tour): a chunk of its own, shared by every signed-in page. */
-const shell = page(
-  lazyScreen(
-    () => import('./shell/Shell.tsx'),
-    (m) => <m.Shell />,
-  ),
+const shell = screen(
+  () => import('./shell/Shell.tsx'),
+  (m) => <m.Shell />,
 )
 
-const confirm = lazyScreen(
+const confirm = screen(
   () => import('../features/auth/routes/confirm.tsx'),
   (m) => <m.ConfirmRoute />,
+  'Confirm your e-mail',
 )
 
 /** Gates the basket's screens: loaded with them, in parallel, since the catalogue it reads is no sign-in page's business. */
-const basketGate = page(
-  lazyScreen(
-    () => import('./routes/BasketGate.tsx'),
-    (m) => <m.BasketGate />,
-  ),
+const basketGate = screen(
+  () => import('./routes/BasketGate.tsx'),
+  (m) => <m.BasketGate />,
 )
 
 const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
@@ -117,75 +119,61 @@ export const appRoutes: RouteObject[] = [
       // sign-in family
       {
         path: routes.login,
-        ...page(
-          lazyScreen(auth.login, (m) => <m.LoginRoute />),
-          'Sign in',
-        ),
+        ...screen(auth.login, (m) => <m.LoginRoute />, 'Sign in'),
       },
       {
         path: routes.analyticsLogin,
-        ...page(
-          lazyScreen(auth.login, (m) => <m.AnalyticsLoginRoute />),
-          'Sign in to Nuitrack Analytics',
-        ),
+        ...screen(auth.login, (m) => <m.AnalyticsLoginRoute />, 'Sign in to Nuitrack Analytics'),
       },
       { path: routes.faceMachineLogin, element: <RedirectKeep to={paths.analyticsLogin} /> },
       {
         path: routes.registration,
-        ...page(
-          lazyScreen(auth.registration, (m) => (
+        ...screen(
+          auth.registration,
+          (m) => (
             <Anonymous>
               <m.RegistrationRoute />
             </Anonymous>
-          )),
+          ),
           'Create an account',
         ),
       },
       {
         path: routes.analyticsRegistration,
-        ...page(
-          lazyScreen(auth.registration, (m) => <m.AnalyticsRegistrationRoute />),
-          'Nuitrack Analytics registration',
-        ),
+        ...screen(auth.registration, (m) => <m.AnalyticsRegistrationRoute />, 'Nuitrack Analytics registration'),
       },
       { path: routes.faceMachineRegistration, element: <RedirectKeep to={paths.analyticsRegistration} /> },
       {
         path: routes.forgotPassword,
-        ...page(
-          lazyScreen(
-            () => import('../features/auth/routes/forgot-password.tsx'),
-            (m) => (
-              <Anonymous>
-                <m.ForgotPasswordRoute />
-              </Anonymous>
-            ),
+        ...screen(
+          () => import('../features/auth/routes/forgot-password.tsx'),
+          (m) => (
+            <Anonymous>
+              <m.ForgotPasswordRoute />
+            </Anonymous>
           ),
           'Forgot password',
         ),
       },
       {
         path: routes.setPassword,
-        ...page(
-          lazyScreen(
-            () => import('../features/auth/routes/set-password.tsx'),
-            (m) => (
-              <Anonymous>
-                <m.SetPasswordRoute />
-              </Anonymous>
-            ),
+        ...screen(
+          () => import('../features/auth/routes/set-password.tsx'),
+          (m) => (
+            <Anonymous>
+              <m.SetPasswordRoute />
+            </Anonymous>
           ),
           'Set a new password',
         ),
       },
-      { path: routes.confirm, ...page(confirm, 'Confirm your e-mail') },
-      { path: routes.registrationConfirm, ...page(confirm, 'Confirm your e-mail') },
+      { path: routes.confirm, ...confirm },
+      { path: routes.registrationConfirm, ...confirm },
       {
         path: routes.logout,
-        ...page(
-          lazyScreen(
-            () => import('../features/auth/routes/logout.tsx'),
-            (m) => <m.LogoutRoute />,
-          ),
+        ...screen(
+          () => import('../features/auth/routes/logout.tsx'),
+          (m) => <m.LogoutRoute />,
           'Signing out',
         ),
       },
@@ -204,67 +192,51 @@ export const appRoutes: RouteObject[] = [
             children: [
               {
                 path: routes.account,
-                ...page(
-                  lazyScreen(
-                    () => import('./routes/AccountScreen.tsx'),
-                    (m) => <m.AccountScreen />,
-                  ),
+                ...screen(
+                  () => import('./routes/AccountScreen.tsx'),
+                  (m) => <m.AccountScreen />,
                   'Account',
                 ),
               },
               {
                 path: routes.groupKeys,
-                ...page(
-                  lazyScreen(
-                    () => import('../features/groups/routes/group-keys.tsx'),
-                    (m) => <m.GroupKeysPage />,
-                  ),
+                ...screen(
+                  () => import('../features/groups/routes/group-keys.tsx'),
+                  (m) => <m.GroupKeysPage />,
                   'Group keys',
                 ),
               },
               {
                 path: routes.groupKeyInfo,
-                ...page(
-                  lazyScreen(
-                    () => import('../features/groups/routes/group-key-info.tsx'),
-                    (m) => <m.GroupKeyInfoPage />,
-                  ),
+                ...screen(
+                  () => import('../features/groups/routes/group-key-info.tsx'),
+                  (m) => <m.GroupKeyInfoPage />,
                   ({ id }) => `Group key #${id}`,
                 ),
               },
               {
                 path: routes.paymentDoc,
-                ...page(
-                  lazyScreen(
-                    () => import('../features/transactions/routes/payment-doc.tsx'),
-                    (m) => <m.PaymentDocRoute />,
-                  ),
+                ...screen(
+                  () => import('../features/transactions/routes/payment-doc.tsx'),
+                  (m) => <m.PaymentDocRoute />,
                   'Payment documents',
                 ),
               },
               {
                 path: routes.serviceRedirect,
-                ...page(
-                  lazyScreen(
-                    () => import('../features/support/routes/service-redirect.tsx'),
-                    (m) => <m.ServiceRedirectRoute />,
-                  ),
+                ...screen(
+                  () => import('../features/support/routes/service-redirect.tsx'),
+                  (m) => <m.ServiceRedirectRoute />,
                   'Opening the service',
                 ),
               },
               {
                 path: routes.staffPerpetual,
-                ...page(
-                  lazyScreen(staffLicense, (m) => <m.StaffLicensePage variant="perpetual" />),
-                  'Custom perpetual licenses',
-                ),
+                ...screen(staffLicense, (m) => <m.StaffLicensePage variant="perpetual" />, 'Custom perpetual licenses'),
               },
               {
                 path: routes.staffSubscription,
-                ...page(
-                  lazyScreen(staffLicense, (m) => <m.StaffLicensePage variant="subscription" />),
-                  'Custom subscription licenses',
-                ),
+                ...screen(staffLicense, (m) => <m.StaffLicensePage variant="subscription" />, 'Custom subscription licenses'),
               },
             ],
           },
@@ -285,32 +257,26 @@ export const appRoutes: RouteObject[] = [
                 children: [
                   {
                     path: routes.dashboard,
-                    ...page(
-                      lazyScreen(
-                        () => import('../features/licenses/routes/dashboard.tsx'),
-                        (m) => <m.DashboardPage />,
-                      ),
+                    ...screen(
+                      () => import('../features/licenses/routes/dashboard.tsx'),
+                      (m) => <m.DashboardPage />,
                       ({ platform }) => platformTitle(platform) && `${platformTitle(platform)} dashboard`,
                       dashboardData,
                     ),
                   },
                   {
                     path: routes.licenseInfo,
-                    ...page(
-                      lazyScreen(
-                        () => import('./routes/LicenseInfoRoute.tsx'),
-                        (m) => <m.LicenseInfoRoute />,
-                      ),
+                    ...screen(
+                      () => import('./routes/LicenseInfoRoute.tsx'),
+                      (m) => <m.LicenseInfoRoute />,
                       ({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`,
                     ),
                   },
                   {
                     path: routes.preInfo,
-                    ...page(
-                      lazyScreen(
-                        () => import('../features/groups/routes/pre-info.tsx'),
-                        (m) => <m.PreInfoPage />,
-                      ),
+                    ...screen(
+                      () => import('../features/groups/routes/pre-info.tsx'),
+                      (m) => <m.PreInfoPage />,
                       ({ platform }) => platformTitle(platform) && `New license · ${platformTitle(platform)}`,
                     ),
                   },
@@ -320,36 +286,41 @@ export const appRoutes: RouteObject[] = [
                     children: [
                       {
                         path: routes.basket,
-                        ...page(
-                          lazyScreen(basket.selection, (m) => <m.BasketIndexRoute />),
+                        ...screen(
+                          basket.selection,
+                          (m) => <m.BasketIndexRoute />,
                           ({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`,
                         ),
                       },
                       {
                         path: routes.licenseSelection,
-                        ...page(
-                          lazyScreen(basket.selection, (m) => <m.LicenseSelectionRoute />),
+                        ...screen(
+                          basket.selection,
+                          (m) => <m.LicenseSelectionRoute />,
                           ({ platform }) => platformTitle(platform) && `Buy · ${platformTitle(platform)}`,
                         ),
                       },
                       {
                         path: routes.customBuilder,
-                        ...page(
-                          lazyScreen(basket.selection, (m) => <m.LicenseSelectionRoute builder />),
+                        ...screen(
+                          basket.selection,
+                          (m) => <m.LicenseSelectionRoute builder />,
                           ({ platform }) => platformTitle(platform) && `Build your own · ${platformTitle(platform)}`,
                         ),
                       },
                       {
                         path: routes.checkout,
-                        ...page(
-                          lazyScreen(basket.checkout, (m) => <m.CheckoutRoute />),
+                        ...screen(
+                          basket.checkout,
+                          (m) => <m.CheckoutRoute />,
                           ({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`,
                         ),
                       },
                       {
                         path: routes.subscriptionCheckout,
-                        ...page(
-                          lazyScreen(basket.checkout, (m) => <m.SubscriptionCheckoutRoute />),
+                        ...screen(
+                          basket.checkout,
+                          (m) => <m.SubscriptionCheckoutRoute />,
                           ({ platform }) => platformTitle(platform) && `Checkout · ${platformTitle(platform)}`,
                         ),
                       },
@@ -358,41 +329,33 @@ export const appRoutes: RouteObject[] = [
                   {
                     // outside the basket's gate: Face Machine has no basket but has its trial's upgrade
                     path: routes.upgradeCheckout,
-                    ...page(
-                      lazyScreen(
-                        () => import('./routes/UpgradeCheckoutGate.tsx'),
-                        (m) => <m.UpgradeCheckoutGate />,
-                      ),
+                    ...screen(
+                      () => import('./routes/UpgradeCheckoutGate.tsx'),
+                      (m) => <m.UpgradeCheckoutGate />,
                       ({ platform }) => platformTitle(platform) && `Upgrade · ${platformTitle(platform)}`,
                     ),
                   },
                   {
                     path: routes.licensePurchaseSuccess,
-                    ...page(
-                      lazyScreen(
-                        () => import('../features/basket/routes/license-purchase-success.tsx'),
-                        (m) => <m.LicensePurchaseSuccessRoute />,
-                      ),
+                    ...screen(
+                      () => import('../features/basket/routes/license-purchase-success.tsx'),
+                      (m) => <m.LicensePurchaseSuccessRoute />,
                       ({ platform }) => platformTitle(platform) && `Purchase complete · ${platformTitle(platform)}`,
                     ),
                   },
                   {
                     path: routes.addFunds,
-                    ...page(
-                      lazyScreen(
-                        () => import('../features/balance/routes/add-funds.tsx'),
-                        (m) => <m.AddFundsRoute />,
-                      ),
+                    ...screen(
+                      () => import('../features/balance/routes/add-funds.tsx'),
+                      (m) => <m.AddFundsRoute />,
                       'Add funds',
                     ),
                   },
                   {
                     path: routes.balancePurchaseSuccess,
-                    ...page(
-                      lazyScreen(
-                        () => import('../features/balance/routes/balance-purchase-success.tsx'),
-                        (m) => <m.BalancePurchaseSuccessRoute />,
-                      ),
+                    ...screen(
+                      () => import('../features/balance/routes/balance-purchase-success.tsx'),
+                      (m) => <m.BalancePurchaseSuccessRoute />,
                       'Thank you for your payment',
                     ),
                   },
