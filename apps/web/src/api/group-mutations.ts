@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import type { GroupView } from '@portal/domain'
-import { groupsQueryOptions } from './groups.ts'
-import { newLicenseFromGroup, renameGroup, resizeGroup, splitGroup } from './group-changes.ts'
+import { groupsQueryOptions, newLicenseFromGroup, renameGroup, resizeGroup, splitGroup } from './groups.ts'
 import { licensesQueryOptions } from './licenses.ts'
 import { putLicense } from './license-mutations.ts'
 

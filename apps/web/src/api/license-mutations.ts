@@ -7,8 +7,16 @@ import { activateWorkspace } from './activate-workspace.ts'
 import { cancelSubscription } from './cancel-subscription.ts'
 import { groupsQueryOptions } from './groups.ts'
 import { reactivateSubscription, type ReactivateBody } from './reactivate-subscription.ts'
-import { licensePagesKey, licenseQueryOptions, licensesQueryOptions } from './licenses.ts'
-import { pauseLicense, releaseLicense, renameLicense, resumeLicense, startTrial } from './license-changes.ts'
+import {
+  licensePagesKey,
+  licenseQueryOptions,
+  licensesQueryOptions,
+  pauseLicense,
+  releaseLicense,
+  renameLicense,
+  resumeLicense,
+  startTrial,
+} from './licenses.ts'
 
 /**
  * License mutations put the license the API answers into the cache (its own query and its row in

@@ -2,11 +2,7 @@ import { infiniteQueryOptions, queryOptions, useQuery } from '@tanstack/react-qu
 import { contractCalls, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
 import { call } from '../lib/api-client.ts'
 
-/**
- * The licenses' reads, shared by the dashboard, the info screens and group keys. The entry loads this
- * module for the dashboard's prefetch (app/prefetch.ts): the calls that change licenses are in
- * api/license-changes.ts.
- */
+/** License calls shared by the dashboard, the info screens and group keys. */
 export const getLicenses = () => call(contractCalls.licenseList, { query: {} })
 export const licensesQueryOptions = () => queryOptions({ queryKey: ['licenses'], queryFn: getLicenses, staleTime: 10_000 })
 export const useLicenses = () => useQuery(licensesQueryOptions())
@@ -69,3 +65,9 @@ export const licenseTotalQueryOptions = () =>
 export const getLicense = (id: string) => call(contractCalls.license, { params: { id } }, { handle: ['not_found'] })
 export const licenseQueryOptions = (id: string) => queryOptions({ queryKey: ['licenses', id], queryFn: () => getLicense(id), retry: false })
 export const useLicense = (id: string) => useQuery(licenseQueryOptions(id))
+
+export const renameLicense = (id: number, title: string) => call(contractCalls.licenseRename, { params: { id }, body: { title } }, { handle: ['bad_title'] })
+export const releaseLicense = (id: number) => call(contractCalls.licenseRelease, { params: { id } })
+export const pauseLicense = (id: number) => call(contractCalls.licensePause, { params: { id } })
+export const resumeLicense = (id: number) => call(contractCalls.licenseResume, { params: { id } })
+export const startTrial = (product: string, tag: string | null) => call(contractCalls.trialCreate, { body: { count: 1, config: { product, tag } } })
