@@ -105,16 +105,16 @@ describe('bundle-size: the first load of a page from the manifest', () => {
   })
 
   it('names each budget a report misses, and none when all are met', () => {
-    const page = (name: string, gzip: number) => ({
+    const page = (name: string, gzip: number, files = 1) => ({
       page: name,
       path: `/${name}/`,
-      files: [],
+      files: Array.from({ length: files }, (_, i) => ({ file: `assets/${name}-${i}.js`, kind: 'js' as const, raw: 1, gzip: 1, brotli: 1 })),
       js: { raw: gzip * 4, gzip, brotli: gzip },
       css: { raw: 0, gzip: 0, brotli: 0 },
     })
-    const report = (login: number, dashboard: number, sent?: number): BundleReport => ({
+    const report = (login: number, dashboard: number, sent?: number, files = [1, 1]): BundleReport => ({
       dist: '/dist',
-      pages: [page('login', login), page('dashboard', dashboard)],
+      pages: [page('login', login, files[0]), page('dashboard', dashboard, files[1])],
       ...(sent === undefined
         ? {}
         : { transfer: [{ page: 'login', path: '/login/', js: { bytes: sent, files: 5 }, css: { bytes: 0, files: 1 }, encodings: {} }] }),
@@ -126,6 +126,10 @@ describe('bundle-size: the first load of a page from the manifest', () => {
     expect(budgetMisses(report(1, BUDGETS.gzipJs.dashboard + 500, BUDGETS.transferredLogin))).toEqual([
       'dashboard: gzipped first-load JS 200.5 kB, the goal is under 200.0 kB',
       'login: JS + CSS sent 200.0 kB, the goal is under 200.0 kB',
+    ])
+    expect(budgetMisses(report(1, 1, undefined, [BUDGETS.files.login, BUDGETS.files.dashboard]))).toEqual([])
+    expect(budgetMisses(report(1, 1, undefined, [BUDGETS.files.login, BUDGETS.files.dashboard + 1]))).toEqual([
+      `dashboard: a first load of ${BUDGETS.files.dashboard + 1} files (scripts and styles), the budget is ${BUDGETS.files.dashboard}`,
     ])
   })
 })
