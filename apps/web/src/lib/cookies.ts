@@ -1,8 +1,23 @@
 import { COOKIES } from '@portal/domain'
 
+/**
+ * document.cookie as the running script read it. Chrome answers each read of document.cookie with a
+ * round trip to its network process (about 0.8 ms each here, 15 reads as a dashboard opens), and one
+ * render reads the session flag in many components: a script reads the cookies once, and after it
+ * (at the next microtask checkpoint) they are read anew. Nothing of ours writes a cookie from script.
+ */
+let cookies: string | null = null
+const readCookies = () => {
+  if (cookies === null) {
+    cookies = document.cookie
+    queueMicrotask(() => (cookies = null))
+  }
+  return cookies
+}
+
 export function readCookie(name: string): string | null {
   if (typeof document === 'undefined') return null
-  for (const part of document.cookie.split(';')) {
+  for (const part of readCookies().split(';')) {
     const [k, ...v] = part.trim().split('=')
     if (k === name) {
       try {
