@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { MemoryRouter, useNavigate, type RouteObject } from 'react-router'
 import { describe, expect, it, vi } from 'vitest'
 import { AppProviders } from './providers.tsx'
-import { TableRoutes, appRoutes } from './router.tsx'
+import { TableRoutes, appRoutes, matchPath } from './router.tsx'
 import { lazyScreen } from './lazy-screen.tsx'
 import { mockApi } from '../test/utils.tsx'
 
@@ -194,5 +194,27 @@ describe('lazy routes (the real table, loaded on demand)', () => {
     await act(async () => (await screen.findByRole('button', { name: 'one 0' })).click())
     await act(async () => void (await go!('/app/two/')))
     expect(await screen.findByRole('button', { name: 'two 1' })).toBeInTheDocument()
+  })
+})
+
+describe('matching a path', () => {
+  it('ranks a table once per path: the first page’s start and the table’s render share the matches', () => {
+    const dashboard = matchPath(appRoutes, '/app/nuitrack/dashboard/')
+    expect(dashboard.at(-1)?.params.platform).toBe('nuitrack')
+    expect(matchPath(appRoutes, '/app/nuitrack/dashboard/')).toBe(dashboard)
+    expect(matchPath(appRoutes, '/app/face/dashboard/').at(-1)?.params.platform).toBe('face')
+    // another table answers for itself
+    const table: RouteObject[] = [{ path: '/app/nuitrack/dashboard/', element: null }]
+    expect(matchPath(table, '/app/nuitrack/dashboard/')).toHaveLength(1)
+    expect(matchPath(table, '/app/elsewhere/')).toEqual([])
+  })
+
+  it('keeps the matches of the last 20 paths of a table, not of every path ever visited', () => {
+    const table: RouteObject[] = [{ path: '/p/:n/', element: null }]
+    const first = matchPath(table, '/p/0/')
+    for (let n = 1; n <= 20; n++) matchPath(table, `/p/${n}/`)
+    const again = matchPath(table, '/p/0/')
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
   })
 })

@@ -23,7 +23,8 @@ import { lazyScreen } from './lazy-screen.tsx'
 /** What a route tells the app beyond its element: its screen's title, its code, the data it draws first. */
 interface RouteHandle extends Partial<TitleHandle> {
   preload?: () => Promise<unknown>
-  prefetch?: (client: QueryClient, params: Params) => void
+  /** starts the screen's first requests; the promise settles once their answers are in the cache (or have failed) */
+  prefetch?: (client: QueryClient, params: Params) => Promise<unknown> | void
 }
 
 /** A screen's route parts: its element, drawn by a lazy screen, and a handle that preloads its code and names it. */
@@ -57,16 +58,14 @@ const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
  * (vite.config.ts), so a first visit waits for nothing; a navigation to a dashboard fetches it beside
  * the screen's code, and the requests start once it is in.
  */
-const signedInData: RouteHandle['prefetch'] = (client) => {
-  if (isLogged()) prefetchSignedIn(client)
-}
-const dashboardData: RouteHandle['prefetch'] = (client, { platform }) => {
-  if (isLogged() && isPlatform(platform))
-    void import('./prefetch-dashboard.ts').then(
-      (m) => m.prefetchDashboard(client, platform),
-      () => undefined,
-    )
-}
+const signedInData: RouteHandle['prefetch'] = (client) => (isLogged() ? prefetchSignedIn(client) : undefined)
+const dashboardData: RouteHandle['prefetch'] = (client, { platform }) =>
+  isLogged() && isPlatform(platform)
+    ? import('./prefetch-dashboard.ts').then(
+        (m) => m.prefetchDashboard(client, platform),
+        () => undefined,
+      )
+    : undefined
 
 /** Redirect keeping the query string and router state (the platform travels along). */
 function RedirectKeep({ to }: { to: string }) {
@@ -374,18 +373,44 @@ export const appRoutes: RouteObject[] = [
 
 type Match = NonNullable<ReturnType<typeof matchRoutes<RouteObject>>>[number]
 
-/** Starts what the matched routes need: every lazy screen's code at once (the shell's and the page's), and their first data. */
-function start(matches: readonly Match[], client: QueryClient) {
+/**
+ * Starts what the matched routes need: every lazy screen's code at once (the shell's and the page's),
+ * and their first data. The promise settles once all of it is in or has failed (a failure is the
+ * screen's to show as it draws).
+ */
+function start(matches: readonly Match[], client: QueryClient): Promise<void> {
+  const pending: Promise<unknown>[] = []
   for (const { route, params } of matches) {
     const handle = route.handle as RouteHandle | undefined
-    // a failure is the screen's to show as it draws
-    handle?.preload?.().catch(() => undefined)
-    handle?.prefetch?.(client, params)
+    const code = handle?.preload?.()
+    const data = handle?.prefetch?.(client, params)
+    for (const p of [code, data]) if (p) pending.push(p.catch(() => undefined))
   }
+  return Promise.all(pending).then(() => undefined)
 }
 
-/** The first page's code and data, started before anything draws (main.tsx). */
-export const startRoute = (client: QueryClient, pathname: string) => start(matchRoutes(appRoutes, pathname) ?? [], client)
+/** How many paths a table keeps the matches of. */
+const MATCHES_KEPT = 20
+const matchesByTable = new WeakMap<RouteObject[], Map<string, Match[]>>()
+/**
+ * The routes a path matches. React Router ranks the whole table at each `matchRoutes` (about 6 ms on
+ * a phone for this table, measured under Lighthouse's 4× slow-down), and the first page's start and
+ * the table's render ask for the same path: a table keeps the matches of its last few paths.
+ */
+export function matchPath(routes: RouteObject[], pathname: string): Match[] {
+  let kept = matchesByTable.get(routes)
+  if (!kept) matchesByTable.set(routes, (kept = new Map()))
+  let matches = kept.get(pathname)
+  if (!matches) {
+    matches = matchRoutes(routes, pathname) ?? []
+    if (kept.size >= MATCHES_KEPT) kept.delete(kept.keys().next().value!)
+    kept.set(pathname, matches)
+  }
+  return matches
+}
+
+/** The first page's code and data, started before anything draws (main.tsx); settles once they are in. */
+export const startRoute = (client: QueryClient, pathname: string) => start(matchPath(appRoutes, pathname), client)
 
 /**
  * A route table at the current location. As a navigation renders, the screens it needs and their data
@@ -397,11 +422,11 @@ export const startRoute = (client: QueryClient, pathname: string) => start(match
 export function TableRoutes({ routes }: { routes: RouteObject[] }) {
   const location = useLocation()
   const client = useQueryClient()
-  const matches = useMemo(() => matchRoutes(routes, location) ?? [], [routes, location])
+  const matches = useMemo(() => matchPath(routes, location.pathname), [routes, location.pathname])
   const started = useRef<string | null>(null)
   if (started.current !== location.key) {
     started.current = location.key
-    start(matches, client)
+    void start(matches, client)
   }
   useDocumentTitle(matches.map((m) => ({ handle: m.route.handle, params: m.params })))
   return useRoutes(routes, location)
