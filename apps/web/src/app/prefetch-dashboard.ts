@@ -8,8 +8,10 @@ import { groupsQueryOptions } from '../api/groups.ts'
  * license total (app/prefetch.ts says why). A chunk of its own: the list's and groups' API modules
  * come with their query hooks, which no sign-in page needs; a dashboard's HTML preloads it.
  */
-export function prefetchDashboard(client: QueryClient, platform: Platform) {
-  void client.prefetchInfiniteQuery(licensePagesQueryOptions(unfiltered(platform)))
-  void client.prefetchQuery(groupsQueryOptions())
-  void client.prefetchQuery(licenseTotalQueryOptions())
+export function prefetchDashboard(client: QueryClient, platform: Platform): Promise<unknown> {
+  return Promise.all([
+    client.prefetchInfiniteQuery(licensePagesQueryOptions(unfiltered(platform))),
+    client.prefetchQuery(groupsQueryOptions()),
+    client.prefetchQuery(licenseTotalQueryOptions()),
+  ])
 }

@@ -3,7 +3,7 @@ import { licensePagesQueryOptions, licenseTotalQueryOptions, unfiltered } from '
 import { groupsQueryOptions } from '../api/groups.ts'
 import { makeQueryClient } from '../lib/query-client.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
-import { licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
+import { json, licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
 import { startRoute } from './router.tsx'
 // loaded ahead, as a dashboard's HTML preloads it: the router imports it when a dashboard matches
 import './prefetch-dashboard.ts'
@@ -49,6 +49,25 @@ describe('prefetching a signed-in screen while its code loads', () => {
     navigateTo(`/app/${platform}/dashboard/`)
     await settle()
     expect(calls.map((c) => c.url).sort()).toEqual([...dashboardFirstRequests(platform)].sort())
+  })
+
+  it("the first page's start settles once its code and its data are in the cache (main.tsx draws the page whole)", async () => {
+    setLogged()
+    mockApi(signedInRoutes({ licenses: [licenseView({ id: 1 })] }))
+    const client = makeQueryClient()
+    await startRoute(client, '/app/nuitrack/dashboard/')
+    expect(client.getQueryData(licensePagesQueryOptions(unfiltered('nuitrack')).queryKey)?.pages[0]?.total).toBe(1)
+    expect(client.getQueryData(groupsQueryOptions().queryKey)).toEqual({ groups: [] })
+    expect(client.getQueryData(licenseTotalQueryOptions().queryKey)).toBeDefined()
+    expect(client.getQueryData(profileQueryOptions().queryKey)?.client_info.email).toBeTruthy()
+  })
+
+  it('a first page whose data fails still settles: the screen shows the failure as it draws', async () => {
+    setLogged()
+    mockApi({ ...signedInRoutes(), 'GET /api/group/': () => json(503, { error_code: 'service_unavailable', error: 'down' }) })
+    const client = makeQueryClient()
+    await expect(startRoute(client, '/app/nuitrack/dashboard/')).resolves.toBeUndefined()
+    expect(client.getQueryState(groupsQueryOptions().queryKey)?.status).toBe('error')
   })
 
   it('another signed-in screen asks for the profile only', async () => {
