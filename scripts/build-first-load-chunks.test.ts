@@ -1,6 +1,6 @@
 import { rollup, type OutputChunk, type Plugin } from 'rollup'
 import { describe, expect, it } from 'vitest'
-import { firstLoadChunks } from '../apps/web/build-first-load-chunks.ts'
+import { firstLoadChunks, firstLoadProblems } from '../apps/web/build-first-load-chunks.ts'
 
 /**
  * A small app in memory: an entry, a sign-in page and a signed-in shell loaded lazily, another lazy
@@ -11,7 +11,8 @@ const FILES: Record<string, string> = {
   '/main.js': [
     "import { r } from '/react.js'",
     "import { A } from '/pkg/index.js'",
-    'console.log(r, A())',
+    "import { x } from '/x.js'",
+    'console.log(r, A(), x())',
     // no exports, as Vite's index.html entry has none (an entry with exports keeps a facade chunk)
     "globalThis.screens = [() => import('/login.js'), () => import('/shell.js'), () => import('/other.js')]",
   ].join('\n'),
@@ -27,11 +28,15 @@ const FILES: Record<string, string> = {
     "import { B, C, D } from '/pkg/index.js'",
     "import { shared } from '/shared.js'",
     "import { big } from '/big.js'",
-    'export default () => B() + C() + D() + shared() + big()',
+    "import { register } from '/reg.js'",
+    "export default () => B() + C() + D() + shared() + big() + register('shell')",
   ].join('\n'),
   // shared.js's other export needs heavy.js, which only the other screen uses
   '/shared.js': "import { heavy } from '/heavy.js'\nexport const shared = () => 's'\nexport const unused = () => heavy()",
   '/big.js': "export const big = () => 'big'",
+  // a module with side effects: its unused declaration calls register() as it loads, as Rollup keeps it
+  '/x.js': "import { register } from '/reg.js'\nconst token = register('x')\nexport const x = () => 'x'",
+  '/reg.js': 'export const register = (name) => (globalThis.registered = name)',
   '/heavy.js': "export const heavy = () => 'heavy'",
   '/other.js': "import { heavy } from '/heavy.js'\nimport { C } from '/pkg/index.js'\nexport default () => heavy() + C()",
 }
@@ -49,14 +54,7 @@ async function build() {
   const bundle = await rollup({ input: { index: '/main.js' }, plugins: [memory] })
   const { output } = await bundle.generate({
     onlyExplicitManualChunks: true,
-    manualChunks: firstLoadChunks({
-      vendor: { name: 'react', test: /\/react\.js$/ },
-      entry: { name: 'index', shares: ['/login.js'] },
-      groups: [
-        { name: 'shell', roots: ['/shell.js'] },
-        { name: 'login', roots: ['/login.js'] },
-      ],
-    }),
+    manualChunks: firstLoadChunks(SPEC).manualChunks,
     chunkFileNames: '[name].js',
     entryFileNames: '[name].js',
   })
@@ -65,6 +63,15 @@ async function build() {
   const byName = (name: string) => chunks.find((c) => c.name === name)!
   const holding = (id: string) => chunks.find((c) => c.moduleIds.includes(id))?.name
   return { chunks, byName, holding }
+}
+
+const SPEC = {
+  vendor: { name: 'react', test: /\/react\.js$/ },
+  entry: { name: 'index', shares: ['/login.js'] },
+  groups: [
+    { name: 'shell', roots: ['/shell.js'] },
+    { name: 'login', roots: ['/login.js'] },
+  ],
 }
 
 describe('firstLoadChunks (apps/web/build-first-load-chunks.ts)', () => {
@@ -87,6 +94,9 @@ describe('firstLoadChunks (apps/web/build-first-load-chunks.ts)', () => {
     // an export nobody on these pages uses brings nothing: heavy.js stays with the screen that uses it
     expect(holding('/heavy.js')).toBe(holding('/other.js'))
     expect(holding('/heavy.js')).not.toBe('shell')
+    // what an entry module runs as it loads is the entry's, though only the shell names it otherwise
+    expect(holding('/x.js')).toBe('index')
+    expect(holding('/reg.js')).toBe('index')
   })
 
   it('leaves each first load its own files: the login never loads the shell, the shell never the login', async () => {
@@ -97,10 +107,25 @@ describe('firstLoadChunks (apps/web/build-first-load-chunks.ts)', () => {
     expect(byName('shell').imports).toContain('index.js')
   })
 
-  it('keeps the code it moves working', async () => {
+  it('keeps the code it moves working: every import names a chunk of the build, and the guard finds nothing wrong', async () => {
     const { chunks } = await build()
-    // every import of every chunk names a chunk of the build
     const names = new Set(chunks.map((c) => c.fileName))
     for (const c of chunks) for (const i of [...c.imports, ...c.dynamicImports]) expect(names).toContain(i)
+    expect(firstLoadProblems(chunks, SPEC)).toEqual([])
+  })
+
+  it('the guard fails a build whose entry loads a group, whose groups load each other, or whose chunks load themselves', () => {
+    const chunk = (name: string, imports: string[], isEntry = false) => ({ name, fileName: `${name}.js`, imports, isEntry }) as unknown as OutputChunk
+    expect(
+      firstLoadProblems([chunk('index', ['react.js'], true), chunk('react', []), chunk('shell', ['index.js']), chunk('login', ['index.js'])], SPEC),
+    ).toEqual([])
+    expect(firstLoadProblems([chunk('index', ['shell.js'], true), chunk('shell', [])], SPEC)).toEqual(['the entry (index.js) loads the shell chunk (shell.js)'])
+    expect(firstLoadProblems([chunk('index', [], true), chunk('shell', ['common.js']), chunk('common', ['login.js']), chunk('login', [])], SPEC)).toEqual([
+      'the shell chunk (shell.js) loads the login chunk (login.js)',
+    ])
+    expect(firstLoadProblems([chunk('index', ['a.js'], true), chunk('a', ['index.js'])], SPEC)).toEqual([
+      'index.js loads itself through the chunks it imports',
+      'a.js loads itself through the chunks it imports',
+    ])
   })
 })

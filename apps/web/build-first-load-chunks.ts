@@ -1,4 +1,5 @@
-import type { GetManualChunk, ManualChunkMeta, ModuleInfo } from 'rollup'
+import type { GetManualChunk, ManualChunkMeta, ModuleInfo, OutputChunk } from 'rollup'
+import type { Plugin } from 'vite'
 
 /** What goes where: module paths as the build sees them (absolute). */
 export interface FirstLoadGroups {
@@ -23,12 +24,63 @@ export interface FirstLoadGroups {
  * A group takes exactly what its roots need beyond the chunks before it. Everything else is chunked
  * as Rollup would. scripts/bundle-size.ts holds the first loads to a number of files.
  */
-export function firstLoadChunks(spec: FirstLoadGroups): GetManualChunk {
-  let assigned: Map<string, string> | undefined
-  return (id: string, meta: ManualChunkMeta) => {
-    assigned ??= assign(spec, meta)
-    return assigned.get(id)
+export function firstLoadChunks(spec: FirstLoadGroups): { manualChunks: GetManualChunk; plugin: Plugin } {
+  // worked out once per module graph (a rebuild in watch mode has a graph of its own)
+  const assigned = new WeakMap<ManualChunkMeta['getModuleInfo'], Map<string, string>>()
+  const manualChunks: GetManualChunk = (id, meta) => {
+    let chunks = assigned.get(meta.getModuleInfo)
+    if (!chunks) assigned.set(meta.getModuleInfo, (chunks = assign(spec, meta)))
+    return chunks.get(id)
   }
+  return { manualChunks, plugin: firstLoadGuard(spec) }
+}
+
+/**
+ * Fails the build when the chunks break what they are for. The analysis below follows Rollup's
+ * tree-shaking closely, not exactly: a module it misses from the entry's needs would be put in a
+ * group's chunk, and the entry (every page) would then load that chunk. So: the entry's chunk loads
+ * no group's chunk, no group's chunk loads another's, and no chunk loads itself through others.
+ */
+function firstLoadGuard(spec: FirstLoadGroups): Plugin {
+  return {
+    name: 'portal-first-load-chunks-guard',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const problems = firstLoadProblems(
+        Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk'),
+        spec,
+      )
+      if (problems.length > 0) this.error(`first-load chunks (build-first-load-chunks.ts): ${problems.join('; ')}`)
+    },
+  }
+}
+
+/** What is wrong with a build's chunks (nothing: an empty list). */
+export function firstLoadProblems(chunks: OutputChunk[], spec: Pick<FirstLoadGroups, 'groups'>): string[] {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]))
+  const loads = (start: OutputChunk) => {
+    const seen = new Set<OutputChunk>()
+    const stack = start.imports.map((f) => byFile.get(f)).filter((c) => c !== undefined)
+    while (stack.length > 0) {
+      const c = stack.pop()!
+      if (seen.has(c)) continue
+      seen.add(c)
+      for (const f of c.imports) if (byFile.has(f)) stack.push(byFile.get(f)!)
+    }
+    return seen
+  }
+  const groupNames = new Set(spec.groups.map((g) => g.name))
+  const problems: string[] = []
+  for (const chunk of chunks) {
+    const loaded = loads(chunk)
+    if (loaded.has(chunk)) problems.push(`${chunk.fileName} loads itself through the chunks it imports`)
+    const isGroup = groupNames.has(chunk.name) && !chunk.isEntry
+    if (!chunk.isEntry && !isGroup) continue
+    for (const other of loaded)
+      if (other !== chunk && groupNames.has(other.name) && !other.isEntry)
+        problems.push(`${chunk.isEntry ? 'the entry' : `the ${chunk.name} chunk`} (${chunk.fileName}) loads the ${other.name} chunk (${other.fileName})`)
+  }
+  return problems
 }
 
 type Info = (id: string) => ModuleInfo | null
@@ -125,8 +177,8 @@ export function neededModules(info: Info) {
 
 /** One module as far as the chunking needs it. */
 interface Analysis {
-  /** its top-level statements other than imports and re-exports, with the names each mentions */
-  statements: { refs: Set<string> }[]
+  /** its top-level statements other than imports and re-exports, with the names each mentions and whether it calls something as the module loads */
+  statements: { refs: Set<string>; runs: boolean }[]
   /** a top-level name's statements: its declaration, and those that mention it first (`X.displayName = …`) */
   byName: Map<string, number[]>
   /** statements that mention no top-level name of the module: run whatever is asked for */
@@ -166,7 +218,7 @@ function analysis(module: ModuleInfo | null): Analysis {
   if (!body || sources.length !== ids.length) {
     for (const id of ids) a.sideEffectImports.push(id)
     a.always.push(0)
-    a.statements.push({ refs: new Set(ids.map((_, i) => `\0${i}`)) })
+    a.statements.push({ refs: new Set(ids.map((_, i) => `\0${i}`)), runs: true })
     ids.forEach((id, i) => a.imports.set(`\0${i}`, { id, name: '*' }))
     return a
   }
@@ -194,7 +246,7 @@ function analysis(module: ModuleInfo | null): Analysis {
         if (names.length === 0) names.push('\0default')
       }
       declared.push(names)
-      a.statements.push({ refs: references(inner) })
+      a.statements.push({ refs: references(inner), runs: runsOnLoad(inner) })
     }
   }
   const topLevel = new Set([...declared.flat(), ...a.imports.keys()])
@@ -204,7 +256,9 @@ function analysis(module: ModuleInfo | null): Analysis {
     // to the first top-level name it mentions
     const owner =
       own.length > 0 || module.moduleSideEffects !== false ? own : [...statement.refs].filter((r) => topLevel.has(r) && !a.imports.has(r)).slice(0, 1)
-    if (owner.length === 0) a.always.push(i)
+    // in a module with side effects, a declaration that calls something (`const token = register()`)
+    // runs whether or not its name is used, as Rollup keeps it
+    if (owner.length === 0 || (module.moduleSideEffects !== false && statement.runs)) a.always.push(i)
     for (const n of owner) get(a.byName, n, () => []).push(i)
   })
   return a
@@ -236,6 +290,33 @@ function patternNames(node: Node | null | undefined): string[] {
   if (node.type === 'RestElement') return patternNames(node.argument as Node)
   if (node.type === 'AssignmentPattern') return patternNames(node.left as Node)
   return []
+}
+
+/**
+ * Whether a top-level statement calls something as the module loads: a call, `new` or tagged template
+ * outside a function's body, other than one marked `/* @__PURE__ *\/` (its arguments still count).
+ * A declaration of a function or a plain value does not.
+ */
+function runsOnLoad(node: Node): boolean {
+  if (node.type === 'FunctionDeclaration') return false
+  const walk = (n: unknown): boolean => {
+    if (Array.isArray(n)) return n.some(walk)
+    if (!n || typeof n !== 'object') return false
+    const node = n as Node
+    if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return false
+    const pure = (node._rollupAnnotations as { type: string }[] | undefined)?.some((x) => x.type === 'pure')
+    if ((node.type === 'CallExpression' || node.type === 'NewExpression') && pure) return walk(node.arguments)
+    if (node.type === 'CallExpression' || node.type === 'NewExpression' || node.type === 'TaggedTemplateExpression') return true
+    if (node.type === 'AssignmentExpression' || node.type === 'UpdateExpression' || node.type === 'AwaitExpression') return true
+    return Object.entries(node).some(([key, value]) => key !== 'type' && walk(value))
+  }
+  // a class runs its `static` parts and its `extends` expression as it is declared
+  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression')
+    return (
+      walk(node.superClass) ||
+      ((node.body as { body?: Node[] } | undefined)?.body ?? []).some((m) => (m.static === true || m.type === 'StaticBlock' ? walk(m) : false))
+    )
+  return walk(node.type === 'ExpressionStatement' ? node.expression : node)
 }
 
 /** Every identifier a statement mentions (a property's name after a dot, or as an object key, is not a mention). */

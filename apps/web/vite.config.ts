@@ -26,6 +26,23 @@ const src = (path: string) => join(dirname(fileURLToPath(import.meta.url)), 'src
  */
 const reactRouterProduction = join(dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist/production/index.mjs')
 
+/**
+ * A page's first load in three scripts (build-first-load-chunks.ts): React and the router; the entry,
+ * with what the sign-in pages share with the signed-in shell; the shell with the dashboard, or the
+ * login screen (a dashboard's first load was 16 scripts, the login's 6)
+ */
+const firstLoad = firstLoadChunks({
+  vendor: { name: 'react', test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router)[\\/]/ },
+  entry: {
+    name: 'index',
+    shares: ['login', 'registration', 'confirm', 'forgot-password', 'set-password'].map((page) => src(`features/auth/routes/${page}.tsx`)),
+  },
+  groups: [
+    { name: 'shell', roots: [src('app/shell/Shell.tsx'), src('features/licenses/routes/dashboard.tsx'), src('app/prefetch-dashboard.ts')] },
+    { name: 'login', roots: [src('features/auth/routes/login.tsx')] },
+  ],
+})
+
 export default defineConfig(({ command }) => ({
   base: '/app/',
   resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
@@ -46,6 +63,7 @@ export default defineConfig(({ command }) => ({
         fetch: dashboardFirstRequests(platform),
       })),
     ]),
+    firstLoad.plugin,
     nonBlockingEntryCss(),
     precompress(),
   ],
@@ -61,21 +79,9 @@ export default defineConfig(({ command }) => ({
         // a screen's small shared pieces (Mantine components, API modules) join bigger chunks: on a
         // slow link each request costs a round trip, and a dashboard had 44 files to fetch
         experimentalMinChunkSize: 5_000,
-        // a page's first load in three scripts (build-first-load-chunks.ts): React and the router; the
-        // entry, with what the sign-in pages share with the signed-in shell; the shell with the
-        // dashboard, or the login screen (a dashboard's first load was 16 scripts, the login's 6)
+        // build-first-load-chunks.ts: the first loads' chunks, and nothing else moved
         onlyExplicitManualChunks: true,
-        manualChunks: firstLoadChunks({
-          vendor: { name: 'react', test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router)[\\/]/ },
-          entry: {
-            name: 'index',
-            shares: ['login', 'registration', 'confirm', 'forgot-password', 'set-password'].map((page) => src(`features/auth/routes/${page}.tsx`)),
-          },
-          groups: [
-            { name: 'shell', roots: [src('app/shell/Shell.tsx'), src('features/licenses/routes/dashboard.tsx'), src('app/prefetch-dashboard.ts')] },
-            { name: 'login', roots: [src('features/auth/routes/login.tsx')] },
-          ],
-        }),
+        manualChunks: firstLoad.manualChunks,
       },
     },
   },
