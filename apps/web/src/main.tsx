@@ -18,7 +18,7 @@ import { AppRoutes, startRoute } from './app/router.tsx'
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /**
- * How long the first render waits for the first page's data once its code and styles are in: with
+ * How long the first render waits for the first page's data once the styles are in: with
  * the answers in the cache the page draws whole in one render (no list that shows its loading state
  * and draws again a moment later, which cost a second render of the shell and the page, about 30 ms
  * here, 120 ms on Lighthouse's phone); a slow API gets the page drawn with its loading states after it.

@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { act, render } from '@testing-library/react'
+import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { AppProviders } from './providers.tsx'
 import { licensePagesQueryOptions, licenseTotalQueryOptions, unfiltered } from '../api/licenses.ts'
 import { groupsQueryOptions } from '../api/groups.ts'
 import { makeQueryClient } from '../lib/query-client.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
 import { json, licenseView, mockApi, setLogged, signedInRoutes } from '../test/utils.tsx'
-import { startRoute } from './router.tsx'
+import { AppRoutes, startRoute } from './router.tsx'
 // loaded ahead, as a dashboard's HTML preloads it: the router imports it when a dashboard matches
 import './prefetch-dashboard.ts'
 import { PLATFORMS } from '@portal/domain'
@@ -51,7 +54,7 @@ describe('prefetching a signed-in screen while its code loads', () => {
     expect(calls.map((c) => c.url).sort()).toEqual([...dashboardFirstRequests(platform)].sort())
   })
 
-  it("the first page's start settles once its code and its data are in the cache (main.tsx draws the page whole)", async () => {
+  it("the first page's start settles once its data is in the cache (main.tsx draws the page whole)", async () => {
     setLogged()
     mockApi(signedInRoutes({ licenses: [licenseView({ id: 1 })] }))
     const client = makeQueryClient()
@@ -68,6 +71,30 @@ describe('prefetching a signed-in screen while its code loads', () => {
     const client = makeQueryClient()
     await expect(startRoute(client, '/app/nuitrack/dashboard/')).resolves.toBeUndefined()
     expect(client.getQueryState(groupsQueryOptions().queryKey)?.status).toBe('error')
+  })
+
+  it("the table's first render does not start again what main.tsx started for that page; a later navigation starts its own", async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const client = makeQueryClient()
+    await startRoute(client, '/app/nuitrack/dashboard/')
+    const prefetches = vi.spyOn(client, 'prefetchQuery')
+    const started = vi.spyOn(client, 'prefetchInfiniteQuery')
+    let navigate: NavigateFunction | undefined
+    const Probe = () => ((navigate = useNavigate()), null)
+    render(
+      <AppProviders queryClient={client}>
+        <MemoryRouter initialEntries={['/app/nuitrack/dashboard/']}>
+          <AppRoutes />
+          <Probe />
+        </MemoryRouter>
+      </AppProviders>,
+    )
+    await settle()
+    expect(prefetches).not.toHaveBeenCalled()
+    expect(started).not.toHaveBeenCalled()
+    await act(async () => void (await navigate!('/app/face/dashboard/')))
+    expect(started).toHaveBeenCalledTimes(1)
   })
 
   it('another signed-in screen asks for the profile only', async () => {

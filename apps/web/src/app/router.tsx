@@ -49,8 +49,8 @@ const basket = {
 const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
 
 /**
- * The first requests of a signed-in screen start as its path matches, while its code loads. Nothing
- * waits for them. Decided as the navigation starts: signed out, the guard sends the visitor to the
+ * The first requests of a signed-in screen start as its path matches, while its code loads. Only the
+ * first page's render waits for them, and not long (main.tsx). Decided as the navigation starts: signed out, the guard sends the visitor to the
  * login screen. The profile's request is in the entry (app/prefetch.ts). A dashboard's
  * (app/prefetch-dashboard.ts) is a chunk of its own: the list's and groups' API modules come with
  * their query hooks, and in the entry they brought TanStack's query observer into every sign-in
@@ -375,18 +375,19 @@ type Match = NonNullable<ReturnType<typeof matchRoutes<RouteObject>>>[number]
 
 /**
  * Starts what the matched routes need: every lazy screen's code at once (the shell's and the page's),
- * and their first data. The promise settles once all of it is in or has failed (a failure is the
- * screen's to show as it draws).
+ * and their first data. The promise settles once the data is in the cache or has failed (a failure is
+ * the screen's to show as it draws). The code is not waited for here: a screen waits for its own as it
+ * draws, and a route the visitor is not let into (a dashboard, signed out) never draws.
  */
 function start(matches: readonly Match[], client: QueryClient): Promise<void> {
-  const pending: Promise<unknown>[] = []
+  const data: Promise<unknown>[] = []
   for (const { route, params } of matches) {
     const handle = route.handle as RouteHandle | undefined
-    const code = handle?.preload?.()
-    const data = handle?.prefetch?.(client, params)
-    for (const p of [code, data]) if (p) pending.push(p.catch(() => undefined))
+    handle?.preload?.().catch(() => undefined)
+    const answers = handle?.prefetch?.(client, params)
+    if (answers) data.push(answers.catch(() => undefined))
   }
-  return Promise.all(pending).then(() => undefined)
+  return Promise.all(data).then(() => undefined)
 }
 
 /** How many paths a table keeps the matches of. */
@@ -409,8 +410,14 @@ export function matchPath(routes: RouteObject[], pathname: string): Match[] {
   return matches
 }
 
-/** The first page's code and data, started before anything draws (main.tsx); settles once they are in. */
-export const startRoute = (client: QueryClient, pathname: string) => start(matchPath(appRoutes, pathname), client)
+/** The path whose first page main.tsx has started: the table's first render does not start it again (a request that failed would go out twice). */
+let startedFirst: string | null = null
+
+/** The first page's code and data, started before anything draws (main.tsx); settles once its data is in. */
+export function startRoute(client: QueryClient, pathname: string): Promise<void> {
+  startedFirst = pathname
+  return start(matchPath(appRoutes, pathname), client)
+}
 
 /**
  * A route table at the current location. As a navigation renders, the screens it needs and their data
@@ -425,8 +432,10 @@ export function TableRoutes({ routes }: { routes: RouteObject[] }) {
   const matches = useMemo(() => matchPath(routes, location.pathname), [routes, location.pathname])
   const started = useRef<string | null>(null)
   if (started.current !== location.key) {
+    const startedByMain = started.current === null && routes === appRoutes && startedFirst === location.pathname
     started.current = location.key
-    void start(matches, client)
+    startedFirst = null
+    if (!startedByMain) void start(matches, client)
   }
   useDocumentTitle(matches.map((m) => ({ handle: m.route.handle, params: m.params })))
   return useRoutes(routes, location)
