@@ -26,15 +26,32 @@ const children = new Set<ChildProcess>()
 const foreignPids = new Set<number>()
 const cleanups: (() => Promise<unknown>)[] = []
 
-/** A long-running child (a server); ended by stopAll(). */
+/** children stopped on purpose before the end (stopProcess) */
+const stoppedEarly = new WeakSet<ChildProcess>()
+
+/** A long-running child (a server); ended by stopAll(), or by stopProcess(). */
 export function startProcess(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
   children.add(child)
   child.on('exit', (code, signal) => {
     children.delete(child)
-    if (!stopping && code !== 0) console.error(`${name} exited early (${code ?? signal})`)
+    if (!stopping && !stoppedEarly.has(child) && code !== 0) console.error(`${name} exited early (${code ?? signal})`)
   })
   return child
+}
+
+/** Ends one child of startProcess() and waits for it: SIGTERM, then SIGKILL after 5 s. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  stoppedEarly.add(child)
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const hard = setTimeout(() => child.kill('SIGKILL'), 5000)
+    child.once('exit', () => {
+      clearTimeout(hard)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
 }
 
 /** A command that must finish: its standard output. */
