@@ -80,19 +80,7 @@ export const isStopping = () => stopping
 export async function stopAll(): Promise<void> {
   stopping = true
   for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => undefined)
-  const waits = [...children].map(
-    (c) =>
-      new Promise<void>((resolve) => {
-        if (c.exitCode !== null || c.signalCode !== null) return resolve()
-        const hard = setTimeout(() => c.kill('SIGKILL'), 5000)
-        c.once('exit', () => {
-          clearTimeout(hard)
-          resolve()
-        })
-        c.kill('SIGTERM')
-      }),
-  )
-  await Promise.all(waits)
+  await Promise.all([...children].map(stopProcess))
   for (const pid of foreignPids) {
     try {
       process.kill(pid, 'SIGKILL')
