@@ -162,7 +162,7 @@ async function main() {
     'tsx',
     'apps/server/src/main.ts',
   ]
-  let server = startProcess('server', 'node', serverArgs, serverEnv(PORT))
+  const server = startProcess('server', 'node', serverArgs, serverEnv(PORT))
   // the floor: bare Fastify with one primary-key SELECT, in a process of its own as the server is
   startProcess('bare', 'node', ['--import', 'tsx', 'scripts/bench-bare.ts'], { DATABASE_URL: DB_URL, PORT: String(BARE_PORT) })
   // and the same route inside this process, beside the load generator, as runs before 2026-11-26 had
@@ -266,7 +266,7 @@ async function main() {
   // here, against 85 % when fresh (the --only runs). Sessions and data are in the database.
   if (dashboard || lighthouse) {
     await stopProcess(server)
-    server = startProcess('server', 'node', serverArgs, serverEnv(PORT))
+    startProcess('server', 'node', serverArgs, serverEnv(PORT))
     await waitFor(`${base}/api/health/`)
   }
   const api: Figures[] = []

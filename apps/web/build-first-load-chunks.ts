@@ -115,7 +115,7 @@ function assign(spec: FirstLoadGroups, { getModuleInfo: info, getModuleIds }: Ma
  * `Button.displayName = ...`), a re-export is followed for the names asked for, and an import made
  * only for side effects is followed unless the module has none.
  */
-export function neededModules(info: Info) {
+function neededModules(info: Info) {
   const analyse = memo((id: string) => analysis(info(id)))
   /** whether `id` exports `name`, itself or through `export *` */
   const exportsName = (id: string, name: string, depth = 0): boolean => {

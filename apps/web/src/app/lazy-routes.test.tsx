@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { MemoryRouter, useNavigate, type RouteObject } from 'react-router'
 import { describe, expect, it, vi } from 'vitest'
 import { AppProviders } from './providers.tsx'
-import { TableRoutes, appRoutes, matchPath } from './router.tsx'
+import { TableRoutes, appRoutes, routeMatches } from './router.tsx'
 import { lazyScreen } from './lazy-screen.tsx'
 import { mockApi } from '../test/utils.tsx'
 
@@ -199,21 +199,21 @@ describe('lazy routes (the real table, loaded on demand)', () => {
 
 describe('matching a path', () => {
   it('ranks a table once per path: the first page’s start and the table’s render share the matches', () => {
-    const dashboard = matchPath(appRoutes, '/app/nuitrack/dashboard/')
+    const dashboard = routeMatches(appRoutes, '/app/nuitrack/dashboard/')
     expect(dashboard.at(-1)?.params.platform).toBe('nuitrack')
-    expect(matchPath(appRoutes, '/app/nuitrack/dashboard/')).toBe(dashboard)
-    expect(matchPath(appRoutes, '/app/face/dashboard/').at(-1)?.params.platform).toBe('face')
+    expect(routeMatches(appRoutes, '/app/nuitrack/dashboard/')).toBe(dashboard)
+    expect(routeMatches(appRoutes, '/app/face/dashboard/').at(-1)?.params.platform).toBe('face')
     // another table answers for itself
     const table: RouteObject[] = [{ path: '/app/nuitrack/dashboard/', element: null }]
-    expect(matchPath(table, '/app/nuitrack/dashboard/')).toHaveLength(1)
-    expect(matchPath(table, '/app/elsewhere/')).toEqual([])
+    expect(routeMatches(table, '/app/nuitrack/dashboard/')).toHaveLength(1)
+    expect(routeMatches(table, '/app/elsewhere/')).toEqual([])
   })
 
   it('keeps the matches of the last 20 paths of a table, not of every path ever visited', () => {
     const table: RouteObject[] = [{ path: '/p/:n/', element: null }]
-    const first = matchPath(table, '/p/0/')
-    for (let n = 1; n <= 20; n++) matchPath(table, `/p/${n}/`)
-    const again = matchPath(table, '/p/0/')
+    const first = routeMatches(table, '/p/0/')
+    for (let n = 1; n <= 20; n++) routeMatches(table, `/p/${n}/`)
+    const again = routeMatches(table, '/p/0/')
     expect(again).not.toBe(first)
     expect(again).toEqual(first)
   })

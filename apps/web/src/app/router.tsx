@@ -50,8 +50,8 @@ const staffLicense = () => import('../features/staff/routes/staff-license.tsx')
 
 /**
  * The first requests of a signed-in screen start as its path matches, while its code loads. Only the
- * first page's render waits for them, and not long (main.tsx). Decided as the navigation starts: signed out, the guard sends the visitor to the
- * login screen. The profile's request is in the entry (app/prefetch.ts). A dashboard's
+ * first page's render waits for them, and not long (main.tsx). Decided as the navigation starts:
+ * signed out, the guard sends the visitor to the login screen. The profile's request is in the entry (app/prefetch.ts). A dashboard's
  * (app/prefetch-dashboard.ts) is a chunk of its own: the list's and groups' API modules come with
  * their query hooks, and in the entry they brought TanStack's query observer into every sign-in
  * page. A dashboard's HTML preloads that chunk with the dashboard's code and the requests themselves
@@ -398,7 +398,7 @@ const matchesByTable = new WeakMap<RouteObject[], Map<string, Match[]>>()
  * a phone for this table, measured under Lighthouse's 4× slow-down), and the first page's start and
  * the table's render ask for the same path: a table keeps the matches of its last few paths.
  */
-export function matchPath(routes: RouteObject[], pathname: string): Match[] {
+export function routeMatches(routes: RouteObject[], pathname: string): Match[] {
   let kept = matchesByTable.get(routes)
   if (!kept) matchesByTable.set(routes, (kept = new Map()))
   let matches = kept.get(pathname)
@@ -410,13 +410,16 @@ export function matchPath(routes: RouteObject[], pathname: string): Match[] {
   return matches
 }
 
-/** The path whose first page main.tsx has started: the table's first render does not start it again (a request that failed would go out twice). */
+/**
+ * The path whose first page main.tsx has started: the table's first render does not start it again
+ * (a request that failed would go out twice).
+ */
 let startedFirst: string | null = null
 
 /** The first page's code and data, started before anything draws (main.tsx); settles once its data is in. */
 export function startRoute(client: QueryClient, pathname: string): Promise<void> {
   startedFirst = pathname
-  return start(matchPath(appRoutes, pathname), client)
+  return start(routeMatches(appRoutes, pathname), client)
 }
 
 /**
@@ -429,7 +432,7 @@ export function startRoute(client: QueryClient, pathname: string): Promise<void>
 export function TableRoutes({ routes }: { routes: RouteObject[] }) {
   const location = useLocation()
   const client = useQueryClient()
-  const matches = useMemo(() => matchPath(routes, location.pathname), [routes, location.pathname])
+  const matches = useMemo(() => routeMatches(routes, location.pathname), [routes, location.pathname])
   const started = useRef<string | null>(null)
   if (started.current !== location.key) {
     const startedByMain = started.current === null && routes === appRoutes && startedFirst === location.pathname
