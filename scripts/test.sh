@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+echo "== Node.js $(node --version) ($(command -v node))"
 bash scripts/ensure-chromium.sh
 echo "== lint";      npx eslint .
 echo "== format";    npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "prettier: run npm run format"; exit 1; }

@@ -24,6 +24,7 @@ async function main() {
 
   app.log.info({ address, database: db.kind, ms: Date.now() - started }, 'portal started')
   console.log(`\nPortal:      ${config.PUBLIC_URL}/app/`)
+  console.log(`Node.js:     ${process.version}`)
   console.log(`API docs:    ${config.PUBLIC_URL}/api/docs/`)
   if (config.NODE_ENV !== 'production') {
     console.log(
