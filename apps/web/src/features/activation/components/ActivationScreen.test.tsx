@@ -3,14 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS, LICENSE_FILE_NAME, USB_SERIAL_MAX, type LicenseView } from '@portal/domain'
 import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
-
-// jsdom's Blob has no text(): FileReader reads it
-const readText = (blob: Blob) =>
-  new Promise<string>((resolve) => {
-    const reader = new FileReader()
-    reader.onload = () => resolve(String(reader.result))
-    reader.readAsText(blob)
-  })
+import { readText } from '../../../test/read-blob.ts'
 
 /** jsdom cannot save files: each download's file name and text are recorded instead. */
 let downloads: Promise<{ name: string; text: string }>[] = []

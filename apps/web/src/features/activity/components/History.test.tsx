@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS, type ActivityEvent } from '@portal/domain'
 import { json, licenseView, mockApi, profile, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { readText } from '../../../test/read-blob.ts'
 
 configure({ asyncUtilTimeout: 5000 })
 afterEach(() => vi.restoreAllMocks())
@@ -137,7 +138,7 @@ describe('the account history', () => {
     expect(within(region).queryByRole('button', { name: /Show more/ })).toBeNull()
     await user.click(within(region).getByRole('button', { name: 'Export CSV' }))
     await waitFor(() => expect(saved).toEqual(['activity-history.csv blob:csv']))
-    expect(await (created.mock.calls[0]![0] as Blob).text()).toBe('date,event\r\n')
+    expect(await readText(created.mock.calls[0]![0] as Blob)).toBe('date,event\r\n')
     expect(calls.some((c) => c.url === '/api/account/history/export/')).toBe(true)
   })
 })

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { transactionSchema, type TransactionView } from '@portal/domain'
 import { json, mockApi, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
+import { readText } from '../../../test/read-blob.ts'
 import { filterTransactions } from '../components/filters.ts'
 
 /** A transaction as GET /api/transaction/ answers it: a paid top-up by default. */
@@ -143,7 +144,7 @@ describe('/app/payment-doc/', () => {
     const call = calls.find((c) => c.url === '/api/transaction/43/invoice/')!
     expect(call.method).toBe('GET')
     expect(vi.mocked(globalThis.fetch).mock.calls.find(([u]) => u === '/api/transaction/43/invoice/')![1]).toMatchObject({ credentials: 'same-origin' })
-    expect(await (created.mock.calls[0]![0] as Blob).text()).toBe('%PDF-1.7 test')
+    expect(await readText(created.mock.calls[0]![0] as Blob)).toBe('%PDF-1.7 test')
   })
 
   it('a failed invoice download shows the internal_server_error modal', async () => {
