@@ -17,6 +17,8 @@ export interface InvoiceParty {
   address: string
   tax_id: string
   email: string
+  /** ISO 3166-1 alpha-2 */
+  country: string
 }
 
 export interface InvoiceData {
@@ -42,6 +44,7 @@ export const DEFAULT_SELLER: InvoiceParty = {
   address: '2810 N Church St\nWilmington, DE 19802, USA',
   tax_id: 'EIN 00-0000000',
   email: 'billing@3divi.com',
+  country: 'US',
 }
 
 /** The seller on invoices: INVOICE_SELLER laid over the defaults. */
@@ -88,6 +91,24 @@ export function printable(text: string): string {
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
 export const formatInvoiceDate = (d: Date) => dateFormat.format(d)
+
+export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT is to be accounted for by the recipient of this supply.'
+
+/**
+ * The country of a VAT id: its two-letter prefix, as EU and UK VAT numbers carry it (Greece's EL is
+ * Greece, GR in ISO). Null when the id has none.
+ */
+export function vatCountry(vat: string): string | null {
+  const prefix = /^\s*([A-Za-z]{2})/.exec(vat)?.[1]?.toUpperCase() ?? null
+  return prefix === 'EL' ? 'GR' : prefix
+}
+
+/** A business buyer with a VAT id of another country than the seller's accounts for the VAT itself. */
+export function reverseChargeApplies(data: Pick<InvoiceData, 'seller' | 'buyer'>): boolean {
+  const vat = data.buyer.company?.vat.trim() ?? ''
+  const country = vatCountry(vat)
+  return vat !== '' && country !== null && country !== data.seller.country.toUpperCase()
+}
 
 const GREY = '#555555'
 const RULE = '#cccccc'
@@ -178,6 +199,11 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   doc.font('regular').fontSize(10)
   doc.text(`Payment method: ${printable(data.paymentMethod)}`, left, y, { width })
   doc.text('Status: Paid')
+  const reverseCharge = reverseChargeApplies(data)
+  if (reverseCharge) {
+    doc.moveDown()
+    doc.text(REVERSE_CHARGE_NOTE, { width })
+  }
   doc.moveDown(2)
   doc
     .fillColor(GREY)
