@@ -36,7 +36,18 @@ export interface InvoiceData {
   totalCents: Cents
   paymentMethod: string
   transactionId: number
+  /**
+   * How the invoice settles, in the prepaid-credit model: a top-up sells prepaid credit and is paid;
+   * a purchase from the balance applies that credit (nothing more is due: the money was invoiced
+   * with the top-up); a purchase by card or PayPal is paid.
+   */
+  settlement: InvoiceSettlement
 }
+
+export type InvoiceSettlement = 'prepaid_credit' | 'credit_applied' | 'paid'
+
+export const PREPAID_CREDIT_LINE = 'Prepaid credit (USD balance)'
+export const CREDIT_APPLIED_LINE = 'Prepaid credit applied'
 
 /** placeholders until the operator sets INVOICE_SELLER (the README says so): the tax id is visibly not a real one */
 export const DEFAULT_SELLER: InvoiceParty = {
@@ -179,7 +190,8 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   y += 8
   doc.font('regular')
   for (const line of data.lines) {
-    doc.text(printable(line.description), left, y, { width: width * 0.6 })
+    const description = data.settlement === 'prepaid_credit' ? `${PREPAID_CREDIT_LINE}: ${line.description}` : line.description
+    doc.text(printable(description), left, y, { width: width * 0.6 })
     const end = doc.y
     doc.text(String(line.quantity), qtyX, y, { width: width * 0.12, align: 'right' })
     doc.text(formatCents(line.amount_cents), amountX, y, { width: amountW, align: 'right' })
@@ -194,6 +206,20 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   doc.font('bold').fontSize(12)
   doc.text('Total (USD)', left, y, { width: width * 0.6 })
   doc.text(formatCents(data.totalCents), amountX, y, { width: amountW, align: 'right' })
+  y = doc.y + 6
+  doc.font('regular').fontSize(10)
+  const applied = data.settlement === 'credit_applied' ? data.totalCents : 0
+  if (applied > 0) {
+    doc.text(CREDIT_APPLIED_LINE, left, y, { width: width * 0.6 })
+    doc.text(formatCents(-applied), amountX, y, { width: amountW, align: 'right' })
+    y = doc.y + 6
+  }
+  doc.text('Amount paid', left, y, { width: width * 0.6 })
+  doc.text(formatCents(data.totalCents - applied), amountX, y, { width: amountW, align: 'right' })
+  y = doc.y + 6
+  doc.font('bold')
+  doc.text('Amount due', left, y, { width: width * 0.6 })
+  doc.text(formatCents(0), amountX, y, { width: amountW, align: 'right' })
   y = doc.y + 20
 
   doc.font('regular').fontSize(10)

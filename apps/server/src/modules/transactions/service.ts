@@ -1,7 +1,7 @@
 import { DEFAULT_OPTIONS, TRANSACTION_STATUS, formatInvoiceNumber, centsToUsd, transactionStatusOf, type TransactionView } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { invoiceSeller, renderInvoice, type InvoiceData } from './invoice.ts'
+import { invoiceSeller, renderInvoice, type InvoiceData, type InvoiceSettlement } from './invoice.ts'
 import { findInvoiceRecord, findTransaction, listTransactions, recordInvoiceSeller, type InvoiceRecordRow, type TransactionRow } from './queries.ts'
 
 /** How a transaction was paid when the provider did not say more ("Visa •••• 4242"): by its source. */
@@ -58,7 +58,14 @@ export function invoiceData(ctx: Pick<AppContext, 'config'>, t: TransactionRow, 
     totalCents: record.total_cents,
     paymentMethod: paymentMethodOf({ payment_method: record.payment_method, payment_source: t.payment_source }) ?? '',
     transactionId: t.id,
+    settlement: settlementOf(t),
   }
+}
+
+/** Top-ups sell prepaid credit; what the balance pays applies it; a card or PayPal purchase is paid. */
+export function settlementOf(t: Pick<TransactionRow, 'kind' | 'payment_source'>): InvoiceSettlement {
+  if (t.kind === 'top_up') return 'prepaid_credit'
+  return t.payment_source === 'balance' ? 'credit_applied' : 'paid'
 }
 
 /** a path id as the database's: digits only, within bigint and a safe integer; anything else is not found */

@@ -4,8 +4,9 @@ import { Agent, count, expectError, signedInClient, useTestApp } from '../../tes
 import { pdfText } from '../../test/pdf.ts'
 import { paidTopUp, pendingTopUp, settle } from '../../test/transactions.ts'
 import { updateClientProfile } from '../account/queries.ts'
-import { DEFAULT_SELLER, REVERSE_CHARGE_NOTE, invoiceSeller, reverseChargeApplies, vatCountry } from './invoice.ts'
+import { DEFAULT_SELLER, REVERSE_CHARGE_NOTE, invoiceSeller, renderInvoice, reverseChargeApplies, vatCountry } from './invoice.ts'
 import { closeTransaction, insertTransaction, nextInvoiceNumber, recordInvoiceSeller } from './queries.ts'
+import { settlementOf } from './service.ts'
 
 const SELLER = { name: 'Seller Ltd.', address: '1 Example Road, Springfield', tax_id: 'US-TAX-777', email: 'invoices@seller.example', country: 'US' }
 const t = useTestApp({ INVOICE_SELLER: JSON.stringify(SELLER) })
@@ -267,6 +268,53 @@ describe('an issued invoice is a record', () => {
     expect(reverseChargeApplies({ seller: party('DE'), buyer: buyer('DE998877665') })).toBe(false)
     expect(reverseChargeApplies({ seller: party('DE'), buyer: buyer('FR12345678901') })).toBe(true)
     expect(reverseChargeApplies({ seller: party('US'), buyer: { name: '', email: '', company: null } })).toBe(false)
+  })
+})
+
+describe('the prepaid-credit model', () => {
+  it('invoices a top-up as prepaid credit, and a purchase from the balance with the credit applied and nothing due', async () => {
+    const { agent, client } = await signedInClient(t)
+    const topUp = await paidTopUp(t.db, client.id, 100_000)
+    const topUpText = await pdfText((await agent.get(`/api/transaction/${topUp.id}/invoice/`)).rawPayload)
+    expect(topUpText).toContain('Prepaid credit (USD balance): Balance top-up')
+    expect(topUpText).toMatch(/Amount paid\s+\$1,000\.00/)
+    expect(topUpText).toMatch(/Amount due\s+\$0\.00/)
+
+    const bought = await agent.post('/api/resource/buy/', {
+      payment_source: 'balance',
+      success_url: '/app/nuitrack/license-purchase-success/',
+      cancel_url: '/app/nuitrack/basket/',
+      items: [{ config: { product: 'nuitrack_ai_perpetual', os_type: 1 }, count: 2 }],
+    })
+    expect(bought.statusCode, bought.body).toBe(200)
+    const [purchase] = (await agent.get('/api/transaction/')).json().transactions
+    const text = await pdfText((await agent.get(purchase.invoice_url)).rawPayload)
+    expect(text).toMatch(/Total \(USD\)\s+\$599\.80/)
+    expect(text).toMatch(/Prepaid credit applied\s+-\$599\.80/)
+    expect(text).toMatch(/Amount paid\s+\$0\.00/)
+    expect(text).toMatch(/Amount due\s+\$0\.00/)
+    expect(text).not.toContain('Prepaid credit (USD balance)')
+  })
+
+  it('invoices a card or PayPal purchase as paid, with no credit applied', async () => {
+    expect(settlementOf({ kind: 'purchase', payment_source: 'stripe' })).toBe('paid')
+    expect(settlementOf({ kind: 'renewal', payment_source: 'paypal' })).toBe('paid')
+    expect(settlementOf({ kind: 'purchase', payment_source: 'balance' })).toBe('credit_applied')
+    expect(settlementOf({ kind: 'top_up', payment_source: 'stripe' })).toBe('prepaid_credit')
+    const pdf = await renderInvoice({
+      number: 9,
+      paidAt: new Date('2026-11-02T00:00:00Z'),
+      seller: DEFAULT_SELLER,
+      buyer: { name: 'Card Buyer', email: 'card@example.com', company: null },
+      lines: [{ description: 'Nuitrack AI perpetual', quantity: 1, amount_cents: 4_200 }],
+      totalCents: 4_200,
+      paymentMethod: 'Visa •••• 4242',
+      transactionId: 77,
+      settlement: 'paid',
+    })
+    const text = await pdfText(pdf)
+    expect(text).toMatch(/Amount paid\s+\$42\.00/)
+    expect(text).not.toContain('Prepaid credit')
   })
 })
 
