@@ -155,7 +155,8 @@ async function main() {
   const password = /Password: (\S+)/.exec(seeded)![1]!
   await cli('licenses:bulk', EMAIL, String(LICENSES))
 
-  const serverEnv = (port: number) => ({ ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' })
+  const BENCH_SELLER = JSON.stringify({ name: 'Bench Ltd', address: '1 Main St', tax_id: 'EIN 12-3456789', email: 'billing@bench.example' })
+  const serverEnv = (port: number) => ({ ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', INVOICE_SELLER: BENCH_SELLER })
   const serverArgs = [
     ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []),
     '--import',

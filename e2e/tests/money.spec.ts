@@ -86,7 +86,7 @@ test('a card top-up of $150 through the sandbox checkout: the balance, the payme
   const downloading = page.waitForEvent('download')
   await row.getByRole('button', { name: /^Download invoice/ }).click()
   const download = await downloading
-  expect(download.suggestedFilename()).toMatch(/^invoice-\d+\.pdf$/)
+  expect(download.suggestedFilename()).toMatch(/^INV-\d{6}\.pdf$/)
   const pdf = new Uint8Array(await readFile((await download.path())!))
   expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-')
   const text = await pdfText(pdf)

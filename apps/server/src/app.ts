@@ -54,6 +54,7 @@ import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
 import { transactionRoutes } from './modules/transactions/routes.ts'
 import { registerReceiptJob } from './modules/transactions/receipt.ts'
+import { recordCurrentSeller } from './modules/transactions/service.ts'
 import { externalLinks } from './modules/links/links.ts'
 import { scheduleRenewals } from './modules/subscriptions/renewal.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
@@ -132,6 +133,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('mailer', mailer)
   // the receipt of each completed payment (enqueued by applyPaymentEvent)
   registerReceiptJob(ctx)
+  // invoices issued from now on print the seller as configured for this start
+  await recordCurrentSeller(ctx).catch((err: unknown) => app.log.warn({ err }, 'the invoice seller could not be recorded: invoices keep the one recorded before'))
   // renewals at each period's end, and the expiring-soon mails (modules/subscriptions)
   scheduleRenewals(ctx)
   // an upgrade's payment: the license or group upgraded, or its hold ended

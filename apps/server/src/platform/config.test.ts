@@ -112,8 +112,8 @@ describe('productionWarnings', () => {
     expect(warningsOf({ NODE_ENV: 'development' })).toEqual([])
   })
 
-  it('names each missing setting of a production start, and what customers would meet', () => {
-    const warnings = warningsOf({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) })
+  it('names each missing setting of a staging start (production with the sandbox), and what customers would meet', () => {
+    const warnings = warningsOf({ NODE_ENV: 'production', PAYMENTS_SANDBOX: '1', SESSION_SECRET: 'x'.repeat(32) })
     expect(warnings.map((w) => w.split(' ')[0])).toEqual(['DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'INVOICE_SELLER', 'TRUST_PROXY'])
     expect(warnings.find((w) => w.startsWith('SMTP_URL'))).toContain('reaches no customer')
     expect(warnings.find((w) => w.startsWith('PUBLIC_URL'))).toContain('http://localhost:3000')
@@ -121,7 +121,32 @@ describe('productionWarnings', () => {
 
   it('names the seller fields an INVOICE_SELLER leaves to the placeholders', () => {
     const partial = JSON.stringify({ name: 'Vendor Ltd', address: ' ' })
-    expect(warningsOf({ ...ready, INVOICE_SELLER: partial })).toEqual(['INVOICE_SELLER lacks address, tax_id, email: invoices print placeholders there'])
+    expect(warningsOf({ ...ready, PAYMENTS_SANDBOX: '1', INVOICE_SELLER: partial })).toEqual([
+      'INVOICE_SELLER lacks address, tax_id, email: invoices print placeholders there',
+    ])
+  })
+
+  it('refuses a production start whose invoices would print the placeholder seller, unless it is a sandbox staging site', () => {
+    const partial = JSON.stringify({ name: 'Vendor Ltd', address: ' ' })
+    for (const INVOICE_SELLER of [undefined, partial]) {
+      let error: unknown
+      try {
+        loadConfig({ DATA_DIR: tempDir(), ...ready, INVOICE_SELLER })
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as ConfigError).problems).toEqual([
+        `INVOICE_SELLER: ${INVOICE_SELLER ? 'address, tax_id, email' : 'name, address, tax_id, email'} must be set in production (the seller printed on every invoice)`,
+      ])
+    }
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...ready, INVOICE_SELLER: partial, PAYMENTS_SANDBOX: '1' })).not.toThrow()
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...ready, INVOICE_SELLER: undefined, NODE_ENV: 'development' })).not.toThrow()
+  })
+
+  it("takes the seller's country as an ISO code and refuses anything else", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), INVOICE_SELLER: JSON.stringify({ country: 'DE' }) }).INVOICE_SELLER).toEqual({ country: 'DE' })
+    expect(() => loadConfig({ DATA_DIR: tempDir(), INVOICE_SELLER: JSON.stringify({ country: 'Germany' }) })).toThrow(ConfigError)
   })
 
   it('warns of a plain http PUBLIC_URL alone', () => {

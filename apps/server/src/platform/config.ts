@@ -113,7 +113,19 @@ const envSchema = z.object({
         return z.NEVER
       }
     })
-    .pipe(z.object({ name: z.string(), address: z.string(), tax_id: z.string(), email: z.string() }).partial().strict())
+    .pipe(
+      z
+        .object({
+          name: z.string(),
+          address: z.string(),
+          tax_id: z.string(),
+          email: z.string(),
+          // ISO 3166-1 alpha-2: a buyer whose VAT id is of another country gets the reverse-charge note
+          country: z.string().regex(/^[A-Z]{2}$/, 'country must be an ISO 3166-1 alpha-2 code such as US'),
+        })
+        .partial()
+        .strict(),
+    )
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // documentation and community addresses of /external_resource/link/{name}/, laid over the defaults
@@ -177,6 +189,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
   }
   const e = parsed.data
+  // an invoice with the placeholder seller is a document nobody may issue: a production start needs
+  // every field (a staging site that takes no real money, PAYMENTS_SANDBOX=1, may go without)
+  if (e.NODE_ENV === 'production' && e.PAYMENTS_SANDBOX !== '1') {
+    const missing = SELLER_FIELDS.filter((f) => !e.INVOICE_SELLER?.[f]?.trim())
+    if (missing.length > 0) {
+      throw new ConfigError([`INVOICE_SELLER: ${missing.join(', ')} must be set in production (the seller printed on every invoice)`])
+    }
+  }
   const dataDir = resolve(e.DATA_DIR)
   return {
     ...e,

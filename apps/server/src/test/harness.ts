@@ -136,6 +136,15 @@ export class Agent {
 
 export const STRONG_PASSWORD = 'Str0ng-Pass'
 
+/** A complete seller, which a production start requires (INVOICE_SELLER). */
+export const PRODUCTION_SELLER = JSON.stringify({
+  name: 'Vendor Ltd',
+  address: '1 Main St',
+  tax_id: 'EIN 12-3456789',
+  email: 'billing@vendor.example',
+  country: 'US',
+})
+
 /** A confirmed client created directly in the database, and an agent signed in as it. */
 export async function signedInClient(
   t: Pick<TestContext, 'app' | 'db'>,

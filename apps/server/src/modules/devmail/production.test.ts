@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
-import { Agent, STRONG_PASSWORD, expectError, useTestApp } from '../../test/harness.ts'
+import { Agent, STRONG_PASSWORD, expectError, useTestApp, PRODUCTION_SELLER } from '../../test/harness.ts'
 
-const t = useTestApp({ NODE_ENV: 'production' })
+const t = useTestApp({ NODE_ENV: 'production', INVOICE_SELLER: PRODUCTION_SELLER })
 
 it('the dev mailbox does not exist in production (404), though mail is still queued', async () => {
   const a = new Agent(t.app)

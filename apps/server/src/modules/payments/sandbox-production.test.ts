@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../app.ts'
-import { Agent, count, expectError, signedInClient, testConfig, useTestApp, workerDb } from '../../test/harness.ts'
+import { Agent, count, expectError, signedInClient, testConfig, useTestApp, workerDb, PRODUCTION_SELLER } from '../../test/harness.ts'
 import { TOP_UP } from '../../test/money.ts'
 
-const t = useTestApp({ NODE_ENV: 'production' })
+const t = useTestApp({ NODE_ENV: 'production', INVOICE_SELLER: PRODUCTION_SELLER })
 
 describe('the sandbox in production', () => {
   it('without PAYMENTS_SANDBOX: every sandbox route and the page answer 404, and a top-up answers external_payments_unavailable', async () => {

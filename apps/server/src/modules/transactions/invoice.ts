@@ -17,6 +17,8 @@ export interface InvoiceParty {
   address: string
   tax_id: string
   email: string
+  /** ISO 3166-1 alpha-2 */
+  country: string
 }
 
 export interface InvoiceData {
@@ -34,7 +36,18 @@ export interface InvoiceData {
   totalCents: Cents
   paymentMethod: string
   transactionId: number
+  /**
+   * How the invoice settles, in the prepaid-credit model: a top-up sells prepaid credit and is paid;
+   * a purchase from the balance applies that credit (nothing more is due: the money was invoiced
+   * with the top-up); a purchase by card or PayPal is paid.
+   */
+  settlement: InvoiceSettlement
 }
+
+export type InvoiceSettlement = 'prepaid_credit' | 'credit_applied' | 'paid'
+
+export const PREPAID_CREDIT_LINE = 'Prepaid credit (USD balance)'
+export const CREDIT_APPLIED_LINE = 'Prepaid credit applied'
 
 /** placeholders until the operator sets INVOICE_SELLER (the README says so): the tax id is visibly not a real one */
 export const DEFAULT_SELLER: InvoiceParty = {
@@ -42,6 +55,7 @@ export const DEFAULT_SELLER: InvoiceParty = {
   address: '2810 N Church St\nWilmington, DE 19802, USA',
   tax_id: 'EIN 00-0000000',
   email: 'billing@3divi.com',
+  country: 'US',
 }
 
 /** The seller on invoices: INVOICE_SELLER laid over the defaults. */
@@ -88,6 +102,24 @@ export function printable(text: string): string {
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
 export const formatInvoiceDate = (d: Date) => dateFormat.format(d)
+
+export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT is to be accounted for by the recipient of this supply.'
+
+/**
+ * The country of a VAT id: its two-letter prefix, as EU and UK VAT numbers carry it (Greece's EL is
+ * Greece, GR in ISO). Null when the id has none.
+ */
+export function vatCountry(vat: string): string | null {
+  const prefix = /^\s*([A-Za-z]{2})/.exec(vat)?.[1]?.toUpperCase() ?? null
+  return prefix === 'EL' ? 'GR' : prefix
+}
+
+/** A business buyer with a VAT id of another country than the seller's accounts for the VAT itself. */
+export function reverseChargeApplies(data: Pick<InvoiceData, 'seller' | 'buyer'>): boolean {
+  const vat = data.buyer.company?.vat.trim() ?? ''
+  const country = vatCountry(vat)
+  return vat !== '' && country !== null && country !== data.seller.country.toUpperCase()
+}
 
 const GREY = '#555555'
 const RULE = '#cccccc'
@@ -158,7 +190,8 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   y += 8
   doc.font('regular')
   for (const line of data.lines) {
-    doc.text(printable(line.description), left, y, { width: width * 0.6 })
+    const description = data.settlement === 'prepaid_credit' ? `${PREPAID_CREDIT_LINE}: ${line.description}` : line.description
+    doc.text(printable(description), left, y, { width: width * 0.6 })
     const end = doc.y
     doc.text(String(line.quantity), qtyX, y, { width: width * 0.12, align: 'right' })
     doc.text(formatCents(line.amount_cents), amountX, y, { width: amountW, align: 'right' })
@@ -173,11 +206,30 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   doc.font('bold').fontSize(12)
   doc.text('Total (USD)', left, y, { width: width * 0.6 })
   doc.text(formatCents(data.totalCents), amountX, y, { width: amountW, align: 'right' })
+  y = doc.y + 6
+  doc.font('regular').fontSize(10)
+  const applied = data.settlement === 'credit_applied' ? data.totalCents : 0
+  if (applied > 0) {
+    doc.text(CREDIT_APPLIED_LINE, left, y, { width: width * 0.6 })
+    doc.text(formatCents(-applied), amountX, y, { width: amountW, align: 'right' })
+    y = doc.y + 6
+  }
+  doc.text('Amount paid', left, y, { width: width * 0.6 })
+  doc.text(formatCents(data.totalCents - applied), amountX, y, { width: amountW, align: 'right' })
+  y = doc.y + 6
+  doc.font('bold')
+  doc.text('Amount due', left, y, { width: width * 0.6 })
+  doc.text(formatCents(0), amountX, y, { width: amountW, align: 'right' })
   y = doc.y + 20
 
   doc.font('regular').fontSize(10)
   doc.text(`Payment method: ${printable(data.paymentMethod)}`, left, y, { width })
   doc.text('Status: Paid')
+  const reverseCharge = reverseChargeApplies(data)
+  if (reverseCharge) {
+    doc.moveDown()
+    doc.text(REVERSE_CHARGE_NOTE, { width })
+  }
   doc.moveDown(2)
   doc
     .fillColor(GREY)

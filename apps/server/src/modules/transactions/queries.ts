@@ -121,6 +121,7 @@ export async function insertTransaction(tx: Queryable, t: NewTransaction & { inv
       t.invoiceNumber,
     ],
   )
+  if (t.invoiceNumber !== null) await freezeInvoice(tx, Number(row!.id), t.invoiceNumber)
   return toRow(row!)
 }
 
@@ -149,6 +150,57 @@ export async function markTransactionPaid(tx: Queryable, id: number, invoiceNumb
     `UPDATE transactions SET status = 0, invoice_number = $2, payment_method = COALESCE($3, payment_method), paid_at = now(), updated_at = now()
       WHERE id = $1 AND status IN (1, 3)`,
     [id, invoiceNumber, paymentMethod],
+  )
+  await freezeInvoice(tx, id, invoiceNumber)
+}
+
+/**
+ * The issued invoice as a record: the seller as configured now, the buyer's name, e-mail and (for a
+ * corporate account) company as they are now, the lines and the totals. Every download prints this
+ * copy; nothing done to the profile or the settings later changes it. Nothing happens when the
+ * transaction does not carry that number (it was paid before, under another).
+ */
+async function freezeInvoice(tx: Queryable, id: number, invoiceNumber: number) {
+  await tx.query(
+    `INSERT INTO invoice_records (transaction_id, number, issued_at, seller, buyer, lines, total_cents, payment_method)
+     SELECT t.id, t.invoice_number, COALESCE(t.paid_at, now()), (SELECT seller FROM invoice_seller),
+            jsonb_build_object(
+              'name', btrim(c.name || ' ' || c.last_name),
+              'email', c.email,
+              'company', CASE WHEN COALESCE((c.options->>'corporate_member')::boolean, false) THEN c.company END),
+            t.lines, t.amount_cents, t.payment_method
+       FROM transactions t JOIN clients c ON c.id = t.client_id
+      WHERE t.id = $1 AND t.invoice_number = $2
+     ON CONFLICT DO NOTHING`,
+    [id, invoiceNumber],
+  )
+}
+
+/** What an issued invoice prints, as it was when it was issued. */
+export interface InvoiceRecordRow {
+  number: number
+  issued_at: Date
+  seller: { name?: string; address?: string; tax_id?: string; email?: string; country?: string } | null
+  buyer: { name: string; email: string; company: { name?: string; address?: string; vat?: string } | null }
+  lines: TransactionLine[]
+  total_cents: number
+  payment_method: string | null
+}
+
+export async function findInvoiceRecord(db: Queryable, transactionId: number): Promise<InvoiceRecordRow | null> {
+  const [row] = await db.query<InvoiceRecordRow>(
+    'SELECT number, issued_at, seller, buyer, lines, total_cents, payment_method FROM invoice_records WHERE transaction_id = $1',
+    [transactionId],
+  )
+  return row ? { ...row, number: Number(row.number), total_cents: Number(row.total_cents), issued_at: new Date(row.issued_at) } : null
+}
+
+/** The seller that invoices issued from now on print: written at each start, when it changed. */
+export async function recordInvoiceSeller(db: Queryable, seller: object) {
+  await db.query(
+    `INSERT INTO invoice_seller (id, seller) VALUES (true, $1::jsonb)
+     ON CONFLICT (id) DO UPDATE SET seller = EXCLUDED.seller, updated_at = now() WHERE invoice_seller.seller IS DISTINCT FROM EXCLUDED.seller`,
+    [JSON.stringify(seller)],
   )
 }
 

@@ -4,7 +4,7 @@ import { escapeHtml, type Mail, type MailAttachment } from '../../platform/maile
 import { findClientById } from '../account/queries.ts'
 import { RECEIPT_JOB } from '../payments/service.ts'
 import { formatInvoiceDate, renderInvoice } from './invoice.ts'
-import { findTransactionById, claimReceipt, type TransactionRow } from './queries.ts'
+import { findTransactionById, claimReceipt, findInvoiceRecord, type TransactionRow } from './queries.ts'
 import { invoiceData, invoiceFilename, paymentMethodOf } from './service.ts'
 
 export type ReceiptOutcome = 'sent' | 'already_sent' | 'not_paid' | 'unknown'
@@ -59,8 +59,9 @@ export async function sendReceipt(ctx: Pick<AppContext, 'db' | 'mailer' | 'confi
   if (!client) return 'unknown'
   const billsMail = { ...DEFAULT_OPTIONS, ...client.options }.bills_mail
   // rendered before the database transaction: no row stays locked while the PDF is drawn
-  const attachments: MailAttachment[] = billsMail
-    ? [{ filename: invoiceFilename(t.id), contentType: 'application/pdf', content: await renderInvoice(invoiceData(ctx, t, client)) }]
+  const record = billsMail ? await findInvoiceRecord(ctx.db, t.id) : null
+  const attachments: MailAttachment[] = record
+    ? [{ filename: invoiceFilename(record.number), contentType: 'application/pdf', content: await renderInvoice(invoiceData(ctx, t, record)) }]
     : []
   return ctx.db.transaction(async (tx) => {
     if (!(await claimReceipt(tx, t.id))) return 'already_sent'

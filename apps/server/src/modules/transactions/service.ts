@@ -1,9 +1,8 @@
-import { DEFAULT_OPTIONS, TRANSACTION_STATUS, centsToUsd, transactionStatusOf, type TransactionView } from '@portal/domain'
+import { DEFAULT_OPTIONS, TRANSACTION_STATUS, formatInvoiceNumber, centsToUsd, transactionStatusOf, type TransactionView } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientById, type ClientRow } from '../account/queries.ts'
-import { invoiceSeller, renderInvoice, type InvoiceData } from './invoice.ts'
-import { findTransaction, listTransactions, type TransactionRow } from './queries.ts'
+import { invoiceSeller, renderInvoice, type InvoiceData, type InvoiceSettlement } from './invoice.ts'
+import { findInvoiceRecord, findTransaction, listTransactions, recordInvoiceSeller, type InvoiceRecordRow, type TransactionRow } from './queries.ts'
 
 /** How a transaction was paid when the provider did not say more ("Visa •••• 4242"): by its source. */
 const SOURCE_METHOD: Record<string, string> = {
@@ -16,7 +15,7 @@ const SOURCE_METHOD: Record<string, string> = {
 export const paymentMethodOf = (t: Pick<TransactionRow, 'payment_method' | 'payment_source'>) => t.payment_method ?? SOURCE_METHOD[t.payment_source] ?? null
 
 export const invoiceUrl = (id: number) => `/api/transaction/${id}/invoice/`
-export const invoiceFilename = (id: number) => `invoice-${id}.pdf`
+export const invoiceFilename = (invoiceNumber: number) => `${formatInvoiceNumber(invoiceNumber)}.pdf`
 
 const isPaid = (t: TransactionRow) => t.status === TRANSACTION_STATUS.ok && t.invoice_number !== null
 
@@ -42,25 +41,31 @@ export async function getTransactions(ctx: Pick<AppContext, 'db'>, clientId: num
   return { transactions: (await listTransactions(ctx.db, clientId)).map(toTransactionView) }
 }
 
-/** What the invoice of a paid transaction prints, from the transaction, its client and the configured seller. */
-export function invoiceData(ctx: Pick<AppContext, 'config'>, t: TransactionRow, client: ClientRow): InvoiceData {
-  const fullName = [client.name, client.last_name].filter((s) => s.trim() !== '').join(' ')
-  const corporate = { ...DEFAULT_OPTIONS, ...client.options }.corporate_member
-  const company = client.company ?? {}
+/** What the invoice of a paid transaction prints: its record, frozen when it was issued. */
+export function invoiceData(ctx: Pick<AppContext, 'config'>, t: TransactionRow, record: InvoiceRecordRow): InvoiceData {
+  const company = record.buyer.company
   return {
-    number: t.invoice_number!,
-    paidAt: t.paid_at ?? t.created_at,
-    seller: invoiceSeller(ctx.config),
+    number: record.number,
+    paidAt: record.issued_at,
+    // a record issued before sellers were frozen prints the seller as configured
+    seller: { ...invoiceSeller(ctx.config), ...(record.seller ?? {}) },
     buyer: {
-      name: fullName,
-      email: client.email,
-      company: corporate ? { name: company.name ?? '', address: company.address ?? '', vat: company.vat ?? '' } : null,
+      name: record.buyer.name,
+      email: record.buyer.email,
+      company: company ? { name: company.name ?? '', address: company.address ?? '', vat: company.vat ?? '' } : null,
     },
-    lines: t.lines.length ? t.lines : [{ description: t.description, quantity: 1, amount_cents: t.amount_cents }],
-    totalCents: t.amount_cents,
-    paymentMethod: paymentMethodOf(t) ?? '',
+    lines: record.lines.length ? record.lines : [{ description: t.description, quantity: 1, amount_cents: record.total_cents }],
+    totalCents: record.total_cents,
+    paymentMethod: paymentMethodOf({ payment_method: record.payment_method, payment_source: t.payment_source }) ?? '',
     transactionId: t.id,
+    settlement: settlementOf(t),
   }
+}
+
+/** Top-ups sell prepaid credit; what the balance pays applies it; a card or PayPal purchase is paid. */
+export function settlementOf(t: Pick<TransactionRow, 'kind' | 'payment_source'>): InvoiceSettlement {
+  if (t.kind === 'top_up') return 'prepaid_credit'
+  return t.payment_source === 'balance' ? 'credit_applied' : 'paid'
 }
 
 /** a path id as the database's: digits only, within bigint and a safe integer; anything else is not found */
@@ -79,7 +84,12 @@ export async function getInvoice(ctx: Pick<AppContext, 'db' | 'config'>, clientI
   const id = parseId(idText)
   const t = id === null ? null : await findTransaction(ctx.db, clientId, id)
   if (!t || !isPaid(t)) return fail('not_found', 'Transaction not found')
-  const client = await findClientById(ctx.db, clientId)
-  if (!client) return fail('not_found', 'Transaction not found')
-  return { filename: invoiceFilename(t.id), pdf: await renderInvoice(invoiceData(ctx, t, client)) }
+  const record = await findInvoiceRecord(ctx.db, t.id)
+  if (!record) return fail('not_found', 'Transaction not found')
+  return { filename: invoiceFilename(record.number), pdf: await renderInvoice(invoiceData(ctx, t, record)) }
+}
+
+/** Keeps the configured seller where the invoices issued from now on copy it from (at each start). */
+export async function recordCurrentSeller(ctx: Pick<AppContext, 'db' | 'config'>) {
+  await recordInvoiceSeller(ctx.db, invoiceSeller(ctx.config))
 }

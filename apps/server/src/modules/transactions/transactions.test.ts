@@ -4,16 +4,19 @@ import { Agent, count, expectError, signedInClient, useTestApp } from '../../tes
 import { pdfText } from '../../test/pdf.ts'
 import { paidTopUp, pendingTopUp, settle } from '../../test/transactions.ts'
 import { updateClientProfile } from '../account/queries.ts'
-import { closeTransaction, insertTransaction, nextInvoiceNumber } from './queries.ts'
+import { DEFAULT_SELLER, REVERSE_CHARGE_NOTE, invoiceSeller, renderInvoice, reverseChargeApplies, vatCountry } from './invoice.ts'
+import { closeTransaction, insertTransaction, nextInvoiceNumber, recordInvoiceSeller } from './queries.ts'
+import { settlementOf } from './service.ts'
 
-const SELLER = { name: 'Seller Ltd.', address: '1 Example Road, Springfield', tax_id: 'US-TAX-777', email: 'invoices@seller.example' }
+const SELLER = { name: 'Seller Ltd.', address: '1 Example Road, Springfield', tax_id: 'US-TAX-777', email: 'invoices@seller.example', country: 'US' }
 const t = useTestApp({ INVOICE_SELLER: JSON.stringify(SELLER) })
 
 const ctx = () => t.app.ctx
 
 /** a client with one transaction of each status, oldest first: paid, pending, declined, expired, paid */
-async function clientWithHistory() {
+async function clientWithHistory(profile?: Parameters<typeof updateClientProfile>[2]) {
   const you = await signedInClient(t)
+  if (profile) await updateClientProfile(t.db, you.client.id, profile)
   const paid = await paidTopUp(t.db, you.client.id, 15_000)
   const pending = await pendingTopUp(t.db, you.client.id, 2_000)
   const declined = await pendingTopUp(t.db, you.client.id, 3_000)
@@ -97,13 +100,12 @@ describe('GET /api/transaction/', () => {
 })
 
 describe('GET /api/transaction/{id}/invoice/', () => {
-  it('answers the PDF as an attachment invoice-{id}.pdf with seller, buyer, number, date, lines, total and payment method', async () => {
-    const { agent, client, email, ids } = await clientWithHistory()
-    await updateClientProfile(t.db, client.id, { name: 'Ada', last_name: 'Lovelace' })
+  it("answers the PDF as an attachment named after the invoice's number, with seller, buyer, number, date, lines, total and payment method", async () => {
+    const { agent, email, ids } = await clientWithHistory({ name: 'Ada', last_name: 'Lovelace' })
     const res = await agent.get(`/api/transaction/${ids.viaProvider}/invoice/`)
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('application/pdf')
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="invoice-${ids.viaProvider}.pdf"`)
+    expect(res.headers['content-disposition']).toBe('attachment; filename="INV-000002.pdf"')
     expect(res.headers['cache-control']).toBe('private, no-store')
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
     const text = await pdfText(res.rawPayload)
@@ -193,7 +195,7 @@ describe('GET /api/transaction/{id}/invoice/', () => {
   it('answers 500 internal_server_error when the PDF cannot be generated (a corrupt line), and the server goes on', async () => {
     const { agent, client } = await signedInClient(t)
     const paid = await paidTopUp(t.db, client.id, 9_900)
-    await t.db.query(`UPDATE transactions SET lines = '[null]'::jsonb WHERE id = $1`, [paid.id])
+    await t.db.query(`UPDATE invoice_records SET lines = '[null]'::jsonb WHERE transaction_id = $1`, [paid.id])
     const res = await agent.get(`/api/transaction/${paid.id}/invoice/`)
     expectError(res, 500, 'internal_server_error')
     expect(res.json().error).toBe('Something went wrong, please try again later.')
@@ -206,6 +208,113 @@ describe('GET /api/transaction/{id}/invoice/', () => {
   it('needs a session', async () => {
     const { ids } = await clientWithHistory()
     expect((await new Agent(t.app).get(`/api/transaction/${ids.paid}/invoice/`)).statusCode).toBe(401)
+  })
+})
+
+describe('an issued invoice is a record', () => {
+  it('prints the same text after the buyer renames themselves and their company, and after the seller changes', async () => {
+    const { agent, client } = await signedInClient(t)
+    await updateClientProfile(t.db, client.id, {
+      name: 'Grace',
+      last_name: 'Hopper',
+      options: { corporate_member: true },
+      company: { name: 'Hopper Computing LLC', address: '42 Harbor Street', vat: 'DE998877665' },
+    })
+    const paid = await paidTopUp(t.db, client.id, 12_300)
+    const download = async () => pdfText((await agent.get(`/api/transaction/${paid.id}/invoice/`)).rawPayload)
+    const before = await download()
+    expect(before).toContain('Hopper Computing LLC')
+    await updateClientProfile(t.db, client.id, {
+      name: 'Amazing',
+      last_name: 'Grace',
+      options: { corporate_member: false },
+      company: { name: 'Renamed Corp', address: '1 Other Road', vat: 'FR111' },
+    })
+    await recordInvoiceSeller(t.db, { ...SELLER, name: 'Another Seller GmbH' })
+    const after = await download()
+    expect(after).toBe(before)
+    expect(after).not.toContain('Renamed Corp')
+    expect(after).not.toContain('Another Seller GmbH')
+    // an invoice issued after the change prints the new facts
+    const next = await paidTopUp(t.db, client.id, 100)
+    const text = await pdfText((await agent.get(`/api/transaction/${next.id}/invoice/`)).rawPayload)
+    expect(text).toContain('Another Seller GmbH')
+    expect(text).toContain('Amazing Grace')
+    expect(text).not.toContain('Hopper Computing LLC')
+    await recordInvoiceSeller(t.db, invoiceSeller(t.app.ctx.config))
+  })
+
+  it("notes the reverse charge for a business buyer whose VAT id is of another country than the seller's", async () => {
+    const invoiceOf = async (vat: string) => {
+      const { agent, client } = await signedInClient(t)
+      await updateClientProfile(t.db, client.id, { options: { corporate_member: true }, company: { name: 'Buyer BV', address: 'Amsterdam', vat } })
+      const paid = await paidTopUp(t.db, client.id, 5_000)
+      return pdfText((await agent.get(`/api/transaction/${paid.id}/invoice/`)).rawPayload)
+    }
+    // the seller is in the United States (the default country)
+    const foreign = await invoiceOf('NL123456789B01')
+    expect(foreign).toContain('Tax ID (VAT): NL123456789B01')
+    expect(foreign).toContain(REVERSE_CHARGE_NOTE)
+    expect(await invoiceOf('')).not.toContain('Reverse charge')
+    expect(await invoiceOf('123456789')).not.toContain('Reverse charge')
+  })
+
+  it('reads the country of a VAT id from its prefix', () => {
+    expect(vatCountry('DE 998877665')).toBe('DE')
+    expect(vatCountry('el123')).toBe('GR')
+    expect(vatCountry('12345')).toBeNull()
+    const party = (country: string) => ({ ...DEFAULT_SELLER, country })
+    const buyer = (vat: string) => ({ name: '', email: '', company: { name: 'B', address: '', vat } })
+    expect(reverseChargeApplies({ seller: party('DE'), buyer: buyer('DE998877665') })).toBe(false)
+    expect(reverseChargeApplies({ seller: party('DE'), buyer: buyer('FR12345678901') })).toBe(true)
+    expect(reverseChargeApplies({ seller: party('US'), buyer: { name: '', email: '', company: null } })).toBe(false)
+  })
+})
+
+describe('the prepaid-credit model', () => {
+  it('invoices a top-up as prepaid credit, and a purchase from the balance with the credit applied and nothing due', async () => {
+    const { agent, client } = await signedInClient(t)
+    const topUp = await paidTopUp(t.db, client.id, 100_000)
+    const topUpText = await pdfText((await agent.get(`/api/transaction/${topUp.id}/invoice/`)).rawPayload)
+    expect(topUpText).toContain('Prepaid credit (USD balance): Balance top-up')
+    expect(topUpText).toMatch(/Amount paid\s+\$1,000\.00/)
+    expect(topUpText).toMatch(/Amount due\s+\$0\.00/)
+
+    const bought = await agent.post('/api/resource/buy/', {
+      payment_source: 'balance',
+      success_url: '/app/nuitrack/license-purchase-success/',
+      cancel_url: '/app/nuitrack/basket/',
+      items: [{ config: { product: 'nuitrack_ai_perpetual', os_type: 1 }, count: 2 }],
+    })
+    expect(bought.statusCode, bought.body).toBe(200)
+    const [purchase] = (await agent.get('/api/transaction/')).json().transactions
+    const text = await pdfText((await agent.get(purchase.invoice_url)).rawPayload)
+    expect(text).toMatch(/Total \(USD\)\s+\$599\.80/)
+    expect(text).toMatch(/Prepaid credit applied\s+-\$599\.80/)
+    expect(text).toMatch(/Amount paid\s+\$0\.00/)
+    expect(text).toMatch(/Amount due\s+\$0\.00/)
+    expect(text).not.toContain('Prepaid credit (USD balance)')
+  })
+
+  it('invoices a card or PayPal purchase as paid, with no credit applied', async () => {
+    expect(settlementOf({ kind: 'purchase', payment_source: 'stripe' })).toBe('paid')
+    expect(settlementOf({ kind: 'renewal', payment_source: 'paypal' })).toBe('paid')
+    expect(settlementOf({ kind: 'purchase', payment_source: 'balance' })).toBe('credit_applied')
+    expect(settlementOf({ kind: 'top_up', payment_source: 'stripe' })).toBe('prepaid_credit')
+    const pdf = await renderInvoice({
+      number: 9,
+      paidAt: new Date('2026-11-02T00:00:00Z'),
+      seller: DEFAULT_SELLER,
+      buyer: { name: 'Card Buyer', email: 'card@example.com', company: null },
+      lines: [{ description: 'Nuitrack AI perpetual', quantity: 1, amount_cents: 4_200 }],
+      totalCents: 4_200,
+      paymentMethod: 'Visa •••• 4242',
+      transactionId: 77,
+      settlement: 'paid',
+    })
+    const text = await pdfText(pdf)
+    expect(text).toMatch(/Amount paid\s+\$42\.00/)
+    expect(text).not.toContain('Prepaid credit')
   })
 })
 

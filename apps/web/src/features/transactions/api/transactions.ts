@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
+import { formatInvoiceNumber } from '@portal/domain'
 import { transactionsQueryOptions } from '../../../api/transactions.ts'
 import { getFile } from '../../../lib/api-client.ts'
 import { saveFile } from '../../../lib/save-file.ts'
 
 export const useTransactions = () => useQuery(transactionsQueryOptions())
 
-/** The invoice PDF of a paid transaction, saved as invoice-{id}.pdf (spec section 7); a failure shows internal_server_error. */
-export async function downloadInvoice(t: { id: number; invoice_url: string }) {
+/** The invoice PDF of a paid transaction, saved under the invoice's number (INV-000001.pdf); a failure shows internal_server_error. */
+export async function downloadInvoice(t: { invoice_number: number | null; invoice_url: string }) {
   const blob = await getFile(t.invoice_url)
-  saveFile(blob, `invoice-${t.id}.pdf`)
+  saveFile(blob, `${formatInvoiceNumber(t.invoice_number ?? 0)}.pdf`)
 }

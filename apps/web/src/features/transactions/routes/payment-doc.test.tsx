@@ -126,7 +126,7 @@ describe('/app/payment-doc/', () => {
     expect(screen.getByRole('button', { name: 'Created' })).toHaveTextContent('Nov 01, 2026 – Nov 20, 2026')
   })
 
-  it('downloads an invoice with the session cookies and saves it as invoice-{id}.pdf', async () => {
+  it("downloads an invoice with the session cookies and saves it under the invoice's number", async () => {
     const calls = serve(list, {
       'GET /api/transaction/:id/invoice/': () => new Response('%PDF-1.7 test', { status: 200, headers: { 'Content-Type': 'application/pdf' } }),
     })
@@ -140,7 +140,7 @@ describe('/app/payment-doc/', () => {
     renderApp('/app/payment-doc/')
     await screen.findAllByTestId('transaction-row')
     await userEvent.setup().click(screen.getByRole('button', { name: 'Download invoice 8' }))
-    await waitFor(() => expect(saved).toEqual(['invoice-43.pdf blob:invoice']))
+    await waitFor(() => expect(saved).toEqual(['INV-000008.pdf blob:invoice']))
     const call = calls.find((c) => c.url === '/api/transaction/43/invoice/')!
     expect(call.method).toBe('GET')
     expect(vi.mocked(globalThis.fetch).mock.calls.find(([u]) => u === '/api/transaction/43/invoice/')![1]).toMatchObject({ credentials: 'same-origin' })
