@@ -55,6 +55,7 @@ import { linkRoutes } from './modules/links/routes.ts'
 import { transactionRoutes } from './modules/transactions/routes.ts'
 import { registerReceiptJob } from './modules/transactions/receipt.ts'
 import { recordCurrentSeller } from './modules/transactions/service.ts'
+import { scheduleReservationRelease } from './modules/promo/service.ts'
 import { externalLinks } from './modules/links/links.ts'
 import { scheduleRenewals } from './modules/subscriptions/renewal.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
@@ -134,11 +135,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // the receipt of each completed payment (enqueued by applyPaymentEvent)
   registerReceiptJob(ctx)
   // invoices issued from now on print the seller as configured for this start
-  await recordCurrentSeller(ctx).catch((err: unknown) => app.log.warn({ err }, 'the invoice seller could not be recorded: invoices keep the one recorded before'))
+  await recordCurrentSeller(ctx).catch((err: unknown) =>
+    app.log.warn({ err }, 'the invoice seller could not be recorded: invoices keep the one recorded before'),
+  )
   // renewals at each period's end, and the expiring-soon mails (modules/subscriptions)
   scheduleRenewals(ctx)
   // an upgrade's payment: the license or group upgraded, or its hold ended
   registerUpgradeFulfilment(ctx)
+  // promo activations held by checkouts left open for an hour go back to their codes
+  scheduleReservationRelease(ctx)
   // paused cloud trials: the warning, then the erasure of their workspace data
   scheduleErasureSweep(jobs, ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ERRORS } from '@portal/domain'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { applyPaymentEvent } from '../payments/service.ts'
-import { createPromo } from '../promo/service.ts'
+import { createPromo, releaseStalePromoReservations } from '../promo/service.ts'
 
 const t = useTestApp()
 
@@ -57,7 +57,8 @@ describe('promo codes in a purchase', () => {
     const c = await signedInClient(t)
     const res = await c.agent.post('/api/resource/buy/', order('ONCE'))
     expect(res.json().amount).toBe(284.9)
-    expectError(await c.agent.post('/api/resource/buy/', order('ONCE')), 400, ERRORS.promo_used_up.code)
+    const other = await signedInClient(t)
+    expectError(await other.agent.post('/api/resource/buy/', order('ONCE')), 400, ERRORS.promo_used_up.code)
     await applyPaymentEvent(t.app.ctx, {
       provider: 'sandbox',
       eventId: 'evt_decline',
@@ -77,13 +78,62 @@ describe('promo codes in a purchase', () => {
     expect(await count(t.db, 'transactions')).toBe(0)
   })
 
-  it('30 parallel purchases use a code with 5 activations at most 5 times', async () => {
+  it('parallel purchases of 10 clients, 3 each, use a code with 5 activations at most 5 times, one per client', async () => {
     await promo('FIVE', '50%', 5)
-    const c = await signedInClient(t)
-    const results = await Promise.all(Array.from({ length: 30 }, () => c.agent.post('/api/resource/buy/', order('FIVE'))))
-    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5)
+    const clients = await Promise.all(Array.from({ length: 10 }, () => signedInClient(t)))
+    const results = await Promise.all(clients.flatMap((c) => [1, 2, 3].map(() => c.agent.post('/api/resource/buy/', order('FIVE')))))
     for (const r of results.filter((r) => r.statusCode !== 200)) expectError(r, 400, ERRORS.promo_used_up.code)
-    expect(await used('FIVE')).toBe(5)
-    expect(await count(t.db, 'transactions WHERE status = 1')).toBe(5)
+    expect(await used('FIVE')).toBeLessThanOrEqual(5)
+    const held = await t.db.query<{ client_id: string; n: number }>(
+      'SELECT client_id, count(*)::int AS n FROM promo_reservations WHERE released_at IS NULL AND confirmed_at IS NULL GROUP BY client_id',
+    )
+    expect(held.length).toBe(await used('FIVE'))
+    for (const h of held) expect(h.n).toBe(1)
+  })
+
+  it('holds one activation per client: a new checkout replaces the one before, and others can still use the code', async () => {
+    await promo('TWO', '10%', 2)
+    const c = await signedInClient(t)
+    const checkouts = []
+    for (let i = 0; i < 5; i++) {
+      const res = await c.agent.post('/api/resource/buy/', order('TWO'))
+      expect(res.statusCode, res.body).toBe(200)
+      checkouts.push(res.json().transaction_id as number)
+    }
+    expect(await used('TWO')).toBe(1)
+    const other = await signedInClient(t)
+    expect((await other.agent.post('/api/resource/buy/', order('TWO'))).statusCode).toBe(200)
+    expect(await used('TWO')).toBe(2)
+    // the first, replaced checkout is paid after all: the customer keeps what they paid for, and
+    // the code counts it without going over its maximum
+    await applyPaymentEvent(t.app.ctx, {
+      provider: 'sandbox',
+      eventId: 'evt_late',
+      sessionId: await sessionOf(checkouts[0]!),
+      outcome: 'paid',
+      amountCents: 26_991,
+    })
+    expect((await c.agent.get('/api/group/')).json().groups).toHaveLength(1)
+    expect(await used('TWO')).toBe(2)
+  })
+
+  it('releases the activation of a checkout left open for an hour; paid later, it counts again', async () => {
+    await promo('HOUR', '10%', 1)
+    const c = await signedInClient(t)
+    const res = await c.agent.post('/api/resource/buy/', order('HOUR'))
+    expect(await used('HOUR')).toBe(1)
+    expect(await releaseStalePromoReservations(t.db)).toBe(0)
+    await t.db.query(`UPDATE promo_reservations SET reserved_at = now() - interval '61 minutes'`)
+    expect(await releaseStalePromoReservations(t.db)).toBe(1)
+    expect(await used('HOUR')).toBe(0)
+    await applyPaymentEvent(t.app.ctx, {
+      provider: 'sandbox',
+      eventId: 'evt_hour',
+      sessionId: await sessionOf(res.json().transaction_id),
+      outcome: 'paid',
+      amountCents: 26_991,
+    })
+    expect(await used('HOUR')).toBe(1)
+    expect(await count(t.db, 'promo_reservations WHERE confirmed_at IS NOT NULL AND released_at IS NULL')).toBe(1)
   })
 })

@@ -104,8 +104,10 @@ describe('POST /api/promocode/validate/', () => {
 describe('promo reservations (a purchase takes an activation, its cancelled payment gives it back)', () => {
   it('reserves, refuses a second reservation of a used-up code, releases once however often asked', async () => {
     await promo(t, 'TWO', '--discount', '10%', '--max-activations', '2')
-    const { client } = await signedInClient(t)
-    const reserve = (ref: string) => t.db.transaction((tx) => reservePromo(tx, { code: 'two', clientId: client.id, ref, platform: 'face' }))
+    // three clients: each client holds one reservation of a code at a time
+    const [a, b, c] = await Promise.all([signedInClient(t), signedInClient(t), signedInClient(t)])
+    const clientOf: Record<string, number> = { a: a.client.id, b: b.client.id, c: c.client.id }
+    const reserve = (ref: string) => t.db.transaction((tx) => reservePromo(tx, { code: 'two', clientId: clientOf[ref]!, ref, platform: 'face' }))
     expect(await reserve('a')).toMatchObject({ code: 'TWO', discount: '10%' })
     await reserve('b')
     expect(await used('TWO')).toBe(2)
@@ -187,14 +189,19 @@ describe('promo reservations (a purchase takes an activation, its cancelled paym
 
   it('30 parallel purchases of a code with N activations left use it at most N times', async () => {
     await promo(t, 'RUSH', '--discount', '25%', '--max-activations', '10')
-    const { client } = await signedInClient(t)
+    // a client holds one reservation of a code at a time: 33 clients
+    const clients = (
+      await t.db.query<{ id: string }>(
+        `INSERT INTO clients (email, password_hash, token) SELECT 'rush' || i || '@example.com', 'x', 'token' || i FROM generate_series(1, 33) i RETURNING id`,
+      )
+    ).map((r) => ({ client: { id: Number(r.id) } }))
     // 3 of the 10 are taken already: 7 left
-    for (const ref of ['pre-1', 'pre-2', 'pre-3'])
-      await t.db.transaction((tx) => reservePromo(tx, { code: 'RUSH', clientId: client.id, ref, platform: 'nuitrack' }))
+    for (const [i, ref] of ['pre-1', 'pre-2', 'pre-3'].entries())
+      await t.db.transaction((tx) => reservePromo(tx, { code: 'RUSH', clientId: clients[30 + i]!.client.id, ref, platform: 'nuitrack' }))
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) =>
         t.db.transaction(async (tx) => {
-          const r = await reservePromo(tx, { code: 'rush', clientId: client.id, ref: `p-${i}`, platform: 'nuitrack' })
+          const r = await reservePromo(tx, { code: 'rush', clientId: clients[i]!.client.id, ref: `p-${i}`, platform: 'nuitrack' })
           // the purchase goes on in the same transaction, holding the code's row lock: others wait, then re-check
           await tx.query('SELECT pg_sleep(0.005)')
           return r

@@ -141,6 +141,47 @@ export async function releaseReservationsOfTransaction(tx: Queryable, transactio
   return rows.length
 }
 
+/**
+ * Locks a code's row for a reservation, so that one client's checkouts of the code are serialised:
+ * the next one then sees the reservation the one before it made, and replaces it.
+ */
+export async function lockPromo(tx: Queryable, code: string): Promise<number | null> {
+  const rows = await tx.query<{ id: number }>('SELECT id FROM promo_codes WHERE lower(code) = lower($1) FOR UPDATE', [code])
+  return rows[0] ? Number(rows[0].id) : null
+}
+
+/** Releases a client's open reservations of a code (a new checkout replaces the old one's); answers how many. */
+export async function releaseClientReservations(tx: Queryable, promoId: number, clientId: number): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `WITH r AS (
+       UPDATE promo_reservations SET released_at = now()
+        WHERE promo_id = $1 AND client_id = $2 AND released_at IS NULL AND confirmed_at IS NULL
+        RETURNING promo_id)
+     UPDATE promo_codes p SET activations_used = p.activations_used - (SELECT count(*)::int FROM r)
+      WHERE p.id = $1 AND EXISTS (SELECT 1 FROM r) RETURNING p.id`,
+    [promoId, clientId],
+  )
+  return rows.length
+}
+
+/**
+ * Releases every reservation still open after `seconds`: a checkout nobody finished gives its
+ * activation back. Its payment may still complete later: confirming it then counts it again.
+ */
+export async function releaseStaleReservations(db: Queryable, seconds: number): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH r AS (
+       UPDATE promo_reservations SET released_at = now()
+        WHERE released_at IS NULL AND confirmed_at IS NULL AND reserved_at < now() - make_interval(secs => $1)
+        RETURNING promo_id),
+     n AS (SELECT promo_id, count(*)::int AS count FROM r GROUP BY promo_id),
+     u AS (UPDATE promo_codes p SET activations_used = p.activations_used - n.count FROM n WHERE p.id = n.promo_id RETURNING n.count)
+     SELECT COALESCE(sum(count), 0)::int AS n FROM u`,
+    [seconds],
+  )
+  return Number(rows[0]?.n ?? 0)
+}
+
 /** Marks a reservation spent for good (its purchase was paid); false when there is none to confirm. */
 export async function confirmReservation(tx: Queryable, ref: string): Promise<boolean> {
   const rows = await tx.query<{ id: number }>(
@@ -150,12 +191,27 @@ export async function confirmReservation(tx: Queryable, ref: string): Promise<bo
   return rows.length > 0
 }
 
-/** confirmReservation for the open reservations tied to a transaction (its payment succeeded); answers how many. */
+/**
+ * Confirms the reservations tied to a transaction (its payment succeeded); answers how many. One that
+ * was released meanwhile (its checkout was replaced or left for an hour, and then paid after all)
+ * is counted again, up to the code's maximum: the customer paid the discounted price, so the payment
+ * stands even when the code has no activation left.
+ */
 export async function confirmReservationsOfTransaction(tx: Queryable, transactionId: number): Promise<number> {
-  const rows = await tx.query<{ id: number }>(
-    `UPDATE promo_reservations SET confirmed_at = now()
-      WHERE transaction_id = $1 AND released_at IS NULL AND confirmed_at IS NULL RETURNING id`,
+  const rows = await tx.query<{ n: number }>(
+    `WITH old AS (
+       SELECT id, promo_id, released_at IS NOT NULL AS retaken FROM promo_reservations
+        WHERE transaction_id = $1 AND confirmed_at IS NULL FOR UPDATE),
+     c AS (
+       UPDATE promo_reservations pr SET confirmed_at = now(), released_at = NULL
+         FROM old WHERE pr.id = old.id RETURNING old.promo_id, old.retaken),
+     n AS (SELECT promo_id, count(*)::int AS count FROM c WHERE retaken GROUP BY promo_id),
+     u AS (
+       UPDATE promo_codes p SET activations_used = CASE WHEN p.max_activations IS NULL THEN p.activations_used + n.count
+                                                       ELSE LEAST(p.max_activations, p.activations_used + n.count) END
+         FROM n WHERE p.id = n.promo_id RETURNING p.id)
+     SELECT (SELECT count(*)::int FROM c) AS n, (SELECT count(*) FROM u) AS u`,
     [transactionId],
   )
-  return rows.length
+  return Number(rows[0]?.n ?? 0)
 }

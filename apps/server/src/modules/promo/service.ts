@@ -12,8 +12,11 @@ import {
   insertReservation,
   linkReservation,
   listPromos,
+  lockPromo,
+  releaseClientReservations,
   releaseReservation,
   releaseReservationsOfTransaction,
+  releaseStaleReservations,
   takeActivation,
   type PromoRow,
   type PromoState,
@@ -69,6 +72,9 @@ export async function reservePromo(
   tx: Queryable,
   input: { code: string; clientId: number; ref: string; platform: Platform; transactionId?: number | null },
 ): Promise<PromoReservation> {
+  // one open reservation per client and code: this checkout replaces the client's earlier one
+  const promoId = await lockPromo(tx, input.code)
+  if (promoId !== null) await releaseClientReservations(tx, promoId, input.clientId)
   const taken = await takeActivation(tx, input.code, input.platform)
   if (!taken) return fail(refusal(await findPromo(tx, input.code), input.platform) ?? 'promo_used_up')
   const reservation = await insertReservation(tx, { promoId: taken.id, clientId: input.clientId, ref: input.ref, transactionId: input.transactionId ?? null })
@@ -97,6 +103,23 @@ export const confirmPromoOfTransaction = (tx: Queryable, transactionId: number):
  * releases it by transaction id. False when no reservation has the ref.
  */
 export const linkPromo = (tx: Queryable, ref: string, transactionId: number): Promise<boolean> => linkReservation(tx, ref, transactionId)
+
+/** An open reservation is released this long after its checkout began (a checkout left open). */
+export const RESERVATION_HOLD_SECONDS = 3600
+/** How often the sweep runs: a reservation is held at most this much past its hour. */
+export const RESERVATION_SWEEP_SECONDS = 5 * 60
+
+/** Releases the reservations of checkouts left open longer than `seconds`; answers how many. */
+export const releaseStalePromoReservations = (db: Queryable, seconds = RESERVATION_HOLD_SECONDS) => releaseStaleReservations(db, seconds)
+
+/** Registers the sweep that releases the reservations of checkouts left open for an hour. */
+export function scheduleReservationRelease(ctx: Pick<AppContext, 'jobs' | 'db' | 'log'>) {
+  ctx.jobs.register('promo.release-stale', async () => {
+    const released = await releaseStalePromoReservations(ctx.db)
+    if (released > 0) ctx.log.info({ released }, 'promo reservations of unfinished checkouts released')
+  })
+  ctx.jobs.schedule('promo.release-stale', RESERVATION_SWEEP_SECONDS)
+}
 
 // ---- staff (the CLI) ----
 
