@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the issue-15 figures from one run, written to docs/benchmarks.md.
+ * `npm run bench`: the performance goals' figures from one run, written to docs/benchmarks.md (its
+ * hand-kept "## History" section stays as it was).
  *
  * - autocannon against the real server (NODE_ENV=production, the built web app) on PostgreSQL, beside
  *   a bare Fastify route doing one primary-key SELECT on the same database (in a process of its own,
@@ -549,8 +550,15 @@ ${lh}
 
 ${r.bundles ? `From scripts/bundle-size.ts (measureBundles):\n\n\`\`\`\n${r.bundles.text}\n\`\`\`` : `Not measured in this run: ${r.bundlesReason}.`}
 `
-  writeFileSync('docs/benchmarks.md', text + (process.env.BENCH_NOTES ?? ''))
+  writeFileSync('docs/benchmarks.md', text + (process.env.BENCH_NOTES ?? '') + keptHistory())
   console.log('\nwritten to docs/benchmarks.md')
+}
+
+/** The file's "## History" section, kept by hand across runs: what changed the figures, and by how much. */
+function keptHistory(): string {
+  const old = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : ''
+  const at = old.indexOf('\n## History')
+  return at < 0 ? '' : old.slice(at)
 }
 
 function lighthouseVersion() {
