@@ -213,8 +213,8 @@ async function main() {
   const signedIn = { cookie: cookies }
 
   // ---- the browser, first: on the server as a customer meets it, before the load runs below leave
-  // PostgreSQL with dead rows to vacuum and the server with a full heap (the dashboard took 885 ms
-  // after them in one run, against about 330 ms before) ----
+  // PostgreSQL with dead rows to vacuum and the server with a full heap, which slowed the dashboard
+  // several times over in one run (docs/benchmarks.md, History) ----
   let dashboard: DashboardTimes | null = null
   let dashboardReason: string | undefined
   if (!SKIP.has('dashboard') && runs('browser')) {
@@ -263,8 +263,8 @@ async function main() {
     return
   }
   // The calls below run against a server started afresh, as the bare route's process is: the one
-  // that served the browser runs answered validate at 69-73 % of the bare route in five full runs
-  // here, against 85 % when fresh (the --only runs). Sessions and data are in the database.
+  // that served the browser runs answered validate markedly slower (docs/benchmarks.md, History).
+  // Sessions and data are in the database.
   if (dashboard || lighthouse) {
     await stopProcess(server)
     startProcess('server', 'node', serverArgs, serverEnv(PORT))
@@ -509,8 +509,8 @@ switches are costly (this machine) and handicaps it where the load generator's C
 route is measured once more here, and the validate row names its ratio too.
 The browser part (the dashboard's timing, then Lighthouse in a process of its own) runs first, on the
 server as a customer meets it; the calls then run against a server started afresh, as the bare route's
-process is (the server that had served the browser runs answered validate about 20 % slower: 69-73 % of
-the bare route in five full runs on 2026-11-26, 80-83 % afresh).
+process is (the server that had served the browser runs answered validate markedly slower; History
+below).
 No test asserts a timing: these figures are measured here only.
 
 ## Goals
