@@ -1,8 +1,7 @@
 /**
  * Lighthouse's runs for `npm run bench`, in a process of their own: Lighthouse leaves hundreds of MB of
  * garbage and compiled code behind it, and in the load generator's process that slowed the calls the
- * bench drives afterwards (validate measured 69-73 % of the bare route in four full runs, against 85 %
- * without the browser part). BENCH_LH_PAGES: the pages as JSON; BENCH_LH_OUT: where the figures go.
+ * bench drives afterwards (docs/benchmarks.md, History). BENCH_LH_PAGES: the pages as JSON; BENCH_LH_OUT: where the figures go.
  */
 import { writeFileSync } from 'node:fs'
 import { installExitGuards, runLighthouse, stopAll } from './bench-tools.ts'

@@ -35,8 +35,8 @@ export const DEFAULT_PAGES: PageSpec[] = [
 ]
 
 /**
- * The goals (issue 15): gzipped first-load JS per page, and transferred JS + CSS of the login page.
- * In kB of 1,000 bytes, as Vite's build report counts (the issue's own figures came from it); a
+ * The goals: gzipped first-load JS per page, and transferred JS + CSS of the login page.
+ * In kB of 1,000 bytes, as Vite's build report counts (the goals were set in its figures); a
  * KiB reading of "150 KB" would allow 2.4 % more.
  */
 export const BUDGETS = {

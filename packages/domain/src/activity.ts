@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The activity history (issue 14, point 5): what happened to a client's licenses and groups, one
+ * The activity history: what happened to a client's licenses and groups, one
  * line per change, written in the transaction of the change.
  */
 export const ACTIVITY_KINDS = [

@@ -51,7 +51,7 @@ const SPEC_PRODUCT_CODES = [
   'facemachine_server',
 ]
 
-describe('the product catalogue (issue 10, item 1)', () => {
+describe('the product catalogue', () => {
   it('has one record per product code of spec section 3, each with a platform and a title', () => {
     expect(PRODUCTS).toEqual(SPEC_PRODUCT_CODES)
     for (const code of SPEC_PRODUCT_CODES) {

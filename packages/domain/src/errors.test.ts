@@ -51,10 +51,9 @@ describe('the error catalogue (section 8)', () => {
   it('keeps the texts the spec quotes', () => {
     expect(ERRORS.unauthorized.message).toBe(UNAUTHORIZED_TEXT)
     expect(ERRORS.invalid_credentials.message).toBe('Invalid email or password')
-    // issue 9 (item 23): the error names the file the user chose, a request file, in a sentence
+    // the error names the file the user chose, a request file, in a sentence
     expect(ERRORS.invalid_license_file.message).toMatch(/^This is not a valid activation request file\./)
-    // issue 9 (item 24) said no text may send a user to a basket that did not exist; since issue 12
-    // it does, and asking the trial call for a paid product points there
+    // asking the trial call for a paid product points to the basket
     expect(ERRORS.not_free.message).toMatch(/use the basket$/)
     expect(ERRORS.token_invalid_path.message).toBe('Invalid path')
     expect(ERRORS.token_invalid_path.status).toBe(400)

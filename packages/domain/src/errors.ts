@@ -66,7 +66,7 @@ export const ERRORS = {
   promo_wrong_platform: { code: '75d895af', status: 400, message: "This promo code can't be applied to this platform" },
   promo_used_up: { code: 'c8f7c88b', status: 400, message: 'This promo code has reached its maximum activation count' },
   sales_recipient_unknown: { code: '9ee0dd80', status: 400, message: 'The contact-sales recipient is unknown' },
-  // subscriptions and upgrades (issue 13)
+  // subscriptions and upgrades
   subscription_cancelled: {
     code: '1cc98afd',
     status: 400,
@@ -79,7 +79,7 @@ export const ERRORS = {
   },
   upgrade_by_support: { code: 'e6c5af96', status: 400, message: 'This upgrade is done by our support team. Please contact support' },
   face_machine_unavailable: { code: '9f22691f', status: 503, message: 'The Face Machine service is unavailable. Please try again later' },
-  // the activity history (issue 14)
+  // the activity history
   history_export_corporate: { code: '3d66c9e9', status: 403, message: 'Exporting the history is available to corporate accounts only' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },

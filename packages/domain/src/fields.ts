@@ -28,7 +28,7 @@ export const emailField = text()
     const e = checkEmail(v)
     if (e) ctx.addIssue({ code: 'custom', message: e })
   })
-  .transform((v) => v.trim())
+  .trim()
 
 export const passwordField = text().superRefine((v, ctx) => {
   const e = checkPassword(v)
@@ -38,10 +38,13 @@ export const passwordField = text().superRefine((v, ctx) => {
 /** Sign-in and current-password fields only need presence and the maximum. */
 export const loosePasswordField = text().min(1, 'password_empty_error').max(LIMITS.passwordMax, 'password_max_length_error')
 
+// `.trim()`, not a transform: Zod runs it both ways, so a schema that parses a body can also encode
+// an answer that holds the same fields (the server's serializer encodes)
 const optionalText = (max: number) =>
   text()
-    .max(max, `max_length_error:${max}`)
-    .transform((v) => v.trim())
+    // abort: a text over the limit answers that alone, not also the rules a caller adds after it
+    .max(max, { message: `max_length_error:${max}`, abort: true })
+    .trim()
 
 export const profileFields = {
   name: optionalText(LIMITS.name),

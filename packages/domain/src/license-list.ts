@@ -4,7 +4,7 @@ import { LICENSE_STATES, type LicenseState } from './licenses.ts'
 import { DEFAULT_PLATFORM, PLATFORMS, type Platform } from './platforms.ts'
 
 /**
- * The dashboard's license table as the server pages it (issue 15): the status tabs and product
+ * The dashboard's license table as the server pages it: the status tabs and product
  * filters both sides use, the filter rule on a product, the query of GET /api/license/ and how long
  * a built list stays what the derivations would build (the ETag's time span).
  */

@@ -39,7 +39,7 @@ export const titleField = text()
     const e = checkTitle(v)
     if (e) ctx.addIssue({ code: 'custom', message: e })
   })
-  .transform((v) => v.trim())
+  .trim()
 
 export const splitBody = z.object({ title: titleField, limit: boundedInt().optional() })
 export const resizeBody = z.object({ limit: boundedInt() })

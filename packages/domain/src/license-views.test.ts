@@ -26,7 +26,7 @@ const trial = (over: Partial<LicenseFacts> = {}): LicenseFacts => ({
   ...over,
 })
 
-describe('the state a person sees (issue 9, item 22)', () => {
+describe('the state a person sees', () => {
   it('a paused trial is paused, not new, while the API keeps the spec status', () => {
     const paused = trial({ config: { product: 'fmc_subscribe', tag: 'FMC Trial', paused: true } })
     expect(licenseState(paused, now)).toBe('paused')

@@ -140,7 +140,7 @@ describe('section 5 rules for titles and groups', () => {
   })
 })
 
-describe('staff lock tags, whichever field carries them (issue 9, B14)', () => {
+describe('staff lock tags, whichever field carries them', () => {
   const order = (deviceBound: boolean, tags: Record<string, unknown>, extra?: Record<string, string>) => ({
     config: { device_bound: deviceBound },
     custom_tags: tags,

@@ -2,8 +2,7 @@ import type { LicenseFilePayload } from './license-file.ts'
 import type { LicenseConfig } from './license-schemas.ts'
 
 /**
- * A license's lock is binding on every activation path (docs/decisions.md, "Locks and the device
- * API"). One rule decides, for an activation, whether it satisfies the license's lock and what lock
+ * A license's lock is binding on every activation path (docs/adr/license-locks-binding-everywhere.md). One rule decides, for an activation, whether it satisfies the license's lock and what lock
  * the signed file states; the portal's offline activation and the SDK's online activation both ask it.
  */
 

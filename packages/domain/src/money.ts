@@ -19,8 +19,8 @@ export const usdToCents = (usd: number): Cents => Math.round(Math.round(usd * 10
 /**
  * A number of 0 or more with en-US thousands separators and `decimals` places: 1234567.5, 2 →
  * "1,234,567.50". Written out rather than with Intl.NumberFormat: the first NumberFormat a page makes
- * loads ICU's number data, some 25 ms of main thread in Chromium on every first load (4 times that
- * on Lighthouse's slow phone), for what a regular expression does. money.test.ts holds it to Intl.
+ * loads ICU's number data on the main thread of every first load, for what a regular expression
+ * does. money.test.ts holds it to Intl.
  */
 export function groupDigits(value: number, decimals = 0): string {
   // rounded as the number is written (0.015 is 0.02, as Intl has it; toFixed sees 0.01499…), half up

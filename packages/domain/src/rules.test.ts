@@ -51,7 +51,7 @@ function domainImports(dir: string): Set<string> {
 }
 
 /**
- * Issue 10, item 2: every rule once, called by both sides. Each rule names the functions (or the
+ * Every rule once, called by both sides. Each rule names the functions (or the
  * body schemas built on them) that the server and the web must import from the domain package.
  */
 const RULES: { rule: string; server: string[]; web: string[] | null; why?: string }[] = [
@@ -78,7 +78,7 @@ function contractSchemaImports(): Set<string> {
   return names
 }
 
-describe('every rule once, called by both sides (issue 10, item 2)', () => {
+describe('every rule once, called by both sides', () => {
   // the server registers its routes from the call contracts, so the body schemas they declare are its own
   const fromDomain = domainImports('apps/server/src')
   const server = fromDomain.has('contracts') ? new Set([...fromDomain, ...contractSchemaImports()]) : fromDomain
@@ -91,11 +91,11 @@ describe('every rule once, called by both sides (issue 10, item 2)', () => {
     })
   }
 
-  // the web has upgrade actions now (issue 13): the rule table above makes it ask canUpgrade, and it reads the server's upgradeable.toAI
+  // the web has upgrade actions: the rule table above makes it ask canUpgrade, and it reads the server's upgradeable.toAI
 })
 
 /**
- * Issue 10, item 1: no product decision by a code's spelling outside the catalogue. These are the
+ * No product decision by a code's spelling outside the catalogue. These are the
  * forms the code used (before: 24 places): comparing a product to a literal, testing a prefix or
  * substring, a hand-kept set or table of codes, and a platform test standing in for a product fact.
  */
@@ -112,7 +112,7 @@ const PRODUCT_DECISIONS: RegExp[] = [
   /\/\^?\(?(nuitrack|face|fmc|na)_[a-z_|()]*\/[a-z]*\.test\(/,
 ]
 
-describe('no product decision by string (issue 10, item 1)', () => {
+describe('no product decision by string', () => {
   it('apps/ and packages/ decide by the catalogue, never by a product code’s spelling', () => {
     const files = [...sources(join(ROOT, 'apps/server/src')), ...sources(join(ROOT, 'apps/web/src')), ...sources(join(ROOT, 'packages/domain/src'))]
     const found: string[] = []

@@ -9,7 +9,7 @@ import { type LicenseConfig } from './license-schemas.ts'
 import { boundedInt } from './fields.ts'
 
 /**
- * Subscriptions that renew, and upgrades (spec section 4; issue 13). The constants every side reads;
+ * Subscriptions that renew, and upgrades (spec section 4). The constants every side reads;
  * the rules that derive a subscription's state from stored facts live beside licenseStatus in
  * licenses.ts.
  */
@@ -103,7 +103,7 @@ export const shownUpgradeCost = (amount: number | null | undefined) =>
   amount === null || amount === undefined || amount < UPGRADE_COST_EPSILON ? DEFAULT_UPGRADE_AMOUNT : amount
 
 /*
- * Renewals (issue 13): the pure rules the renewal job, the cancel and reactivate calls and the license
+ * Renewals: the pure rules the renewal job, the cancel and reactivate calls and the license
  * view share.
  */
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { createChallenge as altchaChallenge, extractParams, verifySolution } from 'altcha-lib'
+import { createChallenge as altchaChallenge, extractParams, verifySolution } from 'altcha-lib/v1'
 import type { CaptchaChallenge } from '@portal/domain'
 import type { Queryable } from '../db/db.ts'
 import { AppError } from './errors.ts'
@@ -25,7 +25,11 @@ export const CAPTCHA_LIFETIME_MS = 10 * 60_000
 const FIELD = 'captcha_token'
 const invalid = (message?: string) => new AppError('captcha_invalid', message, FIELD)
 
-/** An ALTCHA challenge (altcha-lib), signed with `secret`, expiring CAPTCHA_LIFETIME_MS after `now`. */
+/**
+ * An ALTCHA challenge, signed with `secret`, expiring CAPTCHA_LIFETIME_MS after `now`. It is the
+ * library's v1 protocol (`altcha-lib/v1`, SHA-256 over salt and number), the format the browser's
+ * solver speaks; moving to v2 (key derivation) changes the challenge, so both sides move together.
+ */
 export async function createChallenge(secret: string, now = Date.now()): Promise<CaptchaChallenge> {
   const c = await altchaChallenge({ hmacKey: secret, maxNumber: MAX_NUMBER, expires: new Date(now + CAPTCHA_LIFETIME_MS) })
   return { algorithm: 'SHA-256', challenge: c.challenge, salt: c.salt, signature: c.signature, maxnumber: c.maxnumber ?? MAX_NUMBER }

@@ -202,8 +202,8 @@ export async function takeBackHits(db: Queryable, keys: string[]) {
  * `since`. A CTE does not see its sibling's writes, so the table's rows are as they were before the
  * upsert: a bucket the upsert touched comes twice, and its `fresh` row (the upsert's) is the count.
  * The keys are matched by a hash join on their distinct list: an anti-join against the unnested
- * input was planned as a nested loop (the planner guesses 10 rows for unnest) and took 300 ms for
- * 660 keys.
+ * input was planned as a nested loop (the planner guesses 10 rows for unnest), which costs a flush
+ * of many keys far more than the validations it counts (docs/benchmarks.md, History).
  */
 export async function addBucketHits(db: Queryable, keys: string[], buckets: number[], hits: number[], since: number) {
   return db.query<{ key: string; bucket: number; hits: number; fresh: boolean }>(

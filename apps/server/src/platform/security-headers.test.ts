@@ -81,7 +81,7 @@ describe('security headers', () => {
     expect(profile.headers['cache-control']).toBe('no-store')
     expect((await agent.get('/api/license/1/')).headers['cache-control']).toBe('no-store')
     // the license list has a strong ETag: the browser keeps it, privately, and revalidates every use
-    // (docs/decisions.md, issue 15)
+    // (docs/adr/license-list-paging-and-strong-etag.md)
     const list = await agent.get('/api/license/')
     expect(list.headers['cache-control']).toBe('private, no-cache')
     expect(list.headers.etag).toMatch(/^"[^"]+"$/)

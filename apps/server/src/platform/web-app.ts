@@ -79,10 +79,10 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
     preCompressed: true,
     // set below, per file: `send`'s own header would give every file the same policy
     cacheControl: false,
-    setHeaders(res, path) {
-      res.setHeader('cache-control', isHashedAsset(root, path) ? IMMUTABLE_CACHE : REVALIDATE_CACHE)
+    setHeaders(reply, path) {
+      reply.header('cache-control', isHashedAsset(root, path) ? IMMUTABLE_CACHE : REVALIDATE_CACHE)
       // the same address answers brotli, gzip or plain bytes: a shared cache keys on Accept-Encoding
-      res.setHeader('vary', 'Accept-Encoding')
+      reply.header('vary', 'Accept-Encoding')
     },
   })
 

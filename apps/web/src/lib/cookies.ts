@@ -2,7 +2,7 @@ import { COOKIES } from '@portal/domain'
 
 /**
  * document.cookie as the running script read it. Chrome answers each read of document.cookie with a
- * round trip to its network process (about 0.8 ms each here, 15 reads as a dashboard opens), and one
+ * round trip to its network process, a dashboard reads it many times as it opens, and one
  * render reads the session flag in many components: a script reads the cookies once, and after it
  * (at the next microtask checkpoint) they are read anew. Nothing of ours writes a cookie from script.
  */

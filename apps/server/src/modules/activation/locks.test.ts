@@ -4,7 +4,7 @@ import { runCommand } from '../../cli/commands.ts'
 import { verifyLicenseFile } from '../../platform/signing.ts'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 
-/** Issue 9, B12 and B13: a seat freed is never another machine, and a lock is binding on the device API. */
+/** A seat freed is never another machine, and a lock is binding on the device API. */
 const t = useTestApp()
 const sdk = () => new Agent(t.app)
 const post = (a: Agent, url: string, body: unknown) => a.post(url, body, { csrf: false })

@@ -12,8 +12,7 @@ import { redeliverSandboxEvent, sandboxWebhooks, SANDBOX_DELIVER_JOB } from '../
 import { createPromo } from '../promo/service.ts'
 
 /**
- * The purchase's guarantees across real server processes on one PostgreSQL database (issue 12,
- * "Correct under concurrency"): a child portal process (apps/server/src/test/child-server.ts) beside
+ * The purchase's guarantees across real server processes on one PostgreSQL database: a child portal process (apps/server/src/test/child-server.ts) beside
  * this one, sharing DATA_DIR (the sandbox's webhook secret), as two instances behind a load balancer.
  * One signed-in browser session is used on both: sessions live in the database.
  */

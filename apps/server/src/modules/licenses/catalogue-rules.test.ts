@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runCommand } from '../../cli/commands.ts'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 
-/** Issue 10, items 1 and 2: the license service acts on the catalogue's records and the shared rules. */
+/** The license service acts on the catalogue's records and the shared rules. */
 const t = useTestApp()
 
 async function granted(product: string, n: number, osType?: string) {

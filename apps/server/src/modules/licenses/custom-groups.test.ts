@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runCommand } from '../../cli/commands.ts'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 
-/** Issue 9, B14 and B15: lock interlocks in every field, group keys only from source groups, custom licenses keep their group. */
+/** Lock interlocks in every field, group keys only from source groups, custom licenses keep their group. */
 const t = useTestApp()
 
 async function staffAndClient() {

@@ -110,7 +110,7 @@ type ListAnswer =
  * The tag names what was asked, the client's list version (bumped by triggers in the transaction of
  * every change the list shows) and the span of business time in which every time-derived field
  * stays as built. A tag the caller already holds that still names all three answers not-modified
- * after one small select, and no list is read (docs/decisions.md, issue 15).
+ * after one small select, and no list is read (docs/adr/license-list-paging-and-strong-etag.md).
  */
 export async function listLicensesAnswer(
   ctx: AppContext,

@@ -9,7 +9,7 @@ import { applyPaymentEvent } from './service.ts'
 import { createSandboxProvider, isSandboxProvider, SANDBOX_DELIVER_JOB, type SandboxProvider } from './sandbox.ts'
 
 /**
- * The sandbox provider's saved methods and off-session charges (issue 13): the test-card field of
+ * The sandbox provider's saved methods and off-session charges: the test-card field of
  * its hosted checkout, the method a paid subscription-mode checkout saves (through the webhook into
  * payment_methods), and `charge`, idempotent by its key.
  */

@@ -2,7 +2,7 @@ import { defaultLicenseTitle, formatCents, type Cents } from '@portal/domain'
 import { linkMail, type Mail } from '../../platform/mailer.ts'
 import { formatInvoiceDate } from '../transactions/invoice.ts'
 
-/** The mails of subscriptions (issue 13): a failed renewal, a stopped license, a license about to end. */
+/** The mails of subscriptions: a failed renewal, a stopped license, a license about to end. */
 
 interface LicenseRef {
   id: number

@@ -13,8 +13,7 @@ import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { renewSubscription, runRenewals } from './renewal.ts'
 
 /**
- * Renewals across real server processes on one PostgreSQL database (issue 13, "Correct under
- * concurrency"): a renewal run started on two processes at once charges each due subscription once;
+ * Renewals across real server processes on one PostgreSQL database: a renewal run started on two processes at once charges each due subscription once;
  * a cancel racing a renewal leaves one consistent outcome, never a charge on a cancelled subscription.
  * The second process is apps/server/src/test/renewal-child.ts, told over stdin when to run.
  */

@@ -9,7 +9,7 @@ import { seedCatalogue } from '../catalogue/queries.ts'
 import { runRenewals, sendExpiryWarnings } from './renewal.ts'
 
 /**
- * Subscriptions that renew (issue 13), through the real app on the worker's database: a license of a
+ * Subscriptions that renew, through the real app on the worker's database: a license of a
  * subscription bought from the balance or by a sandbox card renews at its period's end; failures
  * retry 1, 3 and 7 days after the end and then stop it; cancel and reactivate; the expiring-soon
  * mail. The business clock is moved (t.clock), never slept on; the job is run directly.

@@ -49,7 +49,7 @@ import {
 } from './queries.ts'
 
 /**
- * The renewal job (issue 13): at the end of each paid period it charges the subscription the way it
+ * The renewal job: at the end of each paid period it charges the subscription the way it
  * was paid, extends the license by its term, and on failure retries 1, 3 and 7 days after the end
  * before it stops the license. Exactly once per period and attempt: every charge carries the key
  * renewal:{subscription}:{period end}:{attempt} under a unique index, and the subscription row is

@@ -21,7 +21,7 @@ import { recordActivity, recordPaid } from '../activity/queries.ts'
 import { extendPeriod, linkTransaction, lockSubscriptionOfLicense, setCancelAtPeriodEnd, setSubscriptionPayment } from './queries.ts'
 
 /**
- * Cancel and reactivate (spec section 4, issue 13). Both take the client's lock, then the license's
+ * Cancel and reactivate (spec section 4). Both take the client's lock, then the license's
  * (refused while on hold), then the subscription's: the renewal job takes them in the same order, so
  * a cancel and a renewal racing each other serialise on the subscription row and the job re-checks
  * the cancellation under the lock before it charges.

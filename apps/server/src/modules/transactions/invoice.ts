@@ -6,7 +6,7 @@ import { formatCents, formatInvoiceNumber, type Cents } from '@portal/domain'
 import type { Config } from '../../platform/config.ts'
 
 /**
- * The invoice of a paid transaction as a PDF (pdfkit; docs/decisions.md says why). The text is real
+ * The invoice of a paid transaction as a PDF (pdfkit; docs/adr/invoices-with-pdfkit.md says why). The text is real
  * text in an embedded DejaVu Sans subset, so it can be copied and searched, and names in Polish,
  * Greek, Cyrillic, Arabic or Hebrew print as written. A character the font lacks (Chinese,
  * Japanese, most emoji) prints as "?" rather than failing the invoice or leaving an empty box.

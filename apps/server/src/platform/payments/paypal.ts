@@ -12,8 +12,8 @@ import {
 } from './port.ts'
 
 /**
- * The PayPal source through PayPal's REST API v2 (Orders), over plain fetch (docs/decisions.md says
- * why not its SDK). A checkout is an order with intent CAPTURE whose custom_id is our transaction;
+ * The PayPal source through PayPal's REST API v2 (Orders), over plain fetch (docs/adr/payment-providers-stripe-package-paypal-over-fetch.md
+ * says why not its SDK). A checkout is an order with intent CAPTURE whose custom_id is our transaction;
  * after the customer approves it, the portal captures it (`POST /api/paypal/capture-payment/`) and
  * the capture becomes the payment event. Capturing again answers ORDER_ALREADY_CAPTURED: the order is
  * read back and its capture answers the same event, so a repeated sync applies once.

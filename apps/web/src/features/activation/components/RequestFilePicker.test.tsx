@@ -35,7 +35,7 @@ function renderActivation() {
   return { calls, zone, input: within(zone).getByLabelText('Choose a request file') as HTMLInputElement, user: userEvent.setup() }
 }
 
-describe('offline request-file picker (issue 9, item 23)', () => {
+describe('offline request-file picker', () => {
   it('shows a visible "Choose a request file" action on a native file input in the tab order', () => {
     const { zone, input } = renderActivation()
     expect(within(zone).getByText('Choose a request file')).toBeVisible()

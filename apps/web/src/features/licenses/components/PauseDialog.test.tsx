@@ -35,7 +35,7 @@ function serve(initial: LicenseView) {
 
 const badge = () => within(screen.getByRole('heading', { level: 1 }).parentElement!).getByTestId('status-badge')
 
-describe('pausing a cloud subscription (issue 9, item 22)', () => {
+describe('pausing a cloud subscription', () => {
   it('asks first, names the consequences, and cancelling (button or Escape) pauses nothing', async () => {
     setLogged()
     const { posts } = serve(trial(false))

@@ -31,7 +31,7 @@ describe('dashboard rows', () => {
     expect(productMatches('face_online_sub', 'face_online_subscribe', false)).toBe(true)
   })
 
-  it('Perpetual holds every perpetual product, AI perpetual included; Pro and AI holds the rest but trials (issue 9, item 24)', () => {
+  it('Perpetual holds every perpetual product, AI perpetual included; Pro and AI holds the rest but trials', () => {
     for (const p of ['old', 'nuitrack_ai_perpetual', 'nuitrack_unlimited']) {
       expect(productMatches('old', p, false)).toBe(true)
       expect(productMatches('nuitrack_online', p, false)).toBe(false)

@@ -245,7 +245,7 @@ describe('dashboard: a failed list', () => {
   })
 })
 
-describe('dashboard paging (issue 15)', () => {
+describe('dashboard paging', () => {
   /** 130 Nuitrack licenses, newest first: every 3rd active, every 10th a trial; and 4 Face SDK ones. */
   const many = () => {
     const list: LicenseView[] = []
