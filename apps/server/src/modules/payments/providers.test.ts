@@ -31,7 +31,7 @@ const PROVIDER_ENV = {
   PAYPAL_CLIENT_ID: FAKE_PAYPAL_CLIENT.id,
   PAYPAL_CLIENT_SECRET: FAKE_PAYPAL_CLIENT.secret,
   PAYPAL_API_BASE: paypalApi.url,
-  PAYPAL_MERCHANT_ID: 'MERCHANTFAKE',
+  PAYPAL_MERCHANT_ID: 'MERCHANTFAKE2',
 }
 const t = useTestApp(PROVIDER_ENV)
 const ctx = () => t.app.ctx as AppContext
@@ -103,7 +103,7 @@ describe('providers in the app', () => {
     const body = (await agent.get('/api/client/')).json()
     expect(body.payment_provider_key).toBe('pk_test_fake')
     expect(body.paypal_client_id).toBe(FAKE_PAYPAL_CLIENT.id)
-    expect(body.paypal_merchant_id).toBe('MERCHANTFAKE')
+    expect(body.paypal_merchant_id).toBe('MERCHANTFAKE2')
   })
 })
 
@@ -327,13 +327,17 @@ describe('POST /api/paypal/capture-payment/', () => {
     expect(await state(client.id, tx.id)).toMatchObject({ status: 0, balance: 15_000, entries: 1 })
   })
 
-  it('the payer funding refused: the transaction is declined, the balance stays', async () => {
+  it('the payer funding refused (INSTRUMENT_DECLINED): the answer sends the buyer back to PayPal, the transaction stays pending; another source pays', async () => {
     const { agent, client, email } = await signedInClient(t)
     const { tx, session } = await pendingTopUp(client.id, email, 'paypal')
     paypalApi.approve(session.sessionId, { declines: true })
     const res = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
-    expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'declined' })
-    expect(await state(client.id, tx.id)).toMatchObject({ status: 2, balance: 0, entries: 0 })
+    expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'pending', approve_url: session.url })
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 1, balance: 0, entries: 0 })
+    // the buyer chose another funding source at PayPal and came back
+    paypalApi.approve(session.sessionId)
+    const again = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    expect(again.json()).toMatchObject({ transaction_id: tx.id, transaction_status: 'ok' })
   })
 
   it('anonymous: 401', async () => {

@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import type { Config } from '../config.ts'
+import { prefixedKey } from './idempotency.ts'
 import {
   PaymentUnavailable,
   WebhookSignatureError,
@@ -32,6 +33,8 @@ export interface StripeOptions {
   maxNetworkRetries?: number
   /** per call, in ms: the customer waits on it; default 20 s */
   timeoutMs?: number
+  /** the installation's prefix of every idempotency key (platform/payments/idempotency.ts) */
+  keyPrefix: () => Promise<string>
 }
 
 /** metadata marking a Checkout Session whose card is saved (its webhook fetches the card) */
@@ -171,7 +174,7 @@ export function stripeEventToPayment(event: Stripe.Event): PaymentEvent | null {
   }
 }
 
-export function createStripeProvider(config: StripeConfig, options: StripeOptions = {}): PaymentProvider {
+export function createStripeProvider(config: StripeConfig, options: StripeOptions): PaymentProvider {
   if (!config.STRIPE_SECRET_KEY) throw new Error('STRIPE_SECRET_KEY is not set')
   const stripe = new Stripe(config.STRIPE_SECRET_KEY, {
     ...apiAddress(config.STRIPE_API_BASE),
@@ -236,12 +239,13 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
         metadata: { transaction_id: String(req.transactionId) },
       }
       try {
-        const intent = await stripe.paymentIntents.create(params, { idempotencyKey: req.idempotencyKey })
+        const intent = await stripe.paymentIntents.create(params, { idempotencyKey: prefixedKey(await options.keyPrefix(), req.idempotencyKey) })
         return chargeResult(req, intent)
       } catch (err) {
         if (err instanceof Stripe.errors.StripeError) {
           const intent = err.payment_intent
-          const reason = err.decline_code ?? err.code ?? 'card_declined'
+          // a card error without a decline code (expired_card) carries decline_code ''
+          const reason = err.decline_code || err.code || 'card_declined'
           if (err instanceof Stripe.errors.StripeCardError || intent?.status === 'requires_payment_method') {
             return chargeResult(
               req,
@@ -291,7 +295,8 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       let session: Stripe.Checkout.Session
       try {
         // one session per transaction, whoever retries the call
-        session = await stripe.checkout.sessions.create(params, { idempotencyKey: `portal-checkout-${req.transactionId}` })
+        const idempotencyKey = prefixedKey(await options.keyPrefix(), `checkout:${req.transactionId}`)
+        session = await stripe.checkout.sessions.create(params, { idempotencyKey })
       } catch (err) {
         throw new PaymentUnavailable(`Stripe refused the checkout: ${(err as Error).message}`, { cause: err })
       }

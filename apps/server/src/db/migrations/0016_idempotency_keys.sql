@@ -1,0 +1,24 @@
+-- Idempotency keys sent to the payment providers.
+--
+-- installation_settings holds one random prefix per installation (made once, by the first process
+-- that needs it): every key sent to Stripe or PayPal starts with it, so two installations sharing
+-- one provider account, or one installation after a database reset, never send the same key.
+--
+-- provider_requests pins a saved-method charge to the parameters it was first sent with (method,
+-- customer, amount, ...): a retry re-sends exactly those under its key, so a customer who changed
+-- their card meanwhile is never charged on the new card while the first attempt may have succeeded.
+-- provider_ref is the provider's id of the charge from an earlier answer (a PayPal order whose
+-- capture is pending), read back by the retry instead of creating another.
+CREATE TABLE installation_settings (
+  name        text PRIMARY KEY,
+  value       text NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE provider_requests (
+  idempotency_key  text PRIMARY KEY,
+  provider         text NOT NULL,
+  request          jsonb NOT NULL,
+  provider_ref     text,
+  created_at       timestamptz NOT NULL DEFAULT now()
+);
