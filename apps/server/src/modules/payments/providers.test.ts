@@ -1,11 +1,22 @@
 import Stripe from 'stripe'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
 import { COOKIES, type ExternalPaymentSource } from '@portal/domain'
 import { FAKE_PAYER_EMAIL, FAKE_PAYPAL_CLIENT, startFakePaypal, startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
 import { postgresDb } from '../../db/db.ts'
-import { Agent, DB_KIND, count, expectError, signedInClient, testConfig, useTestApp, workerDatabaseUrl, type TestContext } from '../../test/harness.ts'
+import {
+  Agent,
+  DB_KIND,
+  count,
+  expectError,
+  lastMailTo,
+  signedInClient,
+  testConfig,
+  useTestApp,
+  workerDatabaseUrl,
+  type TestContext,
+} from '../../test/harness.ts'
 import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
 import { RECEIPT_JOB } from './service.ts'
@@ -297,6 +308,28 @@ describe('POST /api/paypal/capture-payment/', () => {
     expect(methods).toEqual([
       { client_id: client.id, provider: 'paypal', source: 'paypal', token: vault.id, customer_ref: vault.customerId, paypal_email: FAKE_PAYER_EMAIL },
     ])
+  })
+
+  it('a subscription-mode order captured without a vault id: paid, logged for an operator, and the customer told renewals need a payment method', async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const { tx, session } = await pendingTopUp(client.id, email, 'paypal', 2_500, 'subscription')
+    paypalApi.vaultFailsAtCapture = true
+    const logged = vi.spyOn(ctx().log, 'error')
+    try {
+      paypalApi.approve(session.sessionId)
+      const res = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+      expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'ok' })
+      // a repeated sync applies nothing and tells nobody again
+      await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    } finally {
+      paypalApi.vaultFailsAtCapture = false
+    }
+    expect(await count(t.db, 'payment_methods')).toBe(0)
+    expect(logged.mock.calls.filter(([, msg]) => String(msg).includes('kept no payment method'))).toHaveLength(1)
+    logged.mockRestore()
+    const mail = await lastMailTo(t.db, email)
+    expect(mail?.subject).toBe('Your subscription needs a payment method for its renewals')
+    expect(await count(t.db, 'mail_outbox WHERE subject = $1', [mail!.subject])).toBe(1)
   })
 
   it("another client's order, or one the portal never opened, is not found", async () => {

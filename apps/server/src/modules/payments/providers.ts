@@ -10,7 +10,7 @@ import { applyPaymentEvent, type AppliedEvent } from './service.ts'
  * approval. Both end in applyPaymentEvent, which applies an event once however often it comes.
  */
 
-type Ctx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'payments'>
+type Ctx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'payments' | 'mailer' | 'config'>
 
 /** A paid event that found its transaction already closed took money the portal did not credit: an operator must refund it. */
 function warnIfPaidButClosed(ctx: Ctx, event: PaymentEvent, result: AppliedEvent) {

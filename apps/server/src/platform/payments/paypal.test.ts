@@ -159,6 +159,63 @@ describe('createCheckout', () => {
   })
 })
 
+describe('what the faithful fake holds the adapter to', () => {
+  it("two installations on one PayPal account: the same transaction id is two orders (PayPal would answer the first installation's order)", async () => {
+    const ours = await paypal.createCheckout(request({ transactionId: 3 }))
+    const other = createPaypalProvider(config, { keyPrefix: () => Promise.resolve('pother000000') })
+    const theirs = await other.createCheckout(
+      request({ transactionId: 3, amountCents: 900, lines: [{ description: 'Other', quantity: 1, amount_cents: 900 }] }),
+    )
+    expect(theirs.sessionId).not.toBe(ours.sessionId)
+    expect(fake.orders.get(theirs.sessionId)!.amount).toBe('9.00')
+  })
+
+  it('a body PayPal would refuse (a merchant id that is not a PayPal account id) is refused: PaymentUnavailable', async () => {
+    const wrong = createPaypalProvider({ ...config, PAYPAL_MERCHANT_ID: 'MERCHANTFAKE' }, { keyPrefix })
+    await expect(wrong.createCheckout(request())).rejects.toThrow(/400 INVALID_REQUEST/)
+  })
+
+  it('an account without vault approval: a subscription checkout is refused with a reason an operator can act on', async () => {
+    fake.vaultApproved = false
+    await expect(paypal.createCheckout(request({ mode: 'subscription' }))).rejects.toThrow(/vault approval/)
+    // a one-off payment still works
+    await expect(paypal.createCheckout(request({ transactionId: 11 }))).resolves.toMatchObject({ provider: 'paypal' })
+  })
+
+  it('a subscription capture PayPal completes without vaulting: paid, flagged savedMethodMissing', async () => {
+    fake.vaultFailsAtCapture = true
+    const { sessionId } = await paypal.createCheckout(request({ mode: 'subscription' }))
+    fake.approve(sessionId)
+    const event = await captured(sessionId)
+    expect(event).toMatchObject({ outcome: 'paid', savedMethodMissing: true })
+    expect(event.savedMethod).toBeUndefined()
+  })
+
+  it.each(['PENDING_REVIEW', 'ECHECK'] as const)(
+    'a checkout capture held %s: PaymentUnavailable naming the reason; completed later, the capture answers paid',
+    async (reason) => {
+      fake.holdCaptures = reason
+      const { sessionId } = await paypal.createCheckout(request())
+      fake.approve(sessionId)
+      const held = await captured(sessionId).catch((err: unknown) => err)
+      expect(held).toBeInstanceOf(PaymentUnavailable)
+      expect((held as PaymentUnavailable).message).toContain(reason)
+      expect((held as PaymentUnavailable).providerRef).toBe(sessionId)
+      fake.settleCapture(fake.orders.get(sessionId)!.capture!.id, 'COMPLETED')
+      expect(await captured(sessionId)).toMatchObject({ outcome: 'paid', amountCents: 15_050 })
+    },
+  )
+
+  it('a held capture PayPal denies later: a declined event', async () => {
+    fake.holdCaptures = 'PENDING_REVIEW'
+    const { sessionId } = await paypal.createCheckout(request())
+    fake.approve(sessionId)
+    await expect(captured(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
+    fake.settleCapture(fake.orders.get(sessionId)!.capture!.id, 'DECLINED')
+    expect(await captured(sessionId)).toMatchObject({ outcome: 'declined' })
+  })
+})
+
 describe('capture', () => {
   it('captures an approved order: a paid event with the capture id, the amount and the payer', async () => {
     const { sessionId } = await paypal.createCheckout(request())

@@ -60,7 +60,7 @@ interface Order {
       attributes?: { vault?: { id?: string; status?: string; customer?: { id?: string } } }
     }
   }
-  purchase_units?: { custom_id?: string; payments?: { captures?: Capture[] } }[]
+  purchase_units?: { reference_id?: string; custom_id?: string; payments?: { captures?: Capture[] } }[]
 }
 interface ApiErrorBody {
   name?: string
@@ -136,9 +136,17 @@ function captureToEvent(orderId: string, order: Order, capture: Capture): Paymen
     event.amountCents = cents
     const saved = vaultedWallet(order)
     if (saved) event.savedMethod = saved
+    // a subscription's order asked to vault the wallet; PayPal paid it but vaulted nothing
+    else if (order.purchase_units?.[0]?.reference_id === subscriptionRef(orderTransaction(order))) event.savedMethodMissing = true
   }
   return event
 }
+
+/** the transaction an order pays (its custom_id) */
+const orderTransaction = (order: Order) => order.purchase_units?.[0]?.custom_id ?? ''
+
+/** the purchase unit's reference of a subscription's checkout: its capture must come back with a vault id */
+const subscriptionRef = (transactionId: number | string) => `subscription-${transactionId}`
 
 /** The wallet PayPal vaulted with the order (a subscription checkout's capture): its vault id, customer and e-mail. */
 function vaultedWallet(order: Order): SavedPaymentMethod | null {
@@ -331,7 +339,7 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
         intent: 'CAPTURE',
         purchase_units: [
           {
-            reference_id: String(req.transactionId),
+            reference_id: req.mode === 'subscription' ? subscriptionRef(req.transactionId) : String(req.transactionId),
             custom_id: String(req.transactionId),
             description: (req.lines.length === 1 ? req.lines[0]!.description : '3DiVi portal payment').slice(0, 127),
             amount: { ...usd(req.amountCents), breakdown: { item_total: usd(req.amountCents) } },

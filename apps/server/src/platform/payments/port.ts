@@ -63,6 +63,11 @@ export interface PaymentEvent {
   paymentMethod?: string
   /** a subscription checkout's payment method, kept by the provider for later charges */
   savedMethod?: SavedPaymentMethod
+  /**
+   * a subscription checkout paid, but the provider kept no payment method for the renewals (PayPal
+   * answered no vault id): an operator is told, and the customer that renewals need a payment method
+   */
+  savedMethodMissing?: true
 }
 
 /** A payment method a provider keeps for us: its reference and what the portal shows of it. */

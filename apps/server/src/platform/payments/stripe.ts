@@ -197,7 +197,7 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       throw new PaymentUnavailable(`Stripe did not answer the payment intent ${intentId}: ${(err as Error).message}`, { cause: err })
     }
     const saved = savedCardOf(intent)
-    if (!saved) return payment
+    if (!saved) return { ...payment, savedMethodMissing: true }
     if (!saved.customerRef) saved.customerRef = idOf(session.customer)
     return { ...payment, paymentMethod: cardText(saved.cardBrand, saved.cardLast4), savedMethod: saved }
   }
