@@ -246,6 +246,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           return null
         })
       }
+      if (req.method === 'GET' && url.pathname === '/v1/payment_intents') {
+        // the customer's PaymentIntents, newest first (Stripe's list is consistent at once, unlike its search)
+        const customer = url.searchParams.get('customer')
+        const limit = Number(url.searchParams.get('limit') ?? 10)
+        const data = [...intents.values()].filter((i) => !customer || i.customer === customer).reverse()
+        return json(res, 200, { object: 'list', url: '/v1/payment_intents', has_more: data.length > limit, data: data.slice(0, limit) })
+      }
       const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)
       if (req.method === 'GET' && intentPath) {
         const intent = intents.get(intentPath[1]!)

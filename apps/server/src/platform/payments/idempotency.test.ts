@@ -87,6 +87,21 @@ describe('a charge is pinned to what it was first sent with', () => {
     expect(sent.some((f) => f.payment_method === newCard.token)).toBe(false)
   })
 
+  it('a 500 Stripe keeps for the key: nothing was charged, so the next try goes under a fresh key and charges once', async () => {
+    const paid = stripeApi.paySession('cs_500')
+    const card: SavedPaymentMethod = { provider: 'stripe', source: 'stripe', token: paid.paymentMethod, customerRef: paid.customer }
+    const created = stripeApi.intentsCreated.length
+    stripeApi.failNextCharge(500)
+    await expect(stripe.charge(charge(card, 'renewal:8:1767225600:0'))).rejects.toBeInstanceOf(PaymentUnavailable)
+    const retried = await stripe.charge(charge(card, 'renewal:8:1767225600:0'))
+    expect(retried.event.outcome).toBe('paid')
+    const again = await stripe.charge(charge(card, 'renewal:8:1767225600:0'))
+    expect(again.event.sessionId).toBe(retried.event.sessionId)
+    expect(stripeApi.intentsCreated.length - created).toBe(1)
+    const keys = stripeApi.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST').map((r) => r.headers['idempotency-key'])
+    expect(new Set(keys.slice(-3)).size).toBe(2)
+  })
+
   it('a PENDING PayPal capture settled 7 hours later is one PayPal order: the retry reads it, never creates another', async () => {
     const { sessionId } = await paypal.createCheckout({
       transactionId: 5,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Db, Queryable } from '../../db/db.ts'
 import { PaymentUnavailable, type ChargeRequest, type PaymentProvider } from './port.ts'
+import { nextGeneration, pinProviderRequest, setProviderRef, settingOrInsert } from './queries.ts'
 
 /**
  * Idempotency keys that cannot collide or drift (migration 0016_idempotency_keys.sql).
@@ -17,14 +18,7 @@ import { PaymentUnavailable, type ChargeRequest, type PaymentProvider } from './
 const PREFIX_SETTING = 'idempotency_key_prefix'
 
 /** The installation's key prefix: made once (the first process to need it wins) and read back ever after. */
-export async function installationKeyPrefix(db: Queryable): Promise<string> {
-  await db.query('INSERT INTO installation_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    PREFIX_SETTING,
-    `p${randomBytes(6).toString('hex')}`,
-  ])
-  const [row] = await db.query<{ value: string }>('SELECT value FROM installation_settings WHERE name = $1', [PREFIX_SETTING])
-  return row!.value
-}
+export const installationKeyPrefix = (db: Queryable): Promise<string> => settingOrInsert(db, PREFIX_SETTING, `p${randomBytes(6).toString('hex')}`)
 
 /**
  * The prefix as the adapters ask for it: read on every call (one small query beside a provider
@@ -49,25 +43,17 @@ type PinnedRequest = Omit<ChargeRequest, 'idempotencyKey' | 'providerRef'>
  * The charge as it was first sent under its key (written now when it is the first), with the
  * provider's id of it from an earlier answer.
  */
-export async function pinCharge(db: Queryable, provider: string, req: ChargeRequest): Promise<ChargeRequest> {
+export async function pinCharge(db: Queryable, provider: string, req: ChargeRequest): Promise<{ request: ChargeRequest; generation: number }> {
   const { idempotencyKey, providerRef: _ignored, ...params } = req
-  await db.query('INSERT INTO provider_requests (idempotency_key, provider, request) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING', [
-    idempotencyKey,
-    provider,
-    JSON.stringify(params),
-  ])
-  const [row] = await db.query<{ request: PinnedRequest | string; provider_ref: string | null }>(
-    'SELECT request, provider_ref FROM provider_requests WHERE idempotency_key = $1',
-    [idempotencyKey],
-  )
-  const pinned = typeof row!.request === 'string' ? (JSON.parse(row!.request) as PinnedRequest) : row!.request
-  return { ...pinned, idempotencyKey, ...(row!.provider_ref ? { providerRef: row!.provider_ref } : {}) }
+  const row = await pinProviderRequest(db, idempotencyKey, provider, params)
+  const pinned = (typeof row.request === 'string' ? JSON.parse(row.request) : row.request) as PinnedRequest
+  // a key whose earlier generations were spent (a kept 500 with nothing charged) goes under its current one
+  const key = row.generation > 0 ? `${idempotencyKey}:g${row.generation}` : idempotencyKey
+  return { request: { ...pinned, idempotencyKey: key, ...(row.provider_ref ? { providerRef: row.provider_ref } : {}) }, generation: row.generation }
 }
 
 /** Keeps the provider's id of a charge (the first one it answered) for the retries of its key. */
-export async function recordProviderRef(db: Queryable, key: string, ref: string): Promise<void> {
-  await db.query('UPDATE provider_requests SET provider_ref = $2 WHERE idempotency_key = $1 AND provider_ref IS NULL', [key, ref])
-}
+export const recordProviderRef = (db: Queryable, key: string, ref: string): Promise<void> => setProviderRef(db, key, ref)
 
 /**
  * The adapter with its charges pinned: every call sends the parameters its key was first sent with,
@@ -78,17 +64,19 @@ export function withPinnedCharges(provider: PaymentProvider, db: Db): PaymentPro
     ...provider,
     name: provider.name,
     async charge(req) {
-      let pinned: ChargeRequest
+      let pinned: Awaited<ReturnType<typeof pinCharge>>
       try {
         pinned = await pinCharge(db, provider.name, req)
       } catch (err) {
         throw new PaymentUnavailable(`the charge cannot be recorded before it is sent: ${(err as Error).message}`, { cause: err })
       }
       try {
-        return await provider.charge(pinned)
+        return await provider.charge(pinned.request)
       } catch (err) {
         // an answer that is not final yet (a pending PayPal capture): its order is what a retry reads
         if (err instanceof PaymentUnavailable && err.providerRef) await recordProviderRef(db, req.idempotencyKey, err.providerRef)
+        // a key the provider will only ever answer with its kept error, nothing charged: the next try gets a fresh one
+        if (err instanceof PaymentUnavailable && err.keySpent) await nextGeneration(db, req.idempotencyKey, pinned.generation)
         throw err
       }
     },

@@ -152,10 +152,16 @@ export interface PaymentProvider {
 export class PaymentUnavailable extends Error {
   /** the provider's id of a charge it answered but did not settle (a pending capture): a retry reads it (ChargeRequest.providerRef) */
   readonly providerRef?: string
-  constructor(message: string, options?: { cause?: unknown; providerRef?: string }) {
+  /**
+   * the provider keeps an error for this idempotency key and replays it for ever (Stripe and a 500),
+   * and it shows nothing was charged under it: a retry needs the key's next generation
+   */
+  readonly keySpent?: true
+  constructor(message: string, options?: { cause?: unknown; providerRef?: string; keySpent?: boolean }) {
     super(message, options)
     this.name = 'PaymentUnavailable'
     if (options?.providerRef) this.providerRef = options.providerRef
+    if (options?.keySpent) this.keySpent = true
   }
 }
 

@@ -303,12 +303,24 @@ describe('charge', () => {
     expect(fake.intentsCreated).toHaveLength(1)
   })
 
-  it('a 500 is kept for its key and replayed (Stripe-Should-Retry: false): PaymentUnavailable, and nothing charged', async () => {
+  it('a 500 is kept for its key and replayed (Stripe-Should-Retry: false): nothing charged, so the key is marked spent', async () => {
     const method = saved()
     fake.failNextCharge(500)
-    await expect(charge(method, 'k-500')).rejects.toBeInstanceOf(PaymentUnavailable)
+    const first = await charge(method, 'k-500').catch((err: unknown) => err)
+    expect(first).toBeInstanceOf(PaymentUnavailable)
+    expect((first as PaymentUnavailable).keySpent).toBe(true)
+    // the same key is the same 500 for ever
     await expect(charge(method, 'k-500')).rejects.toBeInstanceOf(PaymentUnavailable)
     expect(fake.intentsCreated).toHaveLength(0)
+  })
+
+  it("a 500 after which the transaction's PaymentIntent exists: answered from it (read from the customer's list)", async () => {
+    const method = saved()
+    await charge(method, 'k-made')
+    fake.failNextCharge(500)
+    const result = await charge(method, 'k-made-again')
+    expect(result.event).toMatchObject({ outcome: 'paid', amountCents: 2_900 })
+    expect(fake.intentsCreated).toHaveLength(1)
   })
 
   it('the same key with other parameters is refused by Stripe (idempotency_error) and charges nothing', async () => {

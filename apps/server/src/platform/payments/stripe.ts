@@ -217,6 +217,36 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
     return paidNow ? { event } : { event, declineReason: reason ?? intent.status }
   }
 
+  /**
+   * Stripe keeps a 500 for its idempotency key and answers it to every retry of the key, so the key
+   * can never charge. Whether the failed call charged anything is read from the customer's
+   * PaymentIntents (a list, consistent at once): the transaction's intent answers as the charge
+   * would have; none at all marks the key spent, so the caller's next try goes under a fresh one.
+   */
+  async function afterServerError(req: ChargeRequest, err: Error): Promise<ChargeResult> {
+    const failed = (keySpent: boolean) =>
+      new PaymentUnavailable(`Stripe answered ${(err as { statusCode?: number }).statusCode ?? 'an error'} to the charge: ${err.message}`, {
+        cause: err,
+        keySpent,
+      })
+    if (!req.method.customerRef) throw failed(false)
+    let intents: Stripe.PaymentIntent[]
+    try {
+      intents = (await stripe.paymentIntents.list({ customer: req.method.customerRef, limit: 100 })).data
+    } catch {
+      throw failed(false)
+    }
+    const intent = intents.find((i) => i.metadata?.transaction_id === String(req.transactionId))
+    if (!intent) throw failed(true)
+    if (intent.status === 'succeeded') return chargeResult(req, intent)
+    if (intent.status === 'requires_payment_method' || intent.status === 'canceled') {
+      const e = intent.last_payment_error
+      return chargeResult(req, intent, e?.decline_code || e?.code || 'card_declined')
+    }
+    // processing, or waiting for the customer: not settled yet
+    throw new PaymentUnavailable(`Stripe PaymentIntent ${intent.id} is ${intent.status}`, { cause: err, providerRef: intent.id })
+  }
+
   return {
     name: 'stripe',
 
@@ -262,6 +292,7 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
             )
           }
         }
+        if (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500) return afterServerError(req, err)
         throw new PaymentUnavailable(`Stripe did not charge the saved card: ${(err as Error).message}`, { cause: err })
       }
     },
