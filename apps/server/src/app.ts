@@ -50,6 +50,7 @@ import { schedulePaymentExpiry } from './modules/payments/expiry.ts'
 import { balanceRoutes } from './modules/balance/routes.ts'
 import { createStripeProvider } from './platform/payments/stripe.ts'
 import { createPaypalProvider } from './platform/payments/paypal.ts'
+import { keyPrefixOf, withPinnedCharges } from './platform/payments/idempotency.ts'
 import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
 import { transactionRoutes } from './modules/transactions/routes.ts'
@@ -116,8 +117,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
   // the adapters each source may use; the registry picks per source from the configuration
   const adapters: PaymentAdapters = {}
-  if (config.STRIPE_SECRET_KEY) adapters.stripe = createStripeProvider(config)
-  if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET) adapters.paypal = createPaypalProvider(config)
+  // every idempotency key carries this installation's prefix, and a charge is pinned to what it was first sent with
+  const keyPrefix = keyPrefixOf(db)
+  if (config.STRIPE_SECRET_KEY) adapters.stripe = withPinnedCharges(createStripeProvider(config, { keyPrefix }), db)
+  if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET) adapters.paypal = withPinnedCharges(createPaypalProvider(config, { keyPrefix }), db)
   // the sandbox exists only where it is allowed (never in production unless PAYMENTS_SANDBOX=1)
   let ownAddress: string | null = null
   const sandbox = sandboxAllowed(config) ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, () => ownAddress) }) : undefined

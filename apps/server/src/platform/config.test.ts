@@ -30,6 +30,12 @@ describe('loadConfig', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['NODE_ENV', 'PORT', 'SESSION_SECRET'])
   })
 
+  it('PAYPAL_MERCHANT_ID must be a PayPal account id (13 characters of its base32)', () => {
+    for (const bad of ['MERCHANTFAKE', 'merchantfake2', 'MERCHANTFAKEI', 'MERCHANT-FAKE'])
+      expect(problemsOf({ DATA_DIR: tempDir(), PAYPAL_MERCHANT_ID: bad }).map((p) => p.split(':')[0])).toEqual(['PAYPAL_MERCHANT_ID'])
+    expect(loadConfig({ DATA_DIR: tempDir(), PAYPAL_MERCHANT_ID: 'MERCHANTFAKE2' }).PAYPAL_MERCHANT_ID).toBe('MERCHANTFAKE2')
+  })
+
   it('accepts good values and treats empty ones as unset', () => {
     const config = loadConfig({
       DATA_DIR: tempDir(),

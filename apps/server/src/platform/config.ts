@@ -101,7 +101,11 @@ const envSchema = z.object({
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
   PAYPAL_API_BASE: z.url().default('https://api-m.sandbox.paypal.com'),
-  PAYPAL_MERCHANT_ID: z.string().min(1).optional(),
+  // PayPal's account id of the payee: 13 characters of its own base32 (PayPal's payee.merchant_id pattern)
+  PAYPAL_MERCHANT_ID: z
+    .string()
+    .regex(/^[2-9A-HJ-NP-Z]{13}$/, 'must be a PayPal merchant id: 13 upper-case letters and digits (no 0, 1, I or O)')
+    .optional(),
   // the seller on invoices, laid over the defaults: {"name", "address", "tax_id", "email"}
   INVOICE_SELLER: z
     .string()

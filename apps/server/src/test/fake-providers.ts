@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { z } from 'zod'
 
 /**
  * Local fakes of the Stripe and PayPal APIs for the adapters' offline tests: real HTTP on 127.0.0.1,
@@ -24,7 +25,10 @@ interface FakeServer {
   close(): Promise<void>
 }
 
-async function startServer(handle: (req: RecordedRequest, res: ServerResponse) => void, failure: (status: number) => unknown): Promise<FakeServer> {
+async function startServer(
+  handle: (req: RecordedRequest, res: ServerResponse) => void | Promise<void>,
+  failure: (status: number) => unknown,
+): Promise<FakeServer> {
   const fake = { requests: [] as RecordedRequest[], mode: 'ok' as FakeMode }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -49,20 +53,23 @@ async function startServer(handle: (req: RecordedRequest, res: ServerResponse) =
   })
 }
 
-function json(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${Math.random().toString(36).slice(2)}` })
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${Math.random().toString(36).slice(2)}`, ...headers })
   res.end(JSON.stringify(body))
 }
 
 // ---------------------------------------------------------------- Stripe
+
+/** How an off-session charge on a card fails, as Stripe answers it (its testing cards' errors). */
+export type FakeCardFailure = 'authentication_required' | 'expired_card' | 'insufficient_funds' | 'card_declined'
 
 interface FakeCard {
   id: string
   customer: string | null
   brand: string
   last4: string
-  /** an off-session charge on it fails with this decline code */
-  declineCode: string | null
+  /** an off-session charge on it fails so */
+  failure: FakeCardFailure | null
 }
 
 export interface FakeStripe extends FakeServer {
@@ -77,8 +84,16 @@ export interface FakeStripe extends FakeServer {
    * a succeeded PaymentIntent, as Stripe makes them for a session with customer_creation always
    */
   paySession(sessionId: string, card?: { brand?: string; last4?: string }): { paymentIntent: string; customer: string; paymentMethod: string }
-  /** every later charge on the card fails as a card error with this decline code */
-  declineCard(paymentMethodId: string, declineCode?: string): void
+  /** another card of the same customer (the customer changed their card) */
+  addCard(customer: string, card?: { brand?: string; last4?: string }): string
+  /** every later charge on the card fails as a card error: a decline code (insufficient_funds …), expired_card or authentication_required */
+  declineCard(paymentMethodId: string, failure?: FakeCardFailure): void
+  /**
+   * the next PaymentIntent creation answers so: a 429 (rejected before it runs, so not kept for its
+   * key), a 500 (kept for its key and replayed, as Stripe does), or 'lost' (the charge is made and
+   * kept for its key, but the connection drops before the answer: the caller cannot know)
+   */
+  failNextCharge(how: 429 | 500 | 'lost'): void
 }
 
 export async function startFakeStripe(): Promise<FakeStripe> {
@@ -86,11 +101,26 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const intentsCreated: Record<string, string>[] = []
   const intents = new Map<string, Record<string, unknown>>()
   const cards = new Map<string, FakeCard>()
-  /** Stripe's idempotency: the first answer to a key, replayed for the same key */
-  const replays = new Map<string, { status: number; body: unknown }>()
+  /**
+   * Stripe's idempotency: the first answer to a key (an error included, a 500 too) with the
+   * parameters it was sent with; the same key with other parameters is an idempotency_error.
+   */
+  const replays = new Map<string, { path: string; params: string; status: number; body: unknown }>()
+  const next: { failure: 429 | 500 | 'lost' | null } = { failure: null }
   const rand = () => Math.random().toString(36).slice(2, 14)
   const cardObject = (c: FakeCard) => ({ id: c.id, object: 'payment_method', type: 'card', customer: c.customer, card: { brand: c.brand, last4: c.last4 } })
   const intentObject = (fields: Record<string, unknown>) => ({ object: 'payment_intent', currency: 'usd', livemode: false, ...fields })
+  /** the card errors of Stripe's off-session failures: code, decline code, message */
+  const CARD_ERRORS: Record<FakeCardFailure, { code: string; decline_code?: string; message: string }> = {
+    authentication_required: {
+      code: 'authentication_required',
+      decline_code: 'authentication_required',
+      message: 'Your card was declined. This transaction requires authentication.',
+    },
+    expired_card: { code: 'expired_card', message: 'Your card has expired.' },
+    insufficient_funds: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+    card_declined: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+  }
 
   function createIntent(form: Record<string, string>): { status: number; body: unknown } {
     const amount = Number(form.amount)
@@ -120,25 +150,76 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       metadata: { transaction_id: form['metadata[transaction_id]'] },
       description: form.description ?? null,
     }
-    if (card.declineCode) {
+    if (card.failure) {
+      const { code, decline_code, message } = CARD_ERRORS[card.failure]
+      // an off-session attempt that fails leaves the PaymentIntent waiting for another payment method
       const intent = intentObject({ ...base, status: 'requires_payment_method', amount_received: 0 })
-      intents.set(id, intent)
-      return {
-        status: 402,
-        body: {
-          error: {
-            type: 'card_error',
-            code: 'card_declined',
-            decline_code: card.declineCode,
-            message: 'Your card was declined.',
-            payment_intent: { ...intent, last_payment_error: { code: 'card_declined', decline_code: card.declineCode } },
-          },
-        },
-      }
+      const lastError = { type: 'card_error', code, ...(decline_code ? { decline_code } : {}), message }
+      intents.set(id, { ...intent, last_payment_error: lastError })
+      return { status: 402, body: { error: { ...lastError, payment_intent: { ...intent, last_payment_error: lastError } } } }
     }
     const intent = intentObject({ ...base, status: 'succeeded', amount_received: amount, latest_charge: `ch_${rand()}` })
     intents.set(id, intent)
     return { status: 200, body: intent }
+  }
+
+  /**
+   * A POST under Stripe's idempotency rules: a known key with the same parameters replays its first
+   * answer; with other parameters (or on another endpoint) it is refused with idempotency_error.
+   */
+  function idempotent(req: RecordedRequest, res: ServerResponse, run: () => { status: number; body: unknown } | null) {
+    const key = req.headers['idempotency-key']
+    if (typeof key === 'string') {
+      const known = replays.get(key)
+      if (known && (known.path !== req.path || known.params !== req.body)) {
+        return json(res, 400, {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+          },
+        })
+      }
+      if (known)
+        return json(res, known.status, known.body, { 'idempotent-replayed': 'true', ...(known.status >= 500 ? { 'stripe-should-retry': 'false' } : {}) })
+    }
+    const answer = run()
+    if (!answer) return
+    if (typeof key === 'string') replays.set(key, { path: req.path, params: req.body, ...answer })
+    json(res, answer.status, answer.body, answer.status >= 500 ? { 'stripe-should-retry': 'false' } : {})
+  }
+
+  function createSession(encoded: string): { status: number; body: unknown } {
+    const form = Object.fromEntries(new URLSearchParams(encoded))
+    sessions.push(form)
+    const id = `cs_test_${sessions.length}${Math.random().toString(36).slice(2, 10)}`
+    let total = 0
+    for (let i = 0; form[`line_items[${i}][quantity]`]; i++) {
+      total += Number(form[`line_items[${i}][quantity]`]) * Number(form[`line_items[${i}][price_data][unit_amount]`])
+    }
+    return {
+      status: 200,
+      body: {
+        id,
+        object: 'checkout.session',
+        mode: form.mode,
+        status: 'open',
+        payment_status: 'unpaid',
+        amount_total: total,
+        currency: 'usd',
+        client_reference_id: form.client_reference_id ?? null,
+        customer_email: form.customer_email ?? null,
+        metadata: Object.fromEntries(
+          Object.entries(form)
+            .filter(([k]) => k.startsWith('metadata['))
+            .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+        ),
+        customer_creation: form.customer_creation ?? null,
+        expires_at: Number(form.expires_at),
+        success_url: form.success_url,
+        cancel_url: form.cancel_url,
+        url: `https://checkout.stripe.test/c/pay/${id}`,
+      },
+    }
   }
 
   const fake = await startServer(
@@ -147,13 +228,30 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!req.headers.authorization?.startsWith('Bearer sk_')) return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
       if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
         const form = Object.fromEntries(new URLSearchParams(req.body))
-        const key = req.headers['idempotency-key']
-        const known = typeof key === 'string' ? replays.get(key) : undefined
-        if (known) return json(res, known.status, known.body)
-        intentsCreated.push(form)
-        const answer = createIntent(form)
-        if (typeof key === 'string') replays.set(key, answer)
-        return json(res, answer.status, answer.body)
+        const failure = next.failure
+        next.failure = null
+        // too many requests: refused before it runs, so nothing is kept for its key
+        if (failure === 429) return json(res, 429, { error: { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests.' } })
+        return idempotent(req, res, () => {
+          if (failure === 500) return { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred.' } } }
+          intentsCreated.push(form)
+          const answer = createIntent(form)
+          if (failure !== 'lost') return answer
+          res.socket?.destroy()
+          // and the network stays down (the client's own retry included) until the test says 'ok'
+          fake.mode = 'drop'
+          // kept for its key all the same: a retry with the key gets the charge that was made
+          const key = req.headers['idempotency-key']
+          if (typeof key === 'string') replays.set(key, { path: req.path, params: req.body, ...answer })
+          return null
+        })
+      }
+      if (req.method === 'GET' && url.pathname === '/v1/payment_intents') {
+        // the customer's PaymentIntents, newest first (Stripe's list is consistent at once, unlike its search)
+        const customer = url.searchParams.get('customer')
+        const limit = Number(url.searchParams.get('limit') ?? 10)
+        const data = [...intents.values()].filter((i) => !customer || i.customer === customer).reverse()
+        return json(res, 200, { object: 'list', url: '/v1/payment_intents', has_more: data.length > limit, data: data.slice(0, limit) })
       }
       const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)
       if (req.method === 'GET' && intentPath) {
@@ -163,36 +261,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const card = cards.get(String(intent.payment_method))
         return json(res, 200, expand.includes('payment_method') && card ? { ...intent, payment_method: cardObject(card) } : intent)
       }
-      if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
-        const form = Object.fromEntries(new URLSearchParams(req.body))
-        sessions.push(form)
-        const id = `cs_test_${sessions.length}${Math.random().toString(36).slice(2, 10)}`
-        let total = 0
-        for (let i = 0; form[`line_items[${i}][quantity]`]; i++) {
-          total += Number(form[`line_items[${i}][quantity]`]) * Number(form[`line_items[${i}][price_data][unit_amount]`])
-        }
-        return json(res, 200, {
-          id,
-          object: 'checkout.session',
-          mode: form.mode,
-          status: 'open',
-          payment_status: 'unpaid',
-          amount_total: total,
-          currency: 'usd',
-          client_reference_id: form.client_reference_id ?? null,
-          customer_email: form.customer_email ?? null,
-          metadata: Object.fromEntries(
-            Object.entries(form)
-              .filter(([k]) => k.startsWith('metadata['))
-              .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
-          ),
-          customer_creation: form.customer_creation ?? null,
-          expires_at: Number(form.expires_at),
-          success_url: form.success_url,
-          cancel_url: form.cancel_url,
-          url: `https://checkout.stripe.test/c/pay/${id}`,
-        })
-      }
+      if (req.method === 'POST' && req.path === '/v1/checkout/sessions') return idempotent(req, res, () => createSession(req.body))
       json(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } })
     },
     (status) => ({
@@ -208,7 +277,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     intents,
     paySession(sessionId: string, card: { brand?: string; last4?: string } = {}) {
       const customer = `cus_${rand()}`
-      const pm: FakeCard = { id: `pm_${rand()}`, customer, brand: card.brand ?? 'visa', last4: card.last4 ?? '4242', declineCode: null }
+      const pm: FakeCard = { id: `pm_${rand()}`, customer, brand: card.brand ?? 'visa', last4: card.last4 ?? '4242', failure: null }
       cards.set(pm.id, pm)
       const id = `pi_${rand()}`
       intents.set(
@@ -217,10 +286,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       )
       return { paymentIntent: id, customer, paymentMethod: pm.id }
     },
-    declineCard(paymentMethodId: string, declineCode = 'insufficient_funds') {
+    addCard(customer: string, card: { brand?: string; last4?: string } = {}) {
+      const pm: FakeCard = { id: `pm_${rand()}`, customer, brand: card.brand ?? 'mastercard', last4: card.last4 ?? '4444', failure: null }
+      cards.set(pm.id, pm)
+      return pm.id
+    },
+    declineCard(paymentMethodId: string, failure: FakeCardFailure = 'insufficient_funds') {
       const card = cards.get(paymentMethodId)
       if (!card) throw new Error(`no fake card ${paymentMethodId}`)
-      card.declineCode = declineCode
+      card.failure = failure
+    },
+    failNextCharge(how: 429 | 500 | 'lost') {
+      next.failure = how
     },
   })
 }
@@ -269,6 +346,13 @@ export function stripeSessionEvent(
 
 // ---------------------------------------------------------------- PayPal
 
+interface FakeCapture {
+  id: string
+  status: string
+  amount: { currency_code: string; value: string }
+  status_details?: { reason: string }
+}
+
 interface FakeOrder {
   id: string
   body: Record<string, unknown>
@@ -276,7 +360,7 @@ interface FakeOrder {
   approved: boolean
   /** the payer's funding is refused at capture */
   declines: boolean
-  capture: { id: string; status: string; amount: { currency_code: string; value: string } } | null
+  capture: FakeCapture | null
   /** the wallet vaulted at capture (a subscription checkout), or the one a merchant-initiated order pays with */
   vault: FakeVault | null
 }
@@ -303,7 +387,131 @@ export interface FakePaypal extends FakeServer {
   declineVault(vaultId: string, how?: 'refused' | 'capture_declined'): void
   /** orders on a vault_id answer APPROVED (the portal captures them) instead of COMPLETED */
   vaultOrdersNeedCapture: boolean
+  /** PayPal holds every new capture: status PENDING with this reason, until `settleCapture` */
+  holdCaptures: 'PENDING_REVIEW' | 'ECHECK' | null
+  /** PayPal completes (or denies) a capture it held, as it does later on its own */
+  settleCapture(captureId: string, status: 'COMPLETED' | 'DECLINED'): void
+  /** the account has PayPal's vault approval (false: an order asking to vault is refused, 403 NOT_ENABLED_TO_VAULT_PAYMENT_SOURCE) */
+  vaultApproved: boolean
+  /** the capture of an order that asked to vault completes without vaulting (no vault id in the answer) */
+  vaultFailsAtCapture: boolean
+  /** PayPal's clock, in ms: a PayPal-Request-Id is honoured for 6 hours of it */
+  now: () => number
 }
+
+/** How long PayPal honours a PayPal-Request-Id (its documented default). */
+export const PAYPAL_REQUEST_ID_TTL_MS = 6 * 3600_000
+
+/**
+ * The create-order request as PayPal's checkout_orders_v2 specification has it, for the fields the
+ * portal sends: lengths, patterns and enums of the spec, and unknown fields refused (strict), so a
+ * misnamed or misplaced field fails here as it would at PayPal.
+ */
+const money = z.strictObject({
+  currency_code: z.string().length(3),
+  value: z
+    .string()
+    .max(32)
+    .regex(/^((-?[0-9]+)|(-?([0-9]+)?[.][0-9]+))$/),
+})
+const orderRequestSchema = z.strictObject({
+  intent: z.enum(['CAPTURE', 'AUTHORIZE']),
+  purchase_units: z
+    .array(
+      z.strictObject({
+        reference_id: z.string().min(1).max(256).optional(),
+        description: z.string().min(1).max(127).optional(),
+        custom_id: z.string().min(1).max(255).optional(),
+        invoice_id: z.string().min(1).max(127).optional(),
+        soft_descriptor: z.string().min(1).max(22).optional(),
+        amount: money.extend({ breakdown: z.strictObject({ item_total: money.optional() }).optional() }),
+        payee: z
+          .strictObject({
+            merchant_id: z
+              .string()
+              .regex(/^[2-9A-HJ-NP-Z]{13}$/)
+              .optional(),
+            email_address: z.email().optional(),
+          })
+          .optional(),
+        items: z
+          .array(
+            z.strictObject({
+              name: z.string().min(1).max(127),
+              quantity: z.string().regex(/^[1-9][0-9]{0,9}$/),
+              unit_amount: money,
+              category: z.enum(['DIGITAL_GOODS', 'PHYSICAL_GOODS', 'DONATION']).optional(),
+              description: z.string().max(2048).optional(),
+              sku: z.string().max(127).optional(),
+            }),
+          )
+          .optional(),
+      }),
+    )
+    .min(1)
+    .max(10),
+  payment_source: z
+    .strictObject({
+      paypal: z.strictObject({
+        vault_id: z
+          .string()
+          .min(1)
+          .max(255)
+          .regex(/^[0-9a-zA-Z_-]+$/)
+          .optional(),
+        email_address: z.email().max(254).optional(),
+        experience_context: z
+          .strictObject({
+            brand_name: z.string().min(1).max(127).optional(),
+            locale: z
+              .string()
+              .min(2)
+              .max(10)
+              .regex(/^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|[0-9]{3}))?$/)
+              .optional(),
+            shipping_preference: z.enum(['GET_FROM_FILE', 'NO_SHIPPING', 'SET_PROVIDED_ADDRESS']).optional(),
+            user_action: z.enum(['CONTINUE', 'PAY_NOW']).optional(),
+            return_url: z.url().optional(),
+            cancel_url: z.url().optional(),
+          })
+          .optional(),
+        attributes: z
+          .strictObject({
+            vault: z.strictObject({
+              store_in_vault: z.literal('ON_SUCCESS'),
+              usage_type: z.enum(['MERCHANT', 'PLATFORM']),
+              customer_type: z.enum(['CONSUMER', 'BUSINESS']).optional(),
+              permit_multiple_payment_tokens: z.boolean().optional(),
+            }),
+          })
+          .optional(),
+        stored_credential: z
+          .strictObject({
+            payment_initiator: z.enum(['CUSTOMER', 'MERCHANT']),
+            charge_pattern: z.string().optional(),
+            usage_pattern: z
+              .enum([
+                'IMMEDIATE',
+                'DEFERRED',
+                'RECURRING_PREPAID',
+                'RECURRING_POSTPAID',
+                'THRESHOLD_PREPAID',
+                'THRESHOLD_POSTPAID',
+                'SUBSCRIPTION_PREPAID',
+                'SUBSCRIPTION_POSTPAID',
+                'UNSCHEDULED_PREPAID',
+                'UNSCHEDULED_POSTPAID',
+                'INSTALLMENT_PREPAID',
+                'INSTALLMENT_POSTPAID',
+              ])
+              .optional(),
+            usage: z.enum(['FIRST', 'SUBSEQUENT', 'DERIVED']).optional(),
+          })
+          .optional(),
+      }),
+    })
+    .optional(),
+})
 
 export const FAKE_PAYPAL_CLIENT = { id: 'fake-client-id', secret: 'fake-client-secret' }
 export const FAKE_PAYER_EMAIL = 'buyer@example.com'
@@ -311,15 +519,22 @@ export const FAKE_PAYER_EMAIL = 'buyer@example.com'
 export async function startFakePaypal(): Promise<FakePaypal> {
   const orders = new Map<string, FakeOrder>()
   const vaults = new Map<string, FakeVault>()
-  /** PayPal-Request-Id → the order it created (merchant-initiated orders on a vault_id) */
-  const requestIds = new Map<string, string>()
+  /** PayPal-Request-Id → the answer it had (whatever the body of a later request with it), for 6 hours */
+  const requestIds = new Map<string, { at: number; status: number; body: unknown }>()
+  const captures = new Map<string, FakeCapture>()
   const tokens = new Set<string>()
   const state = { tokensIssued: 0 }
-  const newCapture = (o: FakeOrder, status = 'COMPLETED') => ({
-    id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
-    status,
-    amount: { currency_code: 'USD', value: o.amount },
-  })
+  const newCapture = (o: FakeOrder, status = 'COMPLETED'): FakeCapture => {
+    const hold = status === 'COMPLETED' ? (fake as Partial<FakePaypal>).holdCaptures : null
+    const capture: FakeCapture = {
+      id: `CAP${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+      status: hold ? 'PENDING' : status,
+      amount: { currency_code: 'USD', value: o.amount },
+      ...(hold ? { status_details: { reason: hold } } : {}),
+    }
+    captures.set(capture.id, capture)
+    return capture
+  }
   const wantsVault = (o: FakeOrder) =>
     (o.body.payment_source as { paypal?: { attributes?: { vault?: { store_in_vault?: string } } } } | undefined)?.paypal?.attributes?.vault?.store_in_vault ===
     'ON_SUCCESS'
@@ -353,6 +568,64 @@ export async function startFakePaypal(): Promise<FakePaypal> {
     ],
   })
 
+  /** one call to PayPal's API, answered as PayPal would (the caller handles PayPal-Request-Id) */
+  function route(req: RecordedRequest): { status: number; body: unknown } {
+    if (req.method === 'POST' && req.path === '/v2/checkout/orders') {
+      const parsed = orderRequestSchema.safeParse(JSON.parse(req.body))
+      if (!parsed.success) {
+        const details = parsed.error.issues.map((i) => ({ field: `/${i.path.join('/')}`, issue: 'INVALID_PARAMETER_SYNTAX', description: i.message }))
+        return { status: 400, body: { name: 'INVALID_REQUEST', message: 'Request is not well-formed, syntactically incorrect, or violates schema.', details } }
+      }
+      const body = parsed.data as Record<string, unknown>
+      if (wantsVault({ body } as FakeOrder) && !self().vaultApproved)
+        return {
+          status: 403,
+          body: {
+            name: 'NOT_AUTHORIZED',
+            message: 'Authorization failed due to insufficient permissions.',
+            details: [{ issue: 'NOT_ENABLED_TO_VAULT_PAYMENT_SOURCE' }],
+          },
+        }
+      const unit = (body.purchase_units as { amount: { value: string } }[])[0]!
+      const vaultId = (body.payment_source as { paypal?: { vault_id?: string } } | undefined)?.paypal?.vault_id
+      const id = `${5 + orders.size}FAKE${Math.random().toString(36).slice(2, 12).toUpperCase()}`
+      const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null, vault: null }
+      if (vaultId) {
+        const vault = vaults.get(vaultId)
+        if (!vault) return { status: 422, body: unprocessable('INVALID_RESOURCE_ID') }
+        if (vault.declines === 'refused') return { status: 422, body: unprocessable('INSTRUMENT_DECLINED') }
+        // no buyer to ask: approved at once, and (unless told otherwise) captured in the same call
+        Object.assign(order, { vault, approved: true, declines: vault.declines === 'capture_declined' })
+        if (!self().vaultOrdersNeedCapture) order.capture = newCapture(order, order.declines ? 'DECLINED' : 'COMPLETED')
+      }
+      orders.set(id, order)
+      return { status: vaultId ? 201 : 200, body: view(order) }
+    }
+    const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
+    const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
+    if (m && !order) return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } }
+    if (order && req.method === 'GET' && !m![2]) return { status: 200, body: view(order) }
+    if (order && req.method === 'POST' && m![2]) {
+      if (order.capture) return { status: 422, body: unprocessable('ORDER_ALREADY_CAPTURED') }
+      if (!order.approved) return { status: 422, body: unprocessable('ORDER_NOT_APPROVED') }
+      if (order.declines) return { status: 422, body: unprocessable('INSTRUMENT_DECLINED') }
+      order.capture = newCapture(order)
+      if (wantsVault(order) && !order.vault && !self().vaultFailsAtCapture) {
+        const vault: FakeVault = {
+          id: `VT${Math.random().toString(36).slice(2, 10)}`,
+          customerId: `CUST${Math.random().toString(36).slice(2, 8)}`,
+          email: FAKE_PAYER_EMAIL,
+          declines: null,
+        }
+        vaults.set(vault.id, vault)
+        order.vault = vault
+      }
+      return { status: 201, body: view(order) }
+    }
+    return { status: 404, body: { name: 'NOT_FOUND', message: `no fake for ${req.method} ${req.path}` } }
+  }
+  const self = () => fake as FakePaypal
+
   const fake: FakeServer = await startServer(
     (req, res) => {
       if (req.method === 'POST' && req.path === '/v1/oauth2/token') {
@@ -373,50 +646,13 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       const bearer = req.headers.authorization?.replace(/^Bearer /, '')
       if (!bearer || !tokens.has(bearer)) return json(res, 401, { error: 'invalid_token', error_description: 'Token signature verification failed' })
 
-      if (req.method === 'POST' && req.path === '/v2/checkout/orders') {
-        const body = JSON.parse(req.body) as Record<string, unknown>
-        const unit = (body.purchase_units as { amount: { value: string } }[])[0]!
-        const vaultId = (body.payment_source as { paypal?: { vault_id?: string } } | undefined)?.paypal?.vault_id
-        const requestId = req.headers['paypal-request-id']
-        // PayPal's idempotency for merchant-initiated orders: the same PayPal-Request-Id answers the same order
-        const known = vaultId && typeof requestId === 'string' ? orders.get(requestIds.get(requestId) ?? '') : undefined
-        if (known) return json(res, 200, view(known))
-        const id = `${5 + orders.size}FAKE${Math.random().toString(36).slice(2, 12).toUpperCase()}`
-        const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null, vault: null }
-        if (vaultId) {
-          const vault = vaults.get(vaultId)
-          if (!vault) return json(res, 422, unprocessable('INVALID_RESOURCE_ID'))
-          if (vault.declines === 'refused') return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
-          // no buyer to ask: approved at once, and (unless told otherwise) captured in the same call
-          Object.assign(order, { vault, approved: true, declines: vault.declines === 'capture_declined' })
-          if (!(fake as Partial<FakePaypal>).vaultOrdersNeedCapture) order.capture = newCapture(order, order.declines ? 'DECLINED' : 'COMPLETED')
-          if (typeof requestId === 'string') requestIds.set(requestId, id)
-        }
-        orders.set(id, order)
-        return json(res, vaultId ? 201 : 200, view(order))
-      }
-      const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
-      const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
-      if (m && !order) return json(res, 404, { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] })
-      if (order && req.method === 'GET' && !m![2]) return json(res, 200, view(order))
-      if (order && req.method === 'POST' && m![2]) {
-        if (order.capture) return json(res, 422, unprocessable('ORDER_ALREADY_CAPTURED'))
-        if (!order.approved) return json(res, 422, unprocessable('ORDER_NOT_APPROVED'))
-        if (order.declines) return json(res, 422, unprocessable('INSTRUMENT_DECLINED'))
-        order.capture = newCapture(order)
-        if (wantsVault(order) && !order.vault) {
-          const vault: FakeVault = {
-            id: `VT${Math.random().toString(36).slice(2, 10)}`,
-            customerId: `CUST${Math.random().toString(36).slice(2, 8)}`,
-            email: FAKE_PAYER_EMAIL,
-            declines: null,
-          }
-          vaults.set(vault.id, vault)
-          order.vault = vault
-        }
-        return json(res, 201, view(order))
-      }
-      json(res, 404, { name: 'NOT_FOUND', message: `no fake for ${req.method} ${req.path}` })
+      // PayPal's idempotency: a PayPal-Request-Id answers its first answer, whatever the body, for 6 hours; then it runs again
+      const requestId = req.method === 'POST' ? req.headers['paypal-request-id'] : undefined
+      const known = typeof requestId === 'string' ? requestIds.get(requestId) : undefined
+      if (known && self().now() - known.at < PAYPAL_REQUEST_ID_TTL_MS) return json(res, known.status, known.body)
+      const answer = route(req)
+      if (typeof requestId === 'string') requestIds.set(requestId, { at: self().now(), ...answer })
+      json(res, answer.status, answer.body)
     },
     (status) => ({ name: status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'UNPROCESSABLE_ENTITY', message: `fake PayPal answers ${status}`, details: [] }),
   )
@@ -424,6 +660,16 @@ export async function startFakePaypal(): Promise<FakePaypal> {
     orders,
     vaults,
     vaultOrdersNeedCapture: false,
+    holdCaptures: null,
+    vaultApproved: true,
+    vaultFailsAtCapture: false,
+    now: () => Date.now(),
+    settleCapture(captureId: string, status: 'COMPLETED' | 'DECLINED') {
+      const capture = captures.get(captureId)
+      if (!capture || capture.status !== 'PENDING') throw new Error(`no pending fake capture ${captureId}`)
+      capture.status = status
+      delete capture.status_details
+    },
     declineVault(vaultId: string, how: 'refused' | 'capture_declined' = 'refused') {
       const vault = vaults.get(vaultId)
       if (!vault) throw new Error(`no fake vault ${vaultId}`)

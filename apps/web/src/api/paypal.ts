@@ -10,6 +10,7 @@ export const capturePaypalOrder = (orderId: string) => call(contractCalls.paypal
  * On a page PayPal returns to (a top-up's or a purchase's success page): captures the approved order
  * named by ?token= once (section 4: a sync after approval). Answers whether the capture is running.
  * A failed capture has shown the error modal; the order stays pending and a later sync applies it.
+ * A refused funding source sends the buyer back to PayPal's approval page of the same order.
  */
 export function usePaypalReturnCapture(): { capturing: boolean } {
   const [search] = useSearchParams()
@@ -20,8 +21,12 @@ export function usePaypalReturnCapture(): { capturing: boolean } {
     if (!order || started.current) return
     started.current = true
     capturePaypalOrder(order)
-      .catch(() => undefined)
-      .finally(() => setCapturing(false))
+      .then((result) => {
+        // PayPal refused the funding source: back to PayPal to choose another, then here again
+        if (result.approve_url) window.location.assign(result.approve_url)
+        else setCapturing(false)
+      })
+      .catch(() => setCapturing(false))
   }, [order])
   return { capturing }
 }

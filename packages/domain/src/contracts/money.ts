@@ -75,7 +75,14 @@ export const moneyContracts = {
     tags: ['payments'],
     summary: 'Capture a PayPal order the customer approved (the sync after approval); applying it is idempotent',
     body: z.object({ order_id: text().min(1).max(100) }),
-    response: { 200: okSchema.extend({ transaction_id: z.number(), transaction_status: z.enum(TRANSACTION_STATUSES) }) },
+    response: {
+      200: okSchema.extend({
+        transaction_id: z.number(),
+        transaction_status: z.enum(TRANSACTION_STATUSES),
+        // PayPal refused the buyer's funding source: the browser goes back to PayPal to choose another
+        approve_url: z.url().optional(),
+      }),
+    },
     errors: ['not_found', 'external_payments_unavailable'],
   }),
 

@@ -1,11 +1,22 @@
 import Stripe from 'stripe'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
 import { COOKIES, type ExternalPaymentSource } from '@portal/domain'
 import { FAKE_PAYER_EMAIL, FAKE_PAYPAL_CLIENT, startFakePaypal, startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
 import { postgresDb } from '../../db/db.ts'
-import { Agent, DB_KIND, count, expectError, signedInClient, testConfig, useTestApp, workerDatabaseUrl, type TestContext } from '../../test/harness.ts'
+import {
+  Agent,
+  DB_KIND,
+  count,
+  expectError,
+  lastMailTo,
+  signedInClient,
+  testConfig,
+  useTestApp,
+  workerDatabaseUrl,
+  type TestContext,
+} from '../../test/harness.ts'
 import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
 import { RECEIPT_JOB } from './service.ts'
@@ -31,7 +42,7 @@ const PROVIDER_ENV = {
   PAYPAL_CLIENT_ID: FAKE_PAYPAL_CLIENT.id,
   PAYPAL_CLIENT_SECRET: FAKE_PAYPAL_CLIENT.secret,
   PAYPAL_API_BASE: paypalApi.url,
-  PAYPAL_MERCHANT_ID: 'MERCHANTFAKE',
+  PAYPAL_MERCHANT_ID: 'MERCHANTFAKE2',
 }
 const t = useTestApp(PROVIDER_ENV)
 const ctx = () => t.app.ctx as AppContext
@@ -103,7 +114,7 @@ describe('providers in the app', () => {
     const body = (await agent.get('/api/client/')).json()
     expect(body.payment_provider_key).toBe('pk_test_fake')
     expect(body.paypal_client_id).toBe(FAKE_PAYPAL_CLIENT.id)
-    expect(body.paypal_merchant_id).toBe('MERCHANTFAKE')
+    expect(body.paypal_merchant_id).toBe('MERCHANTFAKE2')
   })
 })
 
@@ -299,6 +310,28 @@ describe('POST /api/paypal/capture-payment/', () => {
     ])
   })
 
+  it('a subscription-mode order captured without a vault id: paid, logged for an operator, and the customer told renewals need a payment method', async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const { tx, session } = await pendingTopUp(client.id, email, 'paypal', 2_500, 'subscription')
+    paypalApi.vaultFailsAtCapture = true
+    const logged = vi.spyOn(ctx().log, 'error')
+    try {
+      paypalApi.approve(session.sessionId)
+      const res = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+      expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'ok' })
+      // a repeated sync applies nothing and tells nobody again
+      await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    } finally {
+      paypalApi.vaultFailsAtCapture = false
+    }
+    expect(await count(t.db, 'payment_methods')).toBe(0)
+    expect(logged.mock.calls.filter(([, msg]) => String(msg).includes('kept no payment method'))).toHaveLength(1)
+    logged.mockRestore()
+    const mail = await lastMailTo(t.db, email)
+    expect(mail?.subject).toBe('Your subscription needs a payment method for its renewals')
+    expect(await count(t.db, 'mail_outbox WHERE subject = $1', [mail!.subject])).toBe(1)
+  })
+
   it("another client's order, or one the portal never opened, is not found", async () => {
     const owner = await signedInClient(t)
     const stranger = await signedInClient(t)
@@ -327,13 +360,17 @@ describe('POST /api/paypal/capture-payment/', () => {
     expect(await state(client.id, tx.id)).toMatchObject({ status: 0, balance: 15_000, entries: 1 })
   })
 
-  it('the payer funding refused: the transaction is declined, the balance stays', async () => {
+  it('the payer funding refused (INSTRUMENT_DECLINED): the answer sends the buyer back to PayPal, the transaction stays pending; another source pays', async () => {
     const { agent, client, email } = await signedInClient(t)
     const { tx, session } = await pendingTopUp(client.id, email, 'paypal')
     paypalApi.approve(session.sessionId, { declines: true })
     const res = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
-    expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'declined' })
-    expect(await state(client.id, tx.id)).toMatchObject({ status: 2, balance: 0, entries: 0 })
+    expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'pending', approve_url: session.url })
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 1, balance: 0, entries: 0 })
+    // the buyer chose another funding source at PayPal and came back
+    paypalApi.approve(session.sessionId)
+    const again = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    expect(again.json()).toMatchObject({ transaction_id: tx.id, transaction_status: 'ok' })
   })
 
   it('anonymous: 401', async () => {

@@ -10,7 +10,7 @@ import { applyPaymentEvent, type AppliedEvent } from './service.ts'
  * approval. Both end in applyPaymentEvent, which applies an event once however often it comes.
  */
 
-type Ctx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'payments'>
+type Ctx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'payments' | 'mailer' | 'config'>
 
 /** A paid event that found its transaction already closed took money the portal did not credit: an operator must refund it. */
 function warnIfPaidButClosed(ctx: Ctx, event: PaymentEvent, result: AppliedEvent) {
@@ -51,6 +51,8 @@ export async function receiveStripeWebhook(ctx: Ctx, req: WebhookRequest): Promi
 export interface CaptureResult {
   transaction_id: number
   transaction_status: TransactionStatus
+  /** the buyer's funding source was refused: PayPal's page to choose another (the transaction stays pending) */
+  approve_url?: string
 }
 
 /**
@@ -65,7 +67,7 @@ export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: st
   if (t.status !== TRANSACTION_STATUS.pending) return { transaction_id: t.id, transaction_status: transactionStatusOf(t.status) }
   const paypal = ctx.payments.byName('paypal')
   if (!paypal?.capture) return fail('external_payments_unavailable')
-  let event: PaymentEvent
+  let event: Awaited<ReturnType<NonNullable<typeof paypal.capture>>>
   try {
     event = await paypal.capture(orderId)
   } catch (err) {
@@ -74,6 +76,10 @@ export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: st
       return fail('external_payments_unavailable')
     }
     throw err
+  }
+  if ('retryUrl' in event) {
+    ctx.log.info({ order: orderId, transaction: t.id }, 'PayPal refused the funding source; the buyer goes back to PayPal to choose another')
+    return { transaction_id: t.id, transaction_status: transactionStatusOf(t.status), approve_url: event.retryUrl }
   }
   const result = await applyPaymentEvent(ctx, event)
   warnIfPaidButClosed(ctx, event, result)

@@ -8,6 +8,8 @@ import { closeTransaction, lockTransactionBySession, markTransactionPaid, nextIn
 import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
 import { recordPaymentEvent, savePaymentMethod } from './queries.ts'
 import { recordPaid } from '../activity/queries.ts'
+import { findClientById } from '../account/queries.ts'
+import { renewalsNeedMethodMail } from './mails.ts'
 
 /** The job that mails the receipt (with the invoice when the client's bills_mail is on) of a paid transaction. */
 export const RECEIPT_JOB = 'payments.receipt'
@@ -51,6 +53,20 @@ const FULFILMENT = new Map<string, Fulfilment>([
   ],
 ])
 
+/**
+ * A subscription paid without a method kept for its renewals (PayPal answered no vault id, usually
+ * an account without PayPal's vault approval): a log line for an operator, and a mail telling the
+ * customer that renewals need a payment method, in the transaction that credits.
+ */
+async function tellRenewalsNeedMethod(ctx: Partial<Pick<AppContext, 'mailer' | 'config' | 'log'>>, tx: Queryable, t: TransactionRow, event: PaymentEvent) {
+  ctx.log?.error(
+    { provider: event.provider, transaction: t.id, client: t.client_id, session: event.sessionId },
+    'subscription paid but the provider kept no payment method: it cannot renew by itself (PayPal vault approval?); the customer is told',
+  )
+  const client = ctx.mailer && ctx.config ? await findClientById(tx, t.client_id) : null
+  if (client) await ctx.mailer!.enqueue(tx, renewalsNeedMethodMail(ctx.config!.PUBLIC_URL, client.email, { paidWith: event.paymentMethod ?? null }))
+}
+
 /** Adds (or replaces) what a paid transaction of `kind` delivers. */
 export function registerFulfilment(kind: string, fulfilment: Fulfilment) {
   FULFILMENT.set(kind, fulfilment)
@@ -72,7 +88,7 @@ export interface AppliedEvent {
  * before the commit leaves nothing applied and nothing recorded: the next delivery applies it.
  */
 export async function applyPaymentEvent(
-  ctx: Pick<AppContext, 'db' | 'jobs' | 'log'> & Partial<Pick<AppContext, 'clock'>>,
+  ctx: Pick<AppContext, 'db' | 'jobs' | 'log'> & Partial<Pick<AppContext, 'clock' | 'mailer' | 'config'>>,
   event: PaymentEvent,
 ): Promise<AppliedEvent> {
   return ctx.db.transaction(async (tx) => {
@@ -111,6 +127,7 @@ export async function applyPaymentEvent(
     await recordPaid(tx, t.id, now)
     await confirmPromoOfTransaction(tx, t.id)
     await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
+    if (event.savedMethodMissing) await tellRenewalsNeedMethod(ctx, tx, t, event)
     return { transactionId: t.id, status: 'ok', applied: true }
   })
 }

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY_SECONDS, ERRORS, MONTH_SECONDS, TRANSACTION_STATUS, type LicenseView } from '@portal/domain'
-import { PaymentUnavailable, type PaymentProvider } from '../../platform/payments/port.ts'
+import { withPinnedCharges } from '../../platform/payments/idempotency.ts'
+import { PaymentUnavailable, type ChargeRequest, type PaymentProvider } from '../../platform/payments/port.ts'
 import type { PaymentProviders } from '../../platform/payments/registry.ts'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { credit } from '../../test/money.ts'
 import { balanceAndLedgerSum } from '../balance/queries.ts'
 import { seedCatalogue } from '../catalogue/queries.ts'
+import { savePaymentMethod } from '../payments/queries.ts'
 import { runRenewals, sendExpiryWarnings } from './renewal.ts'
 
 /**
@@ -303,6 +305,44 @@ describe('renewal by a saved card (sandbox)', () => {
     expect(await renew()).toEqual({ renewed: 1 })
     expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([0])
     expect((await view()).subscription).toMatchObject({ state: 'active', failed_attempts: 0 })
+  })
+
+  it('a charge whose answer was lost, retried after the customer changed their card, sends the first card under its key, never the new one', async () => {
+    const { client, license } = await subscribed({ source: 'stripe' })
+    const real = t.app.ctx.payments
+    const sent: ChargeRequest[] = []
+    let lost = true
+    // a provider that charges and, the first time, loses its answer: the portal cannot know whether it was charged
+    const flaky: PaymentProvider = {
+      name: 'sandbox',
+      createCheckout: () => Promise.reject(new PaymentUnavailable('not here')),
+      async charge(req) {
+        sent.push(req)
+        if (lost) {
+          lost = false
+          throw new PaymentUnavailable('connection lost after the charge')
+        }
+        const id = `sbch_${req.idempotencyKey}`
+        return { event: { provider: 'sandbox', eventId: `${id}.paid`, sessionId: id, outcome: 'paid', amountCents: req.amountCents } }
+      },
+    }
+    const pinned = withPinnedCharges(flaky, t.db)
+    t.app.ctx.payments = { ...real, byName: (n) => (n === 'sandbox' ? pinned : real.byName(n)) } satisfies PaymentProviders
+    try {
+      t.clock.set(at(license.expire_date, 60_000))
+      expect(await renew()).toEqual({ unavailable: 1 })
+      // meanwhile the customer saved another card, and the subscription renews with it from now on
+      const newCard = await savePaymentMethod(t.db, client.id, { provider: 'sandbox', source: 'stripe', token: 'sbpm_new_card', cardLast4: '4444' })
+      await t.db.query('UPDATE subscriptions SET payment_method_id = $1 WHERE license_id = $2', [newCard, license.id])
+      expect(await renew()).toEqual({ renewed: 1 })
+    } finally {
+      t.app.ctx.payments = real
+    }
+    expect(sent).toHaveLength(2)
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([sent[0]!.idempotencyKey, sent[0]!.idempotencyKey])
+    expect(sent.map((r) => r.method.token)).toEqual([sent[0]!.method.token, sent[0]!.method.token])
+    expect(sent.some((r) => r.method.token === 'sbpm_new_card')).toBe(false)
+    expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([0])
   })
 })
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { FAKE_PAYER_EMAIL, FAKE_PAYPAL_CLIENT, startFakePaypal } from '../../test/fake-providers.ts'
 import { centsToDecimal, createPaypalProvider, decimalToCents } from './paypal.ts'
-import { PaymentUnavailable, type CheckoutRequest, type PaymentProvider, type SavedPaymentMethod } from './port.ts'
+import { PaymentUnavailable, type CheckoutRequest, type PaymentEvent, type PaymentProvider, type SavedPaymentMethod } from './port.ts'
 
 /** The PayPal adapter against a local fake of PayPal's REST API (OAuth token, Orders v2). */
 
@@ -13,15 +13,30 @@ const config = {
   PAYPAL_CLIENT_ID: FAKE_PAYPAL_CLIENT.id,
   PAYPAL_CLIENT_SECRET: FAKE_PAYPAL_CLIENT.secret,
   PAYPAL_API_BASE: fake.url,
-  PAYPAL_MERCHANT_ID: 'MERCHANTFAKE',
+  PAYPAL_MERCHANT_ID: 'MERCHANTFAKE2',
 }
+/** each test an installation of its own: its own prefix of the PayPal-Request-Ids */
+let prefix = 'p-test'
+const keyPrefix = () => Promise.resolve(prefix)
 let paypal: PaymentProvider
 beforeEach(() => {
   fake.mode = 'ok'
   fake.requests.length = 0
   fake.vaultOrdersNeedCapture = false
-  paypal = createPaypalProvider(config, { timeoutMs: 5_000 })
+  fake.holdCaptures = null
+  fake.vaultApproved = true
+  fake.vaultFailsAtCapture = false
+  fake.now = () => Date.now()
+  prefix = `p${Math.random().toString(16).slice(2, 14)}`
+  paypal = createPaypalProvider(config, { timeoutMs: 5_000, keyPrefix })
 })
+
+/** a capture that answered an event (not a retry at PayPal) */
+async function captured(orderId: string): Promise<PaymentEvent> {
+  const result = await paypal.capture!(orderId)
+  if ('retryUrl' in result) throw new Error(`capture of ${orderId} answered a retry: ${result.retryUrl}`)
+  return result
+}
 
 const request = (over: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   transactionId: 7,
@@ -59,7 +74,7 @@ describe('createCheckout', () => {
     const [token, create] = fake.requests
     expect(token!.path).toBe('/v1/oauth2/token')
     expect(create!.path).toBe('/v2/checkout/orders')
-    expect(create!.headers['paypal-request-id']).toBe('portal-checkout-7')
+    expect(create!.headers['paypal-request-id']).toBe(`${prefix}:checkout:7`)
     expect(order.body).toEqual({
       intent: 'CAPTURE',
       purchase_units: [
@@ -69,7 +84,7 @@ describe('createCheckout', () => {
           description: 'Balance top-up',
           amount: { currency_code: 'USD', value: '150.50', breakdown: { item_total: { currency_code: 'USD', value: '150.50' } } },
           items: [{ name: 'Balance top-up', quantity: '1', unit_amount: { currency_code: 'USD', value: '150.50' }, category: 'DIGITAL_GOODS' }],
-          payee: { merchant_id: 'MERCHANTFAKE' },
+          payee: { merchant_id: 'MERCHANTFAKE2' },
         },
       ],
       payment_source: {
@@ -112,7 +127,7 @@ describe('createCheckout', () => {
 
     // with the clock past the token's lifetime a new one is taken
     let now = Date.now()
-    const aging = createPaypalProvider(config, { now: () => now })
+    const aging = createPaypalProvider(config, { now: () => now, keyPrefix })
     await aging.createCheckout(request({ transactionId: 4 }))
     now += 32_400_000
     await aging.createCheckout(request({ transactionId: 5 }))
@@ -139,8 +154,65 @@ describe('createCheckout', () => {
   })
 
   it('wrong client credentials: PaymentUnavailable', async () => {
-    const wrong = createPaypalProvider({ ...config, PAYPAL_CLIENT_SECRET: 'nope' })
+    const wrong = createPaypalProvider({ ...config, PAYPAL_CLIENT_SECRET: 'nope' }, { keyPrefix })
     await expect(wrong.createCheckout(request())).rejects.toBeInstanceOf(PaymentUnavailable)
+  })
+})
+
+describe('what the faithful fake holds the adapter to', () => {
+  it("two installations on one PayPal account: the same transaction id is two orders (PayPal would answer the first installation's order)", async () => {
+    const ours = await paypal.createCheckout(request({ transactionId: 3 }))
+    const other = createPaypalProvider(config, { keyPrefix: () => Promise.resolve('pother000000') })
+    const theirs = await other.createCheckout(
+      request({ transactionId: 3, amountCents: 900, lines: [{ description: 'Other', quantity: 1, amount_cents: 900 }] }),
+    )
+    expect(theirs.sessionId).not.toBe(ours.sessionId)
+    expect(fake.orders.get(theirs.sessionId)!.amount).toBe('9.00')
+  })
+
+  it('a body PayPal would refuse (a merchant id that is not a PayPal account id) is refused: PaymentUnavailable', async () => {
+    const wrong = createPaypalProvider({ ...config, PAYPAL_MERCHANT_ID: 'MERCHANTFAKE' }, { keyPrefix })
+    await expect(wrong.createCheckout(request())).rejects.toThrow(/400 INVALID_REQUEST/)
+  })
+
+  it('an account without vault approval: a subscription checkout is refused with a reason an operator can act on', async () => {
+    fake.vaultApproved = false
+    await expect(paypal.createCheckout(request({ mode: 'subscription' }))).rejects.toThrow(/vault approval/)
+    // a one-off payment still works
+    await expect(paypal.createCheckout(request({ transactionId: 11 }))).resolves.toMatchObject({ provider: 'paypal' })
+  })
+
+  it('a subscription capture PayPal completes without vaulting: paid, flagged savedMethodMissing', async () => {
+    fake.vaultFailsAtCapture = true
+    const { sessionId } = await paypal.createCheckout(request({ mode: 'subscription' }))
+    fake.approve(sessionId)
+    const event = await captured(sessionId)
+    expect(event).toMatchObject({ outcome: 'paid', savedMethodMissing: true })
+    expect(event.savedMethod).toBeUndefined()
+  })
+
+  it.each(['PENDING_REVIEW', 'ECHECK'] as const)(
+    'a checkout capture held %s: PaymentUnavailable naming the reason; completed later, the capture answers paid',
+    async (reason) => {
+      fake.holdCaptures = reason
+      const { sessionId } = await paypal.createCheckout(request())
+      fake.approve(sessionId)
+      const held = await captured(sessionId).catch((err: unknown) => err)
+      expect(held).toBeInstanceOf(PaymentUnavailable)
+      expect((held as PaymentUnavailable).message).toContain(reason)
+      expect((held as PaymentUnavailable).providerRef).toBe(sessionId)
+      fake.settleCapture(fake.orders.get(sessionId)!.capture!.id, 'COMPLETED')
+      expect(await captured(sessionId)).toMatchObject({ outcome: 'paid', amountCents: 15_050 })
+    },
+  )
+
+  it('a held capture PayPal denies later: a declined event', async () => {
+    fake.holdCaptures = 'PENDING_REVIEW'
+    const { sessionId } = await paypal.createCheckout(request())
+    fake.approve(sessionId)
+    await expect(captured(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
+    fake.settleCapture(fake.orders.get(sessionId)!.capture!.id, 'DECLINED')
+    expect(await captured(sessionId)).toMatchObject({ outcome: 'declined' })
   })
 })
 
@@ -148,7 +220,7 @@ describe('capture', () => {
   it('captures an approved order: a paid event with the capture id, the amount and the payer', async () => {
     const { sessionId } = await paypal.createCheckout(request())
     fake.approve(sessionId)
-    const event = await paypal.capture!(sessionId)
+    const event = await captured(sessionId)
     const capture = fake.orders.get(sessionId)!.capture!
     expect(event).toEqual({
       provider: 'paypal',
@@ -158,36 +230,39 @@ describe('capture', () => {
       amountCents: 15_050,
       paymentMethod: `PayPal (${FAKE_PAYER_EMAIL})`,
     })
-    expect(fake.requests.at(-1)!.headers['paypal-request-id']).toBe(`portal-capture-${sessionId}`)
+    // no request id: PayPal captures an order once, and a capture after another funding source must really run
+    expect(fake.requests.at(-1)!.headers['paypal-request-id']).toBeUndefined()
   })
 
   it('an order captured already answers the same event (read back from the order), in parallel too', async () => {
     const { sessionId } = await paypal.createCheckout(request())
     fake.approve(sessionId)
-    const events = await Promise.all(Array.from({ length: 5 }, () => paypal.capture!(sessionId)))
+    const events = await Promise.all(Array.from({ length: 5 }, () => captured(sessionId)))
     expect(new Set(events.map((e) => e.eventId)).size).toBe(1)
     expect(events.every((e) => e.outcome === 'paid' && e.amountCents === 15_050)).toBe(true)
     // one capture, four answers of ORDER_ALREADY_CAPTURED followed by a GET of the order
     expect(fake.requests.filter((r) => r.method === 'GET').length).toBe(4)
-    expect((await paypal.capture!(sessionId)).eventId).toBe(events[0]!.eventId)
+    expect((await captured(sessionId)).eventId).toBe(events[0]!.eventId)
   })
 
-  it('the payer funding refused: a declined event; an order not approved yet: PaymentUnavailable (nothing to apply)', async () => {
+  it('the payer funding refused (INSTRUMENT_DECLINED): back to the approval of the same order, and a capture after another source is paid', async () => {
     const declined = await paypal.createCheckout(request({ transactionId: 8 }))
     fake.approve(declined.sessionId, { declines: true })
-    expect(await paypal.capture!(declined.sessionId)).toMatchObject({ outcome: 'declined', sessionId: declined.sessionId })
+    expect(await paypal.capture!(declined.sessionId)).toEqual({ retryUrl: declined.url })
+    fake.approve(declined.sessionId)
+    expect(await captured(declined.sessionId)).toMatchObject({ outcome: 'paid', sessionId: declined.sessionId })
 
     const open = await paypal.createCheckout(request({ transactionId: 9 }))
-    await expect(paypal.capture!(open.sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
+    await expect(captured(open.sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
   })
 
   it('PayPal down at capture: PaymentUnavailable', async () => {
     const { sessionId } = await paypal.createCheckout(request())
     fake.approve(sessionId)
     fake.mode = 503
-    await expect(paypal.capture!(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
+    await expect(captured(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
     fake.mode = 'drop'
-    await expect(paypal.capture!(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
+    await expect(captured(sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
     expect(fake.orders.get(sessionId)!.capture).toBeNull()
   })
 })
@@ -201,12 +276,12 @@ describe('subscription checkouts vault the wallet', () => {
     expect(sent.payment_source.paypal.attributes).toEqual({ vault: { store_in_vault: 'ON_SUCCESS', usage_type: 'MERCHANT', customer_type: 'CONSUMER' } })
     expect(sent.payment_source.paypal.experience_context.return_url).toBe('http://portal.test/app/nuitrack/balance-purchase-success/')
     fake.approve(sessionId)
-    const event = await paypal.capture!(sessionId)
+    const event = await captured(sessionId)
     const vault = fake.orders.get(sessionId)!.vault!
     expect(event).toMatchObject({ outcome: 'paid', amountCents: 15_050, paymentMethod: `PayPal (${FAKE_PAYER_EMAIL})` })
     expect(event.savedMethod).toEqual({ provider: 'paypal', source: 'paypal', token: vault.id, customerRef: vault.customerId, paypalEmail: FAKE_PAYER_EMAIL })
     // read back (captured before): the same saved wallet
-    expect((await paypal.capture!(sessionId)).savedMethod).toEqual(event.savedMethod)
+    expect((await captured(sessionId)).savedMethod).toEqual(event.savedMethod)
   })
 
   it('a one-off order asks no vault and its event saves nothing', async () => {
@@ -214,7 +289,7 @@ describe('subscription checkouts vault the wallet', () => {
     const sent = JSON.parse(fake.requests.find((r) => r.path === '/v2/checkout/orders')!.body) as { payment_source: { paypal: Record<string, unknown> } }
     expect(sent.payment_source.paypal.attributes).toBeUndefined()
     fake.approve(sessionId)
-    expect((await paypal.capture!(sessionId)).savedMethod).toBeUndefined()
+    expect((await captured(sessionId)).savedMethod).toBeUndefined()
   })
 })
 
@@ -223,7 +298,7 @@ describe('charge', () => {
   async function vaulted(): Promise<SavedPaymentMethod> {
     const { sessionId } = await paypal.createCheckout(request({ mode: 'subscription', transactionId: 20 + fake.orders.size }))
     fake.approve(sessionId)
-    return (await paypal.capture!(sessionId)).savedMethod!
+    return (await captured(sessionId)).savedMethod!
   }
   const charge = (method: SavedPaymentMethod, key: string, amountCents = 2_900) =>
     paypal.charge({ transactionId: 99, idempotencyKey: key, method, amountCents, description: 'Nuitrack renewal', customerEmail: 'ada@example.com' })
@@ -233,10 +308,12 @@ describe('charge', () => {
     fake.requests.length = 0
     const result = await charge(method, 'renewal:3:2026-12-01:0')
     const create = fake.requests.find((r) => r.path === '/v2/checkout/orders')!
-    expect(create.headers['paypal-request-id']).toBe('renewal:3:2026-12-01:0')
+    expect(create.headers['paypal-request-id']).toBe(`${prefix}:renewal:3:2026-12-01:0`)
     const body = JSON.parse(create.body) as { intent: string; payment_source: unknown; purchase_units: { amount: unknown; custom_id: string }[] }
     expect(body.intent).toBe('CAPTURE')
-    expect(body.payment_source).toEqual({ paypal: { vault_id: method.token } })
+    expect(body.payment_source).toEqual({
+      paypal: { vault_id: method.token, stored_credential: { payment_initiator: 'MERCHANT', usage: 'SUBSEQUENT', usage_pattern: 'SUBSCRIPTION_PREPAID' } },
+    })
     expect(body.purchase_units[0]).toMatchObject({ amount: { currency_code: 'USD', value: '29.00' }, custom_id: '99' })
     // no separate capture call: the vaulted order completes when it is created
     expect(fake.requests.some((r) => r.path.endsWith('/capture'))).toBe(false)
@@ -257,7 +334,7 @@ describe('charge', () => {
     const method = await vaulted()
     fake.vaultOrdersNeedCapture = true
     const result = await charge(method, 'k-capture')
-    const capture = fake.requests.find((r) => r.path.endsWith('/capture') && r.headers['paypal-request-id'] === 'k-capture:capture')
+    const capture = fake.requests.find((r) => r.path.endsWith('/capture') && r.headers['paypal-request-id'] === `${prefix}:k-capture:capture`)
     expect(capture).toBeDefined()
     expect(result.event).toMatchObject({ outcome: 'paid', amountCents: 2_900 })
   })

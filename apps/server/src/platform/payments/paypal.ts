@@ -1,10 +1,12 @@
 import type { Cents } from '@portal/domain'
 import type { Config } from '../config.ts'
+import { prefixedKey } from './idempotency.ts'
 import {
   PaymentUnavailable,
   type ChargeRequest,
   type ChargeResult,
   type CheckoutRequest,
+  type CaptureRetry,
   type CheckoutSession,
   type PaymentEvent,
   type PaymentProvider,
@@ -31,6 +33,8 @@ export interface PaypalOptions {
   timeoutMs?: number
   /** for tests: the clock that ages the cached token */
   now?: () => number
+  /** the installation's prefix of every PayPal-Request-Id (platform/payments/idempotency.ts) */
+  keyPrefix: () => Promise<string>
 }
 
 interface Money {
@@ -42,6 +46,8 @@ interface Capture {
   status: string
   amount?: Money
   custom_id?: string
+  /** why a capture is PENDING (PENDING_REVIEW, ECHECK, ...) */
+  status_details?: { reason?: string }
 }
 interface Order {
   id: string
@@ -54,7 +60,7 @@ interface Order {
       attributes?: { vault?: { id?: string; status?: string; customer?: { id?: string } } }
     }
   }
-  purchase_units?: { custom_id?: string; payments?: { captures?: Capture[] } }[]
+  purchase_units?: { reference_id?: string; custom_id?: string; payments?: { captures?: Capture[] } }[]
 }
 interface ApiErrorBody {
   name?: string
@@ -100,12 +106,21 @@ function items(req: CheckoutRequest) {
   })
 }
 
+/**
+ * A capture PayPal holds (PENDING_REVIEW, ECHECK, ...): not settled yet, so nothing changes now; the
+ * order's id goes with the error, so a retry reads this order rather than creating another.
+ */
+const pending = (orderId: string, capture: Capture) =>
+  new PaymentUnavailable(`PayPal capture ${capture.id} of order ${orderId} is pending (${capture.status_details?.reason ?? 'no reason given'})`, {
+    providerRef: orderId,
+  })
+
 /** The order's first capture (an order of the portal has one purchase unit, captured once). */
 const captureOf = (order: Order): Capture | undefined => order.purchase_units?.[0]?.payments?.captures?.[0]
 
 /** A capture as the portal's payment event. A PENDING capture is not settled yet: nothing changes, the next sync reads it again. */
 function captureToEvent(orderId: string, order: Order, capture: Capture): PaymentEvent {
-  if (capture.status === 'PENDING') throw new PaymentUnavailable(`PayPal capture ${capture.id} of order ${orderId} is pending`)
+  if (capture.status === 'PENDING') throw pending(orderId, capture)
   const email = order.payer?.email_address ?? order.payment_source?.paypal?.email_address
   const event: PaymentEvent = {
     provider: 'paypal',
@@ -121,9 +136,17 @@ function captureToEvent(orderId: string, order: Order, capture: Capture): Paymen
     event.amountCents = cents
     const saved = vaultedWallet(order)
     if (saved) event.savedMethod = saved
+    // a subscription's order asked to vault the wallet; PayPal paid it but vaulted nothing
+    else if (order.purchase_units?.[0]?.reference_id === subscriptionRef(orderTransaction(order))) event.savedMethodMissing = true
   }
   return event
 }
+
+/** the transaction an order pays (its custom_id) */
+const orderTransaction = (order: Order) => order.purchase_units?.[0]?.custom_id ?? ''
+
+/** the purchase unit's reference of a subscription's checkout: its capture must come back with a vault id */
+const subscriptionRef = (transactionId: number | string) => `subscription-${transactionId}`
 
 /** The wallet PayPal vaulted with the order (a subscription checkout's capture): its vault id, customer and e-mail. */
 function vaultedWallet(order: Order): SavedPaymentMethod | null {
@@ -142,7 +165,7 @@ function vaultedWallet(order: Order): SavedPaymentMethod | null {
 /** The reason of a refusal: the first issue PayPal named, lower case (INSTRUMENT_DECLINED → instrument_declined). */
 const issueOf = (body: ApiErrorBody | null, fallback: string) => (body?.details?.[0]?.issue ?? body?.name ?? fallback).toLowerCase()
 
-export function createPaypalProvider(config: PaypalConfig, options: PaypalOptions = {}): PaymentProvider {
+export function createPaypalProvider(config: PaypalConfig, options: PaypalOptions): PaymentProvider {
   const { PAYPAL_CLIENT_ID: clientId, PAYPAL_CLIENT_SECRET: secret } = config
   if (!clientId || !secret) throw new Error('PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must both be set')
   const base = config.PAYPAL_API_BASE.replace(/\/$/, '')
@@ -213,6 +236,19 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
     }
   }
 
+  /** the order's approval link (payer-action) as PayPal answers it, else the one PayPal's checkout page has for every order */
+  async function approvalLink(orderId: string): Promise<string> {
+    try {
+      const order = await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`)
+      const link = order.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve')
+      if (link) return link.href
+    } catch {
+      // the link PayPal's checkout page serves for every order will do
+    }
+    const web = base.includes('sandbox') ? 'https://www.sandbox.paypal.com' : 'https://www.paypal.com'
+    return `${web}/checkoutnow?token=${encodeURIComponent(orderId)}`
+  }
+
   const unavailable = (what: string, err: unknown) =>
     err instanceof PaymentUnavailable ? err : new PaymentUnavailable(`PayPal ${what} failed: ${(err as Error).message}`, { cause: err })
 
@@ -256,17 +292,32 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
             ...(config.PAYPAL_MERCHANT_ID ? { payee: { merchant_id: config.PAYPAL_MERCHANT_ID } } : {}),
           },
         ],
-        payment_source: { paypal: { vault_id: req.method.token } },
+        payment_source: {
+          paypal: {
+            vault_id: req.method.token,
+            // a renewal the merchant starts on the wallet the buyer saved for it (PayPal's stored credential)
+            stored_credential: { payment_initiator: 'MERCHANT', usage: 'SUBSEQUENT', usage_pattern: 'SUBSCRIPTION_PREPAID' },
+          },
+        },
+      }
+      let key: string
+      try {
+        key = prefixedKey(await options.keyPrefix(), req.idempotencyKey)
+      } catch (err) {
+        throw unavailable('charge', err)
       }
       let order: Order
       try {
-        order = await api<Order>('POST', '/v2/checkout/orders', body, req.idempotencyKey)
+        // an order answered before (its capture pending): read it; PayPal forgets a request id after 6 hours
+        order = req.providerRef
+          ? await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(req.providerRef)}`)
+          : await api<Order>('POST', '/v2/checkout/orders', body, key)
       } catch (err) {
-        return refusal(err, null)
+        return refusal(err, req.providerRef ?? null)
       }
       if (order.status !== 'COMPLETED' || !captureOf(order)) {
         try {
-          order = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(order.id)}/capture`, {}, `${req.idempotencyKey}:capture`)
+          order = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(order.id)}/capture`, {}, `${key}:capture`)
         } catch (err) {
           return refusal(err, order.id)
         }
@@ -280,7 +331,7 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
           event.paymentMethod = `PayPal (${req.method.paypalEmail})`
         return { event }
       }
-      if (capture.status === 'PENDING') throw new PaymentUnavailable(`PayPal capture ${capture.id} of order ${order.id} is pending`)
+      if (capture.status === 'PENDING') throw pending(order.id, capture)
       return declined(order.id, capture.id, capture.status.toLowerCase())
     },
     async createCheckout(req): Promise<CheckoutSession> {
@@ -288,7 +339,7 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
         intent: 'CAPTURE',
         purchase_units: [
           {
-            reference_id: String(req.transactionId),
+            reference_id: req.mode === 'subscription' ? subscriptionRef(req.transactionId) : String(req.transactionId),
             custom_id: String(req.transactionId),
             description: (req.lines.length === 1 ? req.lines[0]!.description : '3DiVi portal payment').slice(0, 127),
             amount: { ...usd(req.amountCents), breakdown: { item_total: usd(req.amountCents) } },
@@ -317,8 +368,15 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
       let created: Order
       try {
         // one order per transaction, whoever retries the call
-        created = await api<Order>('POST', '/v2/checkout/orders', order, `portal-checkout-${req.transactionId}`)
+        created = await api<Order>('POST', '/v2/checkout/orders', order, prefixedKey(await options.keyPrefix(), `checkout:${req.transactionId}`))
       } catch (err) {
+        if (err instanceof PaypalApiError && err.hasIssue('NOT_ENABLED_TO_VAULT_PAYMENT_SOURCE'))
+          throw new PaymentUnavailable(
+            'PayPal refused to vault the wallet: the account has no vault approval, so PayPal cannot take subscriptions (see the README)',
+            {
+              cause: err,
+            },
+          )
         throw unavailable('order creation', err)
       }
       const approve = created.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve')
@@ -326,11 +384,13 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
       return { provider: 'paypal', sessionId: created.id, url: approve.href }
     },
 
-    async capture(orderId): Promise<PaymentEvent> {
+    async capture(orderId): Promise<PaymentEvent | CaptureRetry> {
       const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}`
       let order: Order
       try {
-        order = await api<Order>('POST', `${path}/capture`, {}, `portal-capture-${orderId}`)
+        // no PayPal-Request-Id: PayPal captures an order once (ORDER_ALREADY_CAPTURED), and a capture
+        // after the buyer chose another funding source must not get the refused one replayed
+        order = await api<Order>('POST', `${path}/capture`, {})
       } catch (err) {
         if (err instanceof PaypalApiError && err.hasIssue('ORDER_ALREADY_CAPTURED')) {
           // captured before (a repeated sync, or two at once): the order's capture is the same event
@@ -340,8 +400,9 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
             throw unavailable('order lookup', again)
           }
         } else if (err instanceof PaypalApiError && err.hasIssue('INSTRUMENT_DECLINED')) {
-          // the payer's funding was refused: the order is never captured, so nothing was taken
-          return { provider: 'paypal', eventId: `${orderId}:INSTRUMENT_DECLINED`, sessionId: orderId, outcome: 'declined' }
+          // the payer's funding was refused, nothing was taken: PayPal's answer is to send the buyer
+          // back to approve the same order with another funding source (the transaction stays pending)
+          return { retryUrl: await approvalLink(orderId) }
         } else {
           throw unavailable('capture', err)
         }

@@ -63,6 +63,11 @@ export interface PaymentEvent {
   paymentMethod?: string
   /** a subscription checkout's payment method, kept by the provider for later charges */
   savedMethod?: SavedPaymentMethod
+  /**
+   * a subscription checkout paid, but the provider kept no payment method for the renewals (PayPal
+   * answered no vault id): an operator is told, and the customer that renewals need a payment method
+   */
+  savedMethodMissing?: true
 }
 
 /** A payment method a provider keeps for us: its reference and what the portal shows of it. */
@@ -83,8 +88,18 @@ export interface SavedPaymentMethod {
 export interface ChargeRequest {
   /** our transaction, carried to the provider as metadata */
   transactionId: number
-  /** the provider de-duplicates by it (Stripe Idempotency-Key, PayPal-Request-Id): a retried call charges once */
+  /**
+   * the provider de-duplicates by it (Stripe Idempotency-Key, PayPal-Request-Id, each with the
+   * installation's prefix): a retried call charges once. The caller pins it to the parameters it was
+   * first sent with (platform/payments/idempotency.ts), so a retry never sends other ones.
+   */
   idempotencyKey: string
+  /**
+   * the provider's id of this charge from an earlier answer that was not final (a PayPal order whose
+   * capture was pending): the adapter reads that charge instead of creating another, as PayPal
+   * forgets a PayPal-Request-Id after 6 hours
+   */
+  providerRef?: string
   method: SavedPaymentMethod
   amountCents: Cents
   description: string
@@ -101,6 +116,12 @@ export interface ChargeResult {
   declineReason?: string
 }
 
+/** A capture to try again after the buyer chose another funding source at the provider: the transaction stays pending. */
+export interface CaptureRetry {
+  /** the provider's approval page of the same order */
+  retryUrl: string
+}
+
 export interface WebhookRequest {
   rawBody: Buffer
   headers: Record<string, string | string[] | undefined>
@@ -115,8 +136,11 @@ export interface PaymentProvider {
    * throws WebhookSignatureError when the signature does not match
    */
   parseWebhook?(req: WebhookRequest): PaymentEvent | null | Promise<PaymentEvent | null>
-  /** PayPal: captures an approved order and answers the event it makes */
-  capture?(sessionId: string): Promise<PaymentEvent>
+  /**
+   * PayPal: captures an approved order and answers the event it makes, or, when the buyer's funding
+   * source was refused (INSTRUMENT_DECLINED), where to send the buyer to choose another one
+   */
+  capture?(sessionId: string): Promise<PaymentEvent | CaptureRetry>
   /**
    * charges a saved method now, without the customer: answers the paid or declined event; throws
    * PaymentUnavailable when the provider cannot be reached (a retry later, not a decline)
@@ -126,9 +150,18 @@ export interface PaymentProvider {
 
 /** The provider is unreachable or refused: the caller answers external_payments_unavailable and changes nothing. */
 export class PaymentUnavailable extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** the provider's id of a charge it answered but did not settle (a pending capture): a retry reads it (ChargeRequest.providerRef) */
+  readonly providerRef?: string
+  /**
+   * the provider keeps an error for this idempotency key and replays it for ever (Stripe and a 500),
+   * and it shows nothing was charged under it: a retry needs the key's next generation
+   */
+  readonly keySpent?: true
+  constructor(message: string, options?: { cause?: unknown; providerRef?: string; keySpent?: boolean }) {
     super(message, options)
     this.name = 'PaymentUnavailable'
+    if (options?.providerRef) this.providerRef = options.providerRef
+    if (options?.keySpent) this.keySpent = true
   }
 }
 

@@ -17,7 +17,13 @@ beforeEach(() => {
 
 const SECRET = 'whsec_test_secret'
 const config = { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: fake.url }
-const stripe = createStripeProvider(config, { maxNetworkRetries: 0, timeoutMs: 5_000 })
+/** each test an installation of its own: its own prefix of the idempotency keys */
+let prefix = 'p-test'
+const keyPrefix = () => Promise.resolve(prefix)
+beforeEach(() => {
+  prefix = `p${Math.random().toString(16).slice(2, 14)}`
+})
+const stripe = createStripeProvider(config, { maxNetworkRetries: 0, timeoutMs: 5_000, keyPrefix })
 
 const request = (over: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   transactionId: 42,
@@ -48,7 +54,7 @@ describe('createCheckout', () => {
     expect(sent.method).toBe('POST')
     expect(sent.path).toBe('/v1/checkout/sessions')
     expect(sent.headers.authorization).toBe('Bearer sk_test_fake')
-    expect(sent.headers['idempotency-key']).toBe('portal-checkout-42')
+    expect(sent.headers['idempotency-key']).toBe(`${prefix}:checkout:42`)
     const form = fake.sessions[0]!
     expect(form).toMatchObject({
       mode: 'payment',
@@ -116,7 +122,7 @@ describe('createCheckout', () => {
   })
 
   it('Stripe not listening at all: PaymentUnavailable', async () => {
-    const gone = createStripeProvider({ ...config, STRIPE_API_BASE: 'http://127.0.0.1:9' }, { maxNetworkRetries: 0, timeoutMs: 2_000 })
+    const gone = createStripeProvider({ ...config, STRIPE_API_BASE: 'http://127.0.0.1:9' }, { maxNetworkRetries: 0, timeoutMs: 2_000, keyPrefix })
     await expect(gone.createCheckout(request())).rejects.toBeInstanceOf(PaymentUnavailable)
   })
 })
@@ -208,7 +214,7 @@ describe('parseWebhook', () => {
   })
 
   it('without STRIPE_WEBHOOK_SECRET webhooks cannot be verified: PaymentUnavailable', () => {
-    const noSecret = createStripeProvider({ ...config, STRIPE_WEBHOOK_SECRET: undefined })
+    const noSecret = createStripeProvider({ ...config, STRIPE_WEBHOOK_SECRET: undefined }, { keyPrefix })
     expect(() => noSecret.parseWebhook!(signed('{}'))).toThrow(PaymentUnavailable)
   })
 })
@@ -243,7 +249,7 @@ describe('charge', () => {
       'metadata[transaction_id]': '77',
     })
     const sent = fake.requests.find((r) => r.path === '/v1/payment_intents')!
-    expect(sent.headers['idempotency-key']).toBe('renewal:1:2026-12-01:0')
+    expect(sent.headers['idempotency-key']).toBe(`${prefix}:renewal:1:2026-12-01:0`)
     const intentId = [...fake.intents.keys()].at(-1)!
     expect(result).toEqual({
       event: { provider: 'stripe', eventId: `${intentId}.paid`, sessionId: intentId, outcome: 'paid', amountCents: 2_900, paymentMethod: 'Visa •••• 4242' },
@@ -274,6 +280,54 @@ describe('charge', () => {
     const result = await charge({ provider: 'stripe', source: 'stripe', token: 'pm_gone', customerRef: null }, 'k-gone')
     expect(result.declineReason).toBe('payment_method_not_found')
     expect(result.event.outcome).toBe('declined')
+  })
+
+  it.each([
+    ['authentication_required', 'authentication_required'],
+    ['expired_card', 'expired_card'],
+    ['insufficient_funds', 'insufficient_funds'],
+  ] as const)('an off-session charge refused with %s: a declined event with that reason, never PaymentUnavailable', async (_label, failure) => {
+    const method = saved()
+    fake.declineCard(method.token, failure)
+    const result = await charge(method, `k-${failure}`)
+    expect(result.declineReason).toBe(failure)
+    expect(result.event).toMatchObject({ outcome: 'declined', sessionId: expect.stringMatching(/^pi_/) })
+  })
+
+  it('a 429 is not kept for the key: the same key later charges once', async () => {
+    const method = saved()
+    fake.failNextCharge(429)
+    await expect(charge(method, 'k-429')).rejects.toBeInstanceOf(PaymentUnavailable)
+    const result = await charge(method, 'k-429')
+    expect(result.event.outcome).toBe('paid')
+    expect(fake.intentsCreated).toHaveLength(1)
+  })
+
+  it('a 500 is kept for its key and replayed (Stripe-Should-Retry: false): nothing charged, so the key is marked spent', async () => {
+    const method = saved()
+    fake.failNextCharge(500)
+    const first = await charge(method, 'k-500').catch((err: unknown) => err)
+    expect(first).toBeInstanceOf(PaymentUnavailable)
+    expect((first as PaymentUnavailable).keySpent).toBe(true)
+    // the same key is the same 500 for ever
+    await expect(charge(method, 'k-500')).rejects.toBeInstanceOf(PaymentUnavailable)
+    expect(fake.intentsCreated).toHaveLength(0)
+  })
+
+  it("a 500 after which the transaction's PaymentIntent exists: answered from it (read from the customer's list)", async () => {
+    const method = saved()
+    await charge(method, 'k-made')
+    fake.failNextCharge(500)
+    const result = await charge(method, 'k-made-again')
+    expect(result.event).toMatchObject({ outcome: 'paid', amountCents: 2_900 })
+    expect(fake.intentsCreated).toHaveLength(1)
+  })
+
+  it('the same key with other parameters is refused by Stripe (idempotency_error) and charges nothing', async () => {
+    const method = saved()
+    await charge(method, 'k-drift', 2_900)
+    await expect(charge(method, 'k-drift', 3_100)).rejects.toBeInstanceOf(PaymentUnavailable)
+    expect(fake.intentsCreated).toHaveLength(1)
   })
 
   it.each([

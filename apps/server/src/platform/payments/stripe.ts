@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import type { Config } from '../config.ts'
+import { prefixedKey } from './idempotency.ts'
 import {
   PaymentUnavailable,
   WebhookSignatureError,
@@ -32,6 +33,8 @@ export interface StripeOptions {
   maxNetworkRetries?: number
   /** per call, in ms: the customer waits on it; default 20 s */
   timeoutMs?: number
+  /** the installation's prefix of every idempotency key (platform/payments/idempotency.ts) */
+  keyPrefix: () => Promise<string>
 }
 
 /** metadata marking a Checkout Session whose card is saved (its webhook fetches the card) */
@@ -171,7 +174,7 @@ export function stripeEventToPayment(event: Stripe.Event): PaymentEvent | null {
   }
 }
 
-export function createStripeProvider(config: StripeConfig, options: StripeOptions = {}): PaymentProvider {
+export function createStripeProvider(config: StripeConfig, options: StripeOptions): PaymentProvider {
   if (!config.STRIPE_SECRET_KEY) throw new Error('STRIPE_SECRET_KEY is not set')
   const stripe = new Stripe(config.STRIPE_SECRET_KEY, {
     ...apiAddress(config.STRIPE_API_BASE),
@@ -194,7 +197,7 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       throw new PaymentUnavailable(`Stripe did not answer the payment intent ${intentId}: ${(err as Error).message}`, { cause: err })
     }
     const saved = savedCardOf(intent)
-    if (!saved) return payment
+    if (!saved) return { ...payment, savedMethodMissing: true }
     if (!saved.customerRef) saved.customerRef = idOf(session.customer)
     return { ...payment, paymentMethod: cardText(saved.cardBrand, saved.cardLast4), savedMethod: saved }
   }
@@ -212,6 +215,36 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       paymentMethod: cardText(req.method.cardBrand, req.method.cardLast4),
     }
     return paidNow ? { event } : { event, declineReason: reason ?? intent.status }
+  }
+
+  /**
+   * Stripe keeps a 500 for its idempotency key and answers it to every retry of the key, so the key
+   * can never charge. Whether the failed call charged anything is read from the customer's
+   * PaymentIntents (a list, consistent at once): the transaction's intent answers as the charge
+   * would have; none at all marks the key spent, so the caller's next try goes under a fresh one.
+   */
+  async function afterServerError(req: ChargeRequest, err: Error): Promise<ChargeResult> {
+    const failed = (keySpent: boolean) =>
+      new PaymentUnavailable(`Stripe answered ${(err as { statusCode?: number }).statusCode ?? 'an error'} to the charge: ${err.message}`, {
+        cause: err,
+        keySpent,
+      })
+    if (!req.method.customerRef) throw failed(false)
+    let intents: Stripe.PaymentIntent[]
+    try {
+      intents = (await stripe.paymentIntents.list({ customer: req.method.customerRef, limit: 100 })).data
+    } catch {
+      throw failed(false)
+    }
+    const intent = intents.find((i) => i.metadata?.transaction_id === String(req.transactionId))
+    if (!intent) throw failed(true)
+    if (intent.status === 'succeeded') return chargeResult(req, intent)
+    if (intent.status === 'requires_payment_method' || intent.status === 'canceled') {
+      const e = intent.last_payment_error
+      return chargeResult(req, intent, e?.decline_code || e?.code || 'card_declined')
+    }
+    // processing, or waiting for the customer: not settled yet
+    throw new PaymentUnavailable(`Stripe PaymentIntent ${intent.id} is ${intent.status}`, { cause: err, providerRef: intent.id })
   }
 
   return {
@@ -236,12 +269,13 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
         metadata: { transaction_id: String(req.transactionId) },
       }
       try {
-        const intent = await stripe.paymentIntents.create(params, { idempotencyKey: req.idempotencyKey })
+        const intent = await stripe.paymentIntents.create(params, { idempotencyKey: prefixedKey(await options.keyPrefix(), req.idempotencyKey) })
         return chargeResult(req, intent)
       } catch (err) {
         if (err instanceof Stripe.errors.StripeError) {
           const intent = err.payment_intent
-          const reason = err.decline_code ?? err.code ?? 'card_declined'
+          // a card error without a decline code (expired_card) carries decline_code ''
+          const reason = err.decline_code || err.code || 'card_declined'
           if (err instanceof Stripe.errors.StripeCardError || intent?.status === 'requires_payment_method') {
             return chargeResult(
               req,
@@ -258,6 +292,7 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
             )
           }
         }
+        if (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500) return afterServerError(req, err)
         throw new PaymentUnavailable(`Stripe did not charge the saved card: ${(err as Error).message}`, { cause: err })
       }
     },
@@ -291,7 +326,8 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       let session: Stripe.Checkout.Session
       try {
         // one session per transaction, whoever retries the call
-        session = await stripe.checkout.sessions.create(params, { idempotencyKey: `portal-checkout-${req.transactionId}` })
+        const idempotencyKey = prefixedKey(await options.keyPrefix(), `checkout:${req.transactionId}`)
+        session = await stripe.checkout.sessions.create(params, { idempotencyKey })
       } catch (err) {
         throw new PaymentUnavailable(`Stripe refused the checkout: ${(err as Error).message}`, { cause: err })
       }
