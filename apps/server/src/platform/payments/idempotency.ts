@@ -4,7 +4,7 @@ import { PaymentUnavailable, type ChargeRequest, type PaymentProvider } from './
 import { nextGeneration, pinProviderRequest, setProviderRef, settingOrInsert } from './queries.ts'
 
 /**
- * Idempotency keys that cannot collide or drift (migration 0016_idempotency_keys.sql).
+ * Idempotency keys that cannot collide or drift (migration 0017_idempotency_keys.sql).
  *
  * - Every key an adapter sends starts with this installation's random prefix, kept in the database:
  *   another installation on the same Stripe or PayPal account (or this one after a database reset)

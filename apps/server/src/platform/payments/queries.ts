@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.ts'
 
-/** The SQL of the idempotency keys (idempotency.ts; migration 0016_idempotency_keys.sql). */
+/** The SQL of the idempotency keys (idempotency.ts; migration 0017_idempotency_keys.sql). */
 
 /** An installation setting, written by the first caller that offers one and read back by all. */
 export async function settingOrInsert(db: Queryable, name: string, offered: string): Promise<string> {
