@@ -5,9 +5,20 @@ import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
-import { listPrices } from '../catalogue/queries.ts'
-import { issueToken } from '../auth/queries.ts'
-import { emailTaken, findClientById, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
+import { listPrices } from '../catalogue/service.ts'
+import { emailTaken, findClientById, issueToken, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
+
+export {
+  emailTaken,
+  findClientByEmail,
+  findClientById,
+  insertClient,
+  issueToken,
+  setPassword,
+  toClientInfo,
+  updateClientProfile,
+  type ClientRow,
+} from './queries.ts'
 
 export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
   const [client, prices] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db)])

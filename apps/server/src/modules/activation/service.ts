@@ -35,8 +35,8 @@ import {
   touchDevice,
   type ValidationRow,
 } from './queries.ts'
-import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/queries.ts'
-import { recordActivity } from '../activity/queries.ts'
+import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/service.ts'
+import { recordActivity } from '../activity/service.ts'
 import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
 
 export type ActivationContext = AppContext

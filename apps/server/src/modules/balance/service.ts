@@ -2,7 +2,8 @@ import { TRANSACTION_TYPE, refillBody } from '@portal/domain'
 import type { z } from 'zod'
 import { RATE_LIMITS, type AppContext } from '../../context.ts'
 import { hit } from '../../platform/rate-limit.ts'
-import { openCheckout } from '../payments/checkout.ts'
+import { postLedgerEntry, type Fulfilment } from '../billing/service.ts'
+import { openCheckout } from '../payments/service.ts'
 
 export const TOP_UP_DESCRIPTION = 'Balance top-up'
 
@@ -25,4 +26,9 @@ export async function refill(ctx: AppContext, clientId: number, body: z.output<t
     successPath: body.success_url,
     cancelPath: body.cancel_url,
   })
+}
+
+/** What a paid top-up delivers: the credit. A credit cannot fail the balance's CHECK; a second entry for the transaction fails its unique index. */
+export const balanceFulfilments: Record<string, Fulfilment> = {
+  top_up: { paid: async (_ctx, tx, t) => void (await postLedgerEntry(tx, t.client_id, t.id, t.amount_cents)) },
 }

@@ -1,8 +1,8 @@
 import { checkGroupResize, checkSplit, defaultGroupSize, freeLicenses } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { activationKey } from '../licenses/fulfilment.ts'
-import { addAvailable, insertGroupKey, listGroups, setAvailable, setGroupTitle, toGroupView } from '../licenses/queries.ts'
+import { activationKey } from '../licenses/service.ts'
+import { addAvailable, insertGroupKey, listGroups, setAvailable, setGroupTitle, toGroupView } from '../licenses/service.ts'
 import { generateFromGroup, groupView, licenseView, lockClient, lockedGroup, nowOf, parseId } from '../licenses/service.ts'
 
 export async function getGroups(ctx: AppContext, clientId: number) {

@@ -39,7 +39,7 @@ import {
   ALWAYS,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
+import { listPriceRows } from '../catalogue/service.ts'
 
 /** A row of the licenses table, as the services read and lock it. */
 export interface LicenseRecord {
@@ -706,4 +706,37 @@ export async function insertBulkLicenses(
     [b.clientId, b.groupId, b.count, JSON.stringify(b.config), b.type, b.product],
   )
   return rows.map((r) => Number(r.id))
+}
+
+// ---- the subscription a license starts with, paid the way its group was ----
+
+type PaidBy = 'balance' | 'stripe' | 'paypal'
+
+/**
+ * Starts the subscription of a license: it renews at `periodEnd` (the license's expire_date) the way
+ * it was paid. One per license: a second start for the same license changes nothing.
+ */
+export async function insertSubscription(
+  tx: Queryable,
+  s: { clientId: number; licenseId: number; source: PaidBy; methodId: number | null; periodEnd: Date | null },
+): Promise<number | null> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO subscriptions (client_id, license_id, payment_source, payment_method_id, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (license_id) DO NOTHING RETURNING id`,
+    [s.clientId, s.licenseId, s.source, s.methodId, s.periodEnd],
+  )
+  return rows[0]?.id ?? null
+}
+
+/** How a group's capacity was paid (the latest order that filled it): its subscription licenses renew so. */
+export async function setGroupPayment(tx: Queryable, groupId: number, source: PaidBy, methodId: number | null) {
+  await tx.query('UPDATE license_groups SET payment_source = $2, payment_method_id = $3, updated_at = now() WHERE id = $1', [groupId, source, methodId])
+}
+
+export async function groupPayment(tx: Queryable, groupId: number): Promise<{ payment_source: PaidBy | null; payment_method_id: number | null }> {
+  const rows = await tx.query<{ payment_source: PaidBy | null; payment_method_id: number | null }>(
+    'SELECT payment_source, payment_method_id FROM license_groups WHERE id = $1',
+    [groupId],
+  )
+  return rows[0] ?? { payment_source: null, payment_method_id: null }
 }

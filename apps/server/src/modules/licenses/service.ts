@@ -24,11 +24,12 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
-import { AppError, fail } from '../../platform/errors.ts'
+import { fail } from '../../platform/errors.ts'
 import { parseIfNoneMatch } from '../../platform/etag.ts'
+import { parseId } from '../../platform/ids.ts'
 import type { SessionClient, SessionLookup } from '../../platform/session.ts'
-import { recordActivity } from '../activity/queries.ts'
-import { startSubscription } from '../subscriptions/start.ts'
+import { recordActivity } from '../activity/service.ts'
+import { startSubscription } from './subscription-start.ts'
 import { activationKey, fulfil } from './fulfilment.ts'
 import {
   addAvailable,
@@ -55,12 +56,27 @@ import {
   type LicenseRecord,
 } from './queries.ts'
 
-/** A not-found, malformed or foreign id all answer 63f560db, never another client's data. */
-export function parseId(raw: string | number): number {
-  const text = String(raw)
-  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new AppError('not_found')
-  return Number(text)
-}
+export { parseId }
+export { activationKey, fulfil, fulfilCustom } from './fulfilment.ts'
+export {
+  LICENSE_COLUMNS,
+  addAvailable,
+  findGroup,
+  findLicense,
+  insertCustomGroup,
+  insertGroupKey,
+  insertSubscription,
+  listGroups,
+  listLicenses,
+  lockLicense,
+  setAvailable,
+  setGroupPayment,
+  setGroupTitle,
+  toGroupView,
+  toLicenseView,
+  type GroupRow,
+  type LicenseRecord,
+} from './queries.ts'
 
 /** Every change to a client's licenses and groups takes the client row first: one order, no deadlocks. */
 export async function lockClient(tx: Queryable, clientId: number) {

@@ -2,8 +2,8 @@ import { PAYMENT_SESSION_HOURS, TRANSACTION_STATUS, TRANSACTION_TYPE, type Cents
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientById } from '../account/queries.ts'
-import { deleteTransaction, insertTransaction, setProviderSession, type TransactionLine } from '../transactions/queries.ts'
+import { findClientById } from '../account/service.ts'
+import { deleteTransaction, insertTransaction, setProviderSession, type TransactionLine } from '../transactions/service.ts'
 
 export interface CheckoutOrder {
   clientId: number

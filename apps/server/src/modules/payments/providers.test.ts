@@ -6,9 +6,9 @@ import { COOKIES, type ExternalPaymentSource } from '@portal/domain'
 import { FAKE_PAYER_EMAIL, FAKE_PAYPAL_CLIENT, startFakePaypal, startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
 import { postgresDb } from '../../db/db.ts'
 import { Agent, DB_KIND, count, expectError, signedInClient, testConfig, useTestApp, workerDatabaseUrl, type TestContext } from '../../test/harness.ts'
-import { balanceAndLedgerSum } from '../balance/queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
-import { RECEIPT_JOB } from './service.ts'
+import { RECEIPT_JOB } from '../transactions/service.ts'
 
 /**
  * The real providers end to end through the app, offline: Stripe's webhook (signed with the

@@ -1,9 +1,9 @@
 import { ONLINE_DEFAULTS, checkStaffValidity, staffCustomTags, type LicenseConfig } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientByEmail } from '../account/queries.ts'
-import { activationKey } from '../licenses/fulfilment.ts'
-import { insertCustomGroup, listLicenses, toLicenseView } from '../licenses/queries.ts'
+import { findClientByEmail } from '../account/service.ts'
+import { activationKey } from '../licenses/service.ts'
+import { insertCustomGroup, listLicenses, toLicenseView } from '../licenses/service.ts'
 import { generateFromGroup, licenseConfigFor, lockClient, lockedGroup, nowOf } from '../licenses/service.ts'
 
 export interface StaffLicenseOrder {

@@ -6,7 +6,7 @@ import { Agent, count, signedInClient, testConfig, useTestApp } from '../../test
 import { pdfText } from '../../test/pdf.ts'
 import { paidTopUp, pendingTopUp, settle } from '../../test/transactions.ts'
 import { updateClientProfile } from '../account/queries.ts'
-import { RECEIPT_JOB } from '../payments/service.ts'
+import { RECEIPT_JOB } from './service.ts'
 import { sendReceipt } from './receipt.ts'
 
 const t = useTestApp()
