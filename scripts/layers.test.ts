@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { columns } from '../apps/server/src/db/db.ts'
+import { findCycles, moduleImports } from './module-graph.js'
 
 const root = join(import.meta.dirname, '..')
 const serverSrc = join(root, 'apps/server/src')
@@ -47,61 +48,14 @@ describe('server layers', () => {
 })
 
 const modulesDir = join(serverSrc, 'modules')
-
-/** Every import (and re-export) of a server module's own files that lands in another module: [from, to] as module folder and file. */
-function crossModuleImports(): { from: string; to: string; file: string; target: string }[] {
-  const found: { from: string; to: string; file: string; target: string }[] = []
-  for (const file of sourceFiles(modulesDir)) {
-    const from = relative(modulesDir, file).split(sep)[0]!
-    const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/g)) {
-      const target = resolve(dirname(file), m[1]!)
-      const rel = relative(modulesDir, target)
-      if (rel.startsWith('..')) continue
-      const to = rel.split(sep)[0]!
-      if (to !== from) found.push({ from, to, file: relative(root, file), target: rel })
-    }
-  }
-  return found
-}
-
-/** The module graph's cycles, as the path of one per strongly connected part (Tarjan). */
-function cycles(edges: { from: string; to: string }[]): string[][] {
-  const next = new Map<string, Set<string>>()
-  for (const e of edges) next.set(e.from, (next.get(e.from) ?? new Set()).add(e.to))
-  const index = new Map<string, number>()
-  const low = new Map<string, number>()
-  const stack: string[] = []
-  const parts: string[][] = []
-  const visit = (v: string) => {
-    index.set(v, index.size)
-    low.set(v, index.get(v)!)
-    stack.push(v)
-    for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w)
-        low.set(v, Math.min(low.get(v)!, low.get(w)!))
-      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
-    }
-    if (low.get(v) === index.get(v)) {
-      const part: string[] = []
-      let w: string
-      do {
-        w = stack.pop()!
-        part.push(w)
-      } while (w !== v)
-      if (part.length > 1 || next.get(v)?.has(v)) parts.push(part.sort())
-    }
-  }
-  for (const v of next.keys()) if (!index.has(v)) visit(v)
-  return parts
-}
+const crossModuleImports = () => moduleImports(modulesDir).map((i) => ({ ...i, file: relative(root, i.file) }))
+const cycles = findCycles
 
 // a module is used through its service.ts only: its queries (and its other files) are its own, so
 // it can change them without reading every other module; and no module depends on itself through others
 describe('server modules', () => {
   it("import another module only through that module's service.ts", () => {
-    const through = crossModuleImports().filter((i) => !i.target.endsWith(`${sep}service.ts`))
+    const through = crossModuleImports().filter((i) => !/^[\w-]+\/service\.ts$/.test(i.target))
     expect(through.map((i) => `${i.file} -> modules/${i.target}`)).toEqual([])
   })
 
