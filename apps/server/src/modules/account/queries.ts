@@ -140,3 +140,8 @@ export async function issueToken(db: Queryable, clientId: number, purpose: Token
   )
   return token
 }
+
+/** Takes the client's row lock: every change to a client's licenses and groups takes it first. */
+export async function lockClientRow(tx: Queryable, clientId: number) {
+  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
+}

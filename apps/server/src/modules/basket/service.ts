@@ -15,11 +15,11 @@ import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { settleFromBalance, type Fulfilment } from '../billing/service.ts'
 import { listPriceRows } from '../catalogue/service.ts'
-import { lockClient } from '../licenses/service.ts'
 import { openCheckout } from '../payments/service.ts'
 import { promoDiscountFor, releasePromoOfTransaction, reservePromo } from '../promo/service.ts'
 import type { TransactionLine } from '../transactions/service.ts'
 import { fulfilLines } from './fulfilment.ts'
+import { lockClient } from '../account/service.ts'
 
 type PurchaseBody = Required<Pick<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>> &
   Omit<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>

@@ -13,9 +13,10 @@ import { fail } from '../../platform/errors.ts'
 import { recordActivity } from '../activity/service.ts'
 import { settleFromBalance } from '../billing/service.ts'
 import { listPriceRows } from '../catalogue/service.ts'
-import { licenseView, lockClient, lockedLicense, parseId } from '../licenses/service.ts'
+import { licenseView, lockedLicense, parseId } from '../licenses/service.ts'
 import { openCheckout } from '../payments/service.ts'
 import { extendPeriod, linkTransaction, lockSubscriptionOfLicense, setCancelAtPeriodEnd, setSubscriptionPayment } from './queries.ts'
+import { lockClient } from '../account/service.ts'
 
 /**
  * Cancel and reactivate (spec section 4, issue 13). Both take the client's lock, then the license's
