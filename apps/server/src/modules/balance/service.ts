@@ -9,7 +9,7 @@ export const TOP_UP_DESCRIPTION = 'Balance top-up'
 
 /**
  * Top-up: a pending credit transaction and the provider's checkout that will pay it. The balance
- * grows only when the provider reports the payment (payments/service.ts). When the provider is down
+ * grows only when the provider reports the payment (modules/billing: the top_up fulfilment below). When the provider is down
  * or refuses, nothing stays behind and the answer is external_payments_unavailable (openCheckout).
  */
 export async function refill(ctx: AppContext, clientId: number, body: z.output<typeof refillBody>) {

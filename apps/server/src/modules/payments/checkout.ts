@@ -7,7 +7,7 @@ import { deleteTransaction, insertTransaction, setProviderSession, type Transact
 
 export interface CheckoutOrder {
   clientId: number
-  /** what the transaction is: top_up, purchase… (its fulfilment when paid: FULFILMENT in service.ts) */
+  /** what the transaction is: top_up, purchase… (its fulfilment when paid: ctx.fulfilments, modules/billing) */
   kind: string
   /** 0 credit (money onto the balance), 1 debit (a purchase) */
   type: (typeof TRANSACTION_TYPE)[keyof typeof TRANSACTION_TYPE]
