@@ -15,7 +15,7 @@ import {
   type TransactionLine,
   type TransactionRow,
 } from '../transactions/service.ts'
-import { applyLedgerEntry, balanceAndLedgerSum, recordPaymentEvent, savePaymentMethod } from './queries.ts'
+import { applyLedgerEntry, recordPaymentEvent, savePaymentMethod } from './queries.ts'
 
 /**
  * Billing: how a transaction is settled, whatever was bought (a top-up, a basket order, a renewal, a
@@ -47,8 +47,6 @@ export type BillingCtx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'mailer' | 'co
 /** The fulfilments by transaction kind: each purchase kind's module exports its own, the app context holds them all. */
 export type Fulfilments = ReadonlyMap<string, Fulfilment>
 
-export { balanceAndLedgerSum }
-
 /**
  * Step: the ledger entry of a transaction, moving the client's balance by `cents` (positive credits,
  * negative debits). Answers the balance after it, or null when a debit would take it below zero
@@ -77,8 +75,8 @@ export async function mailReceipt(ctx: Pick<AppContext, 'jobs'>, tx: Queryable, 
   await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: transactionId })
 }
 
-/** The settling of a customer's payment: paid, then its receipt. */
-async function settleWithReceipt(ctx: Pick<AppContext, 'jobs'>, tx: Queryable, transactionId: number, how: { paymentMethod: string | null; now: Date }) {
+/** A customer's payment settled: paid, then its receipt (a staff adjustment takes settlePaid alone). */
+export async function settleWithReceipt(ctx: Pick<AppContext, 'jobs'>, tx: Queryable, transactionId: number, how: { paymentMethod: string | null; now: Date }) {
   await settlePaid(tx, transactionId, how)
   await mailReceipt(ctx, tx, transactionId)
 }

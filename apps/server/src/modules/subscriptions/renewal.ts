@@ -17,7 +17,7 @@ import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { PaymentUnavailable, type SavedPaymentMethod } from '../../platform/payments/port.ts'
 import { findClientById, lockClient } from '../account/service.ts'
-import { applyPaymentEvent, mailReceipt, postLedgerEntry, settlePaid, type Fulfilment } from '../billing/service.ts'
+import { applyPaymentEvent, postLedgerEntry, settleWithReceipt, type Fulfilment } from '../billing/service.ts'
 import { listPriceRows } from '../catalogue/service.ts'
 import type { PaymentMethodRow } from '../payments/service.ts'
 import { closeTransaction, setProviderSession, type TransactionRow } from '../transactions/service.ts'
@@ -286,8 +286,7 @@ async function plan(ctx: RenewalCtx, subscriptionId: number, now: Date, allowAut
       return { done: await failRenewal(ctx, tx, sub, license, periodEnd, price, 'the balance is not enough') }
     }
     await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: addSeconds(periodEnd, term), keepCancel: true })
-    await settlePaid(tx, id, { paymentMethod: 'Balance', now })
-    await mailReceipt(ctx, tx, id)
+    await settleWithReceipt(ctx, tx, id, { paymentMethod: 'Balance', now })
     return { done: 'renewed' }
   })
 }
