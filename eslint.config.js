@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import { importX } from 'eslint-plugin-import-x'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import { moduleGraphPlugin } from './scripts/module-graph.js'
 
 /** Feature folders of the web app may not import each other: shared code lives in app/, lib/, config/ or the domain. */
 const featuresDir = './apps/web/src/features'
@@ -50,6 +51,14 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // a server module uses another through its service.ts only, and the module graph has no cycle
+    // (scripts/module-graph.js; scripts/layers.test.ts holds the same rule, docs/architecture.md draws the graph)
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { portal: moduleGraphPlugin },
+    rules: { 'portal/module-graph': ['error', { modulesDir: 'apps/server/src/modules' }] },
   },
   {
     // services and queries know nothing of HTTP, so a route, a job, a webhook or the CLI can call them

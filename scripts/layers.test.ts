@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { columns } from '../apps/server/src/db/db.ts'
+import { findCycles, moduleImports } from './module-graph.js'
 
 const root = join(import.meta.dirname, '..')
 const serverSrc = join(root, 'apps/server/src')
@@ -43,6 +44,38 @@ describe('server layers', () => {
     columns<Row>()('a')
     // @ts-expect-error c is not a key of Row: a selected column its type does not know
     columns<Row>()('a', 'b', 'c')
+  })
+})
+
+const modulesDir = join(serverSrc, 'modules')
+const crossModuleImports = () => moduleImports(modulesDir).map((i) => ({ ...i, file: relative(root, i.file) }))
+const cycles = findCycles
+
+// a module is used through its service.ts only: its queries (and its other files) are its own, so
+// it can change them without reading every other module; and no module depends on itself through others
+describe('server modules', () => {
+  it("import another module only through that module's service.ts", () => {
+    const through = crossModuleImports().filter((i) => !/^[\w-]+\/service\.ts$/.test(i.target))
+    expect(through.map((i) => `${i.file} -> modules/${i.target}`)).toEqual([])
+  })
+
+  it('import each other without a cycle', () => {
+    expect(cycles(crossModuleImports())).toEqual([])
+  })
+
+  it('sees imports and cycles where they are (the checks are not vacuous)', () => {
+    const imports = crossModuleImports()
+    expect(imports.length).toBeGreaterThan(30)
+    expect(imports.some((i) => i.from === 'basket' && i.to === 'billing')).toBe(true)
+    expect(cycles([...imports, { from: 'billing', to: 'basket' }])).toEqual([expect.arrayContaining(['basket', 'billing'])])
+    expect(
+      cycles([
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'c', to: 'a' },
+        { from: 'c', to: 'd' },
+      ]),
+    ).toEqual([['a', 'b', 'c']])
   })
 })
 

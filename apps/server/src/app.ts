@@ -41,7 +41,10 @@ import { supportRoutes } from './modules/support/routes.ts'
 import { upgradeRoutes } from './modules/upgrades/routes.ts'
 import { cloudRoutes } from './modules/cloud/routes.ts'
 import { scheduleErasureSweep } from './modules/cloud/erasure.ts'
-import { registerUpgradeFulfilment } from './modules/upgrades/service.ts'
+import { upgradeFulfilments } from './modules/upgrades/service.ts'
+import type { Fulfilments } from './modules/billing/service.ts'
+import { balanceFulfilments } from './modules/balance/service.ts'
+import { basketFulfilments } from './modules/basket/service.ts'
 import { fileKeyring } from './platform/signing.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
@@ -58,7 +61,7 @@ import { registerReceiptJob } from './modules/transactions/receipt.ts'
 import { recordCurrentSeller } from './modules/transactions/service.ts'
 import { scheduleReservationRelease } from './modules/promo/service.ts'
 import { externalLinks } from './modules/links/links.ts'
-import { scheduleRenewals } from './modules/subscriptions/renewal.ts'
+import { scheduleRenewals, subscriptionFulfilments } from './modules/subscriptions/renewal.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 
 export interface BuildOptions {
@@ -126,7 +129,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const sandbox = sandboxAllowed(config) ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, () => ownAddress) }) : undefined
   adapters.sandbox = sandbox
   const payments = selectPaymentProviders(config, adapters)
-  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments, clock: opts.clock ?? new MovableClock() }
+  // what a paid transaction of each kind delivers: a top-up its credit, a basket order its licenses,
+  // a renewal or reactivation its new period, an upgrade its license or group upgraded (modules/billing)
+  const fulfilments: Fulfilments = new Map(Object.entries({ ...balanceFulfilments, ...basketFulfilments, ...subscriptionFulfilments, ...upgradeFulfilments }))
+  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments, clock: opts.clock ?? new MovableClock(), fulfilments }
   if (sandbox) registerSandboxDelivery(jobs, db, sandbox.webhooks)
   schedulePaymentExpiry(jobs, ctx)
   // the sandbox delivers its webhooks to this process's own listening address (no proxy hop)
@@ -135,7 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   })
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
-  // the receipt of each completed payment (enqueued by applyPaymentEvent)
+  // the receipt of each completed payment (enqueued by modules/billing)
   registerReceiptJob(ctx)
   // invoices issued from now on print the seller as configured for this start
   await recordCurrentSeller(ctx).catch((err: unknown) =>
@@ -143,8 +149,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   )
   // renewals at each period's end, and the expiring-soon mails (modules/subscriptions)
   scheduleRenewals(ctx)
-  // an upgrade's payment: the license or group upgraded, or its hold ended
-  registerUpgradeFulfilment(ctx)
   // promo activations held by checkouts left open for an hour go back to their codes
   scheduleReservationRelease(ctx)
   // paused cloud trials: the warning, then the erasure of their workspace data

@@ -1,4 +1,5 @@
 import type { Db } from './db/db.ts'
+import type { Fulfilments } from './modules/billing/service.ts'
 import type { Clock } from './platform/clock.ts'
 import type { Config } from './platform/config.ts'
 import type { JobQueue } from './platform/jobs.ts'
@@ -26,6 +27,8 @@ export interface AppContext {
   payments: PaymentProviders
   /** business time: periods, renewals, holds, trials (platform/clock.ts); tests move it */
   clock: Clock
+  /** what a paid transaction of each kind delivers (modules/billing), each purchase kind's own */
+  fulfilments: Fulfilments
 }
 
 /**

@@ -32,3 +32,6 @@ export class MovableClock implements Clock {
     return this.offsetMs / 1000
   }
 }
+
+/** Business time of a context (a bare `{db}` has none: the wall clock). */
+export const nowOf = (ctx: object) => ('clock' in ctx ? (ctx as { clock: Clock }).clock.now() : new Date())

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ACTIVATION_KEY_ALPHABET, activationKey } from '../modules/licenses/fulfilment.ts'
+import { ACTIVATION_KEY_ALPHABET, activationKey } from './crypto.ts'
 import { randomString } from './crypto.ts'
 
 describe('random strings from an alphabet', () => {

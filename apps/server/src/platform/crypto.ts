@@ -23,3 +23,10 @@ export function safeEqual(a: string, b: string): boolean {
   const y = Buffer.from(b)
   return x.length === y.length && timingSafeEqual(x, y)
 }
+
+export const ACTIVATION_KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** XXXX-XXXX-XXXX-XXXX from an unambiguous alphabet, every character equally likely: what a customer types into an SDK. */
+export function activationKey(): string {
+  return randomString(ACTIVATION_KEY_ALPHABET, 16).match(/.{4}/g)!.join('-')
+}

@@ -1,6 +1,6 @@
 import { COOKIES, CSRF_HEADER, TRANSACTION_STATUS, TRANSACTION_TYPE } from '@portal/domain'
 import type { Db } from '../db/db.ts'
-import { applyLedgerEntry, balanceAndLedgerSum } from '../modules/balance/queries.ts'
+import { applyLedgerEntry, balanceAndLedgerSum } from '../modules/billing/queries.ts'
 import { insertTransaction, nextInvoiceNumber } from '../modules/transactions/queries.ts'
 
 /** A browser over real HTTP: keeps cookies and echoes the CSRF cookie on POST (the harness's Agent, with fetch). */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { AppContext } from '../context.ts'
 import type { Db } from '../db/db.ts'
-import { applyLedgerEntry } from '../modules/balance/queries.ts'
-import { applyPaymentEvent } from '../modules/payments/service.ts'
+import { applyLedgerEntry } from '../modules/billing/queries.ts'
+import { applyPaymentEvent, type BillingCtx } from '../modules/billing/service.ts'
 import { insertTransaction, nextInvoiceNumber, setProviderSession, type TransactionRow } from '../modules/transactions/queries.ts'
 
 /**
@@ -54,7 +53,7 @@ export async function pendingTopUp(db: Db, clientId: number, amountCents: number
 
 /** the provider reports the checkout paid, declined or expired (a made-up sandbox event) */
 export function settle(
-  ctx: Pick<AppContext, 'db' | 'jobs' | 'log'>,
+  ctx: BillingCtx,
   sessionId: string,
   outcome: 'paid' | 'declined' | 'expired',
   extra: { amountCents?: number; paymentMethod?: string } = {},

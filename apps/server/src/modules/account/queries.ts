@@ -1,5 +1,6 @@
-import { DEFAULT_OPTIONS, centsToUsd, type ClientInfo, type ClientOptions, type Company } from '@portal/domain'
+import { DEFAULT_OPTIONS, TOKEN_TTL_SECONDS, centsToUsd, type ClientInfo, type ClientOptions, type Company, type TokenPurpose } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
+import { randomToken, sha256 } from '../../platform/crypto.ts'
 
 export interface ClientRow {
   id: number
@@ -125,4 +126,22 @@ export async function setStaff(db: Queryable, email: string, isStaff: boolean): 
 /** The address an e-mail change waits to confirm. */
 export async function setPendingEmail(db: Queryable, clientId: number, email: string) {
   await db.query('UPDATE clients SET pending_email = $2 WHERE id = $1', [clientId, email])
+}
+
+// the e-mail links of a client's account (confirm, reset, e-mail change); the auth module consumes them
+/** Issues a single-use token; earlier unused tokens of the same purpose stop working. */
+export async function issueToken(db: Queryable, clientId: number, purpose: TokenPurpose, newEmail?: string): Promise<string> {
+  const token = randomToken(24)
+  await db.query(`UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`, [clientId, purpose])
+  await db.query(
+    `INSERT INTO email_tokens (client_id, purpose, token_hash, new_email, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [clientId, purpose, sha256(token), newEmail ?? null, TOKEN_TTL_SECONDS[purpose]],
+  )
+  return token
+}
+
+/** Takes the client's row lock: every change to a client's licenses and groups takes it first. */
+export async function lockClientRow(tx: Queryable, clientId: number) {
+  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
 }

@@ -2,12 +2,29 @@ import { PLATFORMS, type Prices, type ProfileResponse, type UpdateClientBody } f
 import type { z } from 'zod'
 import type { updateClientBody } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
 import { fail } from '../../platform/errors.ts'
 import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
-import { listPrices } from '../catalogue/queries.ts'
-import { issueToken } from '../auth/queries.ts'
-import { emailTaken, findClientById, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
+import { listPrices } from '../catalogue/service.ts'
+import { emailTaken, findClientById, issueToken, lockClientRow, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
+
+/** Every change to a client's balance, licenses and groups takes the client row first: one order, no deadlocks. */
+export async function lockClient(tx: Queryable, clientId: number) {
+  await lockClientRow(tx, clientId)
+}
+
+export {
+  emailTaken,
+  findClientByEmail,
+  findClientById,
+  insertClient,
+  issueToken,
+  setPassword,
+  toClientInfo,
+  updateClientProfile,
+  type ClientRow,
+} from './queries.ts'
 
 export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
   const [client, prices] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db)])

@@ -1,6 +1,6 @@
 import type { LicenseConfig } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
-import { LICENSE_COLUMNS, type LicenseRecord } from '../licenses/queries.ts'
+import { LICENSE_COLUMNS, type LicenseRecord } from '../licenses/service.ts'
 
 export interface DeviceRow {
   id: number

@@ -35,9 +35,11 @@ import {
   touchDevice,
   type ValidationRow,
 } from './queries.ts'
-import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/queries.ts'
-import { recordActivity } from '../activity/queries.ts'
-import { generateFromGroup, lockClient, lockedGroup, lockedLicense, parseId } from '../licenses/service.ts'
+import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/service.ts'
+import { recordActivity } from '../activity/service.ts'
+import { generateFromGroup, lockedLicense, parseId } from '../licenses/service.ts'
+import { lockClient } from '../account/service.ts'
+import { lockedGroup } from '../groups/service.ts'
 
 export type ActivationContext = AppContext
 

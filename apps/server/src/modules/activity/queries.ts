@@ -80,3 +80,9 @@ export async function countClientActivity(db: Queryable, clientId: number): Prom
   const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_events WHERE client_id = $1', [clientId])
   return row!.n
 }
+
+/** Whether the license is the client's own and not revoked (another's history is not found). */
+export async function ownsLicense(db: Queryable, clientId: number, licenseId: number): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM licenses WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL', [licenseId, clientId])
+  return rows.length > 0
+}

@@ -1,10 +1,11 @@
 import { defaultLicenseTitle, isCorporate, toCsv, type ActivityEvent } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientById, toClientInfo } from '../account/queries.ts'
-import { findLicense } from '../licenses/queries.ts'
-import { parseId } from '../licenses/service.ts'
-import { countClientActivity, listClientActivity, listLicenseActivity, type ActivityRow } from './queries.ts'
+import { parseId } from '../../platform/ids.ts'
+import { findClientById, toClientInfo } from '../account/service.ts'
+import { countClientActivity, listClientActivity, listLicenseActivity, ownsLicense, type ActivityRow } from './queries.ts'
+
+export { recordActivity, recordActivityForLicenses, recordPaid, type NewActivity } from './queries.ts'
 
 export function toActivityView(row: ActivityRow): ActivityEvent {
   return {
@@ -21,7 +22,7 @@ export function toActivityView(row: ActivityRow): ActivityEvent {
 /** GET /license/{id}/history/: the client's own license only (another's, a revoked or a malformed id is not found). */
 export async function getLicenseHistory(ctx: AppContext, clientId: number, rawId: string) {
   const id = parseId(rawId)
-  if (!(await findLicense(ctx.db, clientId, id))) fail('not_found')
+  if (!(await ownsLicense(ctx.db, clientId, id))) fail('not_found')
   return { events: (await listLicenseActivity(ctx.db, clientId, id)).map(toActivityView) }
 }
 

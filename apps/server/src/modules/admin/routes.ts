@@ -5,7 +5,7 @@ import { route } from '../../platform/contract-route.ts'
 import { runCommand } from '../../cli/commands.ts'
 import { safeEqual } from '../../platform/crypto.ts'
 import { AppError } from '../../platform/errors.ts'
-import { isSandboxProvider } from '../payments/sandbox.ts'
+import { isSandboxProvider } from '../payments/service.ts'
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 

@@ -5,7 +5,7 @@ import { createCaptcha } from '../../platform/captcha.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import { route } from '../../platform/contract-route.ts'
 import { checkCredentials, signup } from '../auth/service.ts'
-import { updateClientProfile } from '../account/queries.ts'
+import { updateClientProfile } from '../account/service.ts'
 
 /** Where the browser goes after registering: sign in to the cloud once the e-mail is confirmed. */
 const NEXT = '/app/login/nuitrack-analytics/?registered=1'

@@ -1,4 +1,4 @@
-import { SESSION_TTL_SECONDS, TOKEN_TTL_SECONDS, isSafeText, type TokenPurpose } from '@portal/domain'
+import { SESSION_TTL_SECONDS, isSafeText, type TokenPurpose } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import { randomToken, sha256 } from '../../platform/crypto.ts'
 
@@ -9,18 +9,6 @@ export interface TokenRow {
   new_email: string | null
   expires_at: Date
   used_at: Date | null
-}
-
-/** Issues a single-use token; earlier unused tokens of the same purpose stop working. */
-export async function issueToken(db: Queryable, clientId: number, purpose: TokenPurpose, newEmail?: string): Promise<string> {
-  const token = randomToken(24)
-  await db.query(`UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`, [clientId, purpose])
-  await db.query(
-    `INSERT INTO email_tokens (client_id, purpose, token_hash, new_email, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-    [clientId, purpose, sha256(token), newEmail ?? null, TOKEN_TTL_SECONDS[purpose]],
-  )
-  return token
 }
 
 /**

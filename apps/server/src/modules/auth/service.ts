@@ -6,9 +6,8 @@ import { AppError, fail } from '../../platform/errors.ts'
 import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { forgive, hit } from '../../platform/rate-limit.ts'
-import { emailTaken, findClientByEmail, findClientById, insertClient, setPassword, type ClientRow } from '../account/queries.ts'
-import { getProfile } from '../account/service.ts'
-import { applyEmailChange, consumeToken, endSession, endSessions, findToken, insertSession, issueToken, markConfirmed, revokeAllTokens } from './queries.ts'
+import { emailTaken, findClientByEmail, findClientById, getProfile, insertClient, issueToken, setPassword, type ClientRow } from '../account/service.ts'
+import { applyEmailChange, consumeToken, endSession, endSessions, findToken, insertSession, markConfirmed, revokeAllTokens } from './queries.ts'
 
 const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
 

@@ -4,7 +4,7 @@ import { postgresDb, type Db } from '../../db/db.ts'
 import { AppError } from '../../platform/errors.ts'
 import { DB_KIND, count, signedInClient, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
 import { adjustBalance, parseAdjustmentAmount } from './adjust.ts'
-import { balanceAndLedgerSum } from './queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 
 const t = useTestApp()
 

@@ -1,9 +1,9 @@
 import { TRANSACTION_STATUS, TRANSACTION_TYPE, type Cents } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientByEmail, findClientById } from '../account/queries.ts'
-import { insertTransaction, markTransactionPaid, nextInvoiceNumber } from '../transactions/queries.ts'
-import { applyLedgerEntry } from './queries.ts'
+import { findClientByEmail, findClientById } from '../account/service.ts'
+import { postLedgerEntry, settlePaid } from '../billing/service.ts'
+import { insertTransaction } from '../transactions/service.ts'
 
 /** the largest single adjustment: 1 billion dollars less a cent, far above any real one, far below bigint */
 export const MAX_ADJUSTMENT_CENTS = 99_999_999_999
@@ -35,7 +35,7 @@ export interface Adjustment {
  * invoice number is taken, and the rollback leaves nothing behind.
  */
 export async function adjustBalance(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db'> & Partial<Pick<AppContext, 'clock'>>,
   input: { email: string; amountCents: Cents; reason: string; staffId?: number | null },
 ): Promise<Adjustment> {
   const reason = input.reason.trim()
@@ -64,10 +64,10 @@ export async function adjustBalance(
       reason: reason.slice(0, 1000),
       invoiceNumber: null,
     })
-    const balance = await applyLedgerEntry(tx, client.id, t.id, input.amountCents)
+    const balance = await postLedgerEntry(tx, client.id, t.id, input.amountCents)
     if (balance === null) return fail('insufficient_funds')
-    const invoiceNumber = await nextInvoiceNumber(tx)
-    await markTransactionPaid(tx, t.id, invoiceNumber, null)
+    // no receipt: the staff member tells the customer why
+    const invoiceNumber = await settlePaid(tx, t.id, { paymentMethod: null, now: ctx.clock?.now() ?? new Date() })
     return { transactionId: t.id, invoiceNumber, clientId: client.id, balanceCents: balance }
   })
 }

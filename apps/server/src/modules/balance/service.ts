@@ -2,13 +2,14 @@ import { TRANSACTION_TYPE, refillBody } from '@portal/domain'
 import type { z } from 'zod'
 import { RATE_LIMITS, type AppContext } from '../../context.ts'
 import { hit } from '../../platform/rate-limit.ts'
-import { openCheckout } from '../payments/checkout.ts'
+import { postLedgerEntry, type Fulfilment } from '../billing/service.ts'
+import { openCheckout } from '../payments/service.ts'
 
 export const TOP_UP_DESCRIPTION = 'Balance top-up'
 
 /**
  * Top-up: a pending credit transaction and the provider's checkout that will pay it. The balance
- * grows only when the provider reports the payment (payments/service.ts). When the provider is down
+ * grows only when the provider reports the payment (modules/billing: the top_up fulfilment below). When the provider is down
  * or refuses, nothing stays behind and the answer is external_payments_unavailable (openCheckout).
  */
 export async function refill(ctx: AppContext, clientId: number, body: z.output<typeof refillBody>) {
@@ -25,4 +26,9 @@ export async function refill(ctx: AppContext, clientId: number, body: z.output<t
     successPath: body.success_url,
     cancelPath: body.cancel_url,
   })
+}
+
+/** What a paid top-up delivers: the credit. A credit cannot fail the balance's CHECK; a second entry for the transaction fails its unique index. */
+export const balanceFulfilments: Record<string, Fulfilment> = {
+  top_up: { paid: async (_ctx, tx, t) => void (await postLedgerEntry(tx, t.client_id, t.id, t.amount_cents)) },
 }

@@ -1,8 +1,8 @@
 import { CUSTOM_FACE_PRODUCT, MONTH_SECONDS, saleEntryById, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
-import { fulfil, fulfilCustom } from '../licenses/fulfilment.ts'
-import { setGroupPayment } from '../subscriptions/queries.ts'
-import type { TransactionLine } from '../transactions/queries.ts'
+import { fulfil, fulfilCustom } from '../licenses/service.ts'
+import type { TransactionLine } from '../transactions/service.ts'
+import { setGroupPayment } from '../groups/service.ts'
 
 /**
  * Puts a paid order's licenses into the client's default groups: the one fulfilment path. `paidWith`

@@ -7,7 +7,7 @@ import type { Db } from '../../db/db.ts'
 import { DB_KIND, count, signedInClient, testConfig, useTestApp } from '../../test/harness.ts'
 import { useProcesses } from '../../test/processes.ts'
 import { HttpAgent, credit } from '../../test/money.ts'
-import { balanceAndLedgerSum } from '../balance/queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { redeliverSandboxEvent, sandboxWebhooks, SANDBOX_DELIVER_JOB } from '../payments/sandbox.ts'
 import { createPromo } from '../promo/service.ts'
 

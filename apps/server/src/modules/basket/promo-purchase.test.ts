@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '@portal/domain'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
-import { applyPaymentEvent } from '../payments/service.ts'
+import { applyPaymentEvent } from '../billing/service.ts'
 import { createPromo, releaseStalePromoReservations } from '../promo/service.ts'
 
 const t = useTestApp()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ERRORS } from '@portal/domain'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { credit } from '../../test/money.ts'
-import { balanceAndLedgerSum } from '../balance/queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 
 const t = useTestApp({ PAYMENTS_CARD_PROVIDER: 'stripe' })
 

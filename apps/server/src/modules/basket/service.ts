@@ -1,7 +1,6 @@
 import {
   CUSTOM_FACE_PRODUCT,
   OS_TYPES,
-  TRANSACTION_STATUS,
   TRANSACTION_TYPE,
   centsToUsd,
   discountedTotal,
@@ -14,15 +13,13 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { applyLedgerEntry } from '../balance/queries.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
-import { lockClient } from '../licenses/service.ts'
-import { openCheckout } from '../payments/checkout.ts'
-import { RECEIPT_JOB } from '../payments/service.ts'
+import { settleFromBalance, type Fulfilment } from '../billing/service.ts'
+import { listPriceRows } from '../catalogue/service.ts'
+import { openCheckout } from '../payments/service.ts'
 import { promoDiscountFor, releasePromoOfTransaction, reservePromo } from '../promo/service.ts'
+import type { TransactionLine } from '../transactions/service.ts'
 import { fulfilLines } from './fulfilment.ts'
-import { recordPaid } from '../activity/queries.ts'
-import { insertTransaction, markTransactionPaid, nextInvoiceNumber, type TransactionLine } from '../transactions/queries.ts'
+import { lockClient } from '../account/service.ts'
 
 type PurchaseBody = Required<Pick<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>> &
   Omit<ContractBody<typeof contracts.resourceBuy>, 'items' | 'success_url' | 'cancel_url'>
@@ -35,7 +32,7 @@ const lineTitle = (title: string, os: number | null) => (os === null ? title : `
  * nothing the browser sends about prices or configs is trusted. Paid from the balance it is one
  * database transaction: the debit (refused below zero), the debit transaction with its invoice
  * number and the licenses in the client's groups. Paid by card or PayPal it opens the provider's
- * checkout; the licenses arrive when the provider confirms (FULFILMENT.purchase), exactly once.
+ * checkout; the licenses arrive when the provider confirms (basketFulfilments.purchase), exactly once.
  */
 export async function purchase(ctx: AppContext, clientId: number, body: PurchaseBody, opts: { subscribe?: boolean } = {}) {
   const priced = priceOrder(body.items, await listPriceRows(ctx.db), { subscriptionsOnly: opts.subscribe })
@@ -89,25 +86,8 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
 
   const id = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
-    const t = await insertTransaction(tx, {
-      clientId,
-      type: TRANSACTION_TYPE.debit,
-      status: TRANSACTION_STATUS.pending,
-      amountCents: total,
-      kind: 'purchase',
-      description,
-      lines,
-      paymentSource: 'balance',
-      paymentMethod: 'Balance',
-      invoiceNumber: null,
-    })
-    // the debit first: a short balance fails before the invoice counter is taken
-    if ((await applyLedgerEntry(tx, clientId, t.id, -total)) === null) fail('insufficient_funds')
-    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
-    await fulfilLines(tx, clientId, lines, { source: 'balance', methodId: null })
-    await recordPaid(tx, t.id, ctx.clock.now())
-    await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
-    return t.id
+    const order = { clientId, kind: 'purchase', amountCents: total, description, lines, now: ctx.clock.now() }
+    return settleFromBalance(ctx, tx, order, () => fulfilLines(tx, clientId, lines, { source: 'balance', methodId: null }))
   })
   return { ...answer(id, total, opts), status: 'paid' as const, payment: null }
 }
@@ -119,3 +99,11 @@ const answer = (id: number, total: number, opts: { subscribe?: boolean }) => ({
   ...(opts.subscribe ? { subscription_id: id } : {}),
   amount: centsToUsd(total),
 })
+
+/** What a basket order paid by card or PayPal delivers: its licenses, as a balance purchase gets them at once. */
+export const basketFulfilments: Record<string, Fulfilment> = {
+  purchase: {
+    paid: (_ctx, tx, t, paidWith) =>
+      fulfilLines(tx, t.client_id, t.lines, { source: t.payment_source === 'paypal' ? 'paypal' : 'stripe', methodId: paidWith.methodId }),
+  },
+}

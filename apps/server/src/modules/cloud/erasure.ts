@@ -2,7 +2,7 @@ import { ERASE_AFTER_DAYS, ERASE_WARNING_DAYS, PAUSABLE_PRODUCTS, dataEraseDate,
 import type { AppContext } from '../../context.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
 import { escapeHtml, type Mail } from '../../platform/mailer.ts'
-import { recordActivity } from '../activity/queries.ts'
+import { recordActivity } from '../activity/service.ts'
 import { eraseWorkspace, listPausedTrials, lockPausedTrial, markEraseWarned, type ErasureRow } from './queries.ts'
 
 export const ERASURE_JOB = 'cloud.erase-paused-trials'

@@ -1,8 +1,8 @@
 import { FACE_MACHINE_PLANS, centsToUsd, isTrial, platformOfProduct, productRecord, upgradePriceCents } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
-import { findLicense } from '../licenses/queries.ts'
+import { listPriceRows } from '../catalogue/service.ts'
+import { findLicense } from '../licenses/service.ts'
 import { parseId } from '../licenses/service.ts'
 
 /** GET /face-machine/rates/: the plans of the catalogue (null or 'infinite' is unlimited). */

@@ -9,5 +9,4 @@ export const groupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   route(app, c.groupRename, async (req) => groups.renameGroup(ctx, req.client.id, req.params.id, req.body.title))
   route(app, c.groupSplit, async (req) => groups.splitGroup(ctx, req.client.id, req.params.id, req.body.title, req.body.limit))
   route(app, c.groupResize, async (req) => groups.resizeGroup(ctx, req.client.id, req.params.id, req.body.limit))
-  route(app, c.groupNewLicense, async (req) => groups.newLicenseFromGroup(ctx, req.client.id, req.params.id, req.body.title))
 }

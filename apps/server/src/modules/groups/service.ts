@@ -1,9 +1,25 @@
 import { checkGroupResize, checkSplit, defaultGroupSize, freeLicenses } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { activationKey } from '../licenses/fulfilment.ts'
-import { addAvailable, insertGroupKey, listGroups, setAvailable, setGroupTitle, toGroupView } from '../licenses/queries.ts'
-import { generateFromGroup, groupView, licenseView, lockClient, lockedGroup, nowOf, parseId } from '../licenses/service.ts'
+import type { Queryable } from '../../db/db.ts'
+import { nowOf } from '../../platform/clock.ts'
+import { activationKey } from '../../platform/crypto.ts'
+import { parseId } from '../../platform/ids.ts'
+import { lockClient } from '../account/service.ts'
+import { addAvailable, findGroup, insertGroupKey, listGroups, setAvailable, setGroupTitle, type GroupRow } from './queries.ts'
+import { toGroupView } from './view.ts'
+
+export { addAvailable, findGroup, groupPayment, insertCustomGroup, setGroupPayment, upsertDefaultGroup, type GroupRecord, type GroupRow } from './queries.ts'
+export { toGroupView } from './view.ts'
+
+/** Locks a client's group for a change (another's, or a missing one, is not found). */
+export async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
+  return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
+}
+
+export async function groupView(db: Queryable, clientId: number, id: number, now = new Date()) {
+  return toGroupView((await findGroup(db, clientId, id)) ?? fail('not_found', 'Group not found'), now)
+}
 
 export async function getGroups(ctx: AppContext, clientId: number) {
   const now = nowOf(ctx)
@@ -62,15 +78,4 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
     await addAvailable(tx, source.id, -delta)
     return { group: await groupView(tx, clientId, group.id, now), default_group: await groupView(tx, clientId, source.id, now) }
   })
-}
-
-/** Generate a key from a group (the pre-info screen). */
-export async function newLicenseFromGroup(ctx: AppContext, clientId: number, rawId: string, title: string | undefined) {
-  const id = parseId(rawId)
-  const licenseId = await ctx.db.transaction(async (tx) => {
-    await lockClient(tx, clientId)
-    const group = await lockedGroup(tx, clientId, id)
-    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: nowOf(ctx), origin: 'group' })
-  })
-  return licenseView(ctx, clientId, licenseId)
 }

@@ -1,7 +1,7 @@
 import { platformOfProduct, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
-import { randomString, randomToken } from '../../platform/crypto.ts'
-import { insertCustomGroup, upsertDefaultGroup } from './queries.ts'
+import { randomToken } from '../../platform/crypto.ts'
+import { insertCustomGroup, upsertDefaultGroup } from '../groups/service.ts'
 
 export interface FulfilmentOrder {
   clientId: number
@@ -11,13 +11,6 @@ export interface FulfilmentOrder {
   /** face all-in-one terms live in their own default group per term */
   months?: number | null
   config?: Partial<LicenseConfig>
-}
-
-export const ACTIVATION_KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-
-/** XXXX-XXXX-XXXX-XXXX from an unambiguous alphabet, every character equally likely: what a customer types into an SDK. */
-export function activationKey(): string {
-  return randomString(ACTIVATION_KEY_ALPHABET, 16).match(/.{4}/g)!.join('-')
 }
 
 /**

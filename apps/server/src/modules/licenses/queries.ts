@@ -1,29 +1,8 @@
 import {
-  daysToExpiry,
-  defaultGroupTitle,
-  defaultLicenseTitle,
-  isSubscription,
-  licenseState,
-  isTrial,
-  licenseStatus,
-  lifetime,
-  numericStatus,
-  platformOfProduct,
-  serialSensorText,
-  subscriptionStatus,
-  dataEraseDate,
-  heldLicenses,
-  freeLicenses,
-  upgradeToAI,
-  upgradeableToAI,
-  centsToUsd,
   renewalPriceCents,
-  subscriptionRenews,
   type Activation,
   type SubscriptionState,
-  type GroupView,
   type LicenseConfig,
-  type LicenseView,
   LICENSE_STATES,
   SUBSCRIPTION_PRODUCTS,
   platformProductSpec,
@@ -39,7 +18,7 @@ import {
   ALWAYS,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
+import { listPriceRows } from '../catalogue/service.ts'
 
 /** A row of the licenses table, as the services read and lock it. */
 export interface LicenseRecord {
@@ -120,53 +99,7 @@ export interface LicenseRow extends LicenseRecord {
   renewal_price_cents?: number | null
 }
 
-export interface GroupRecord {
-  id: number
-  client_id: number
-  type: string
-  product: string
-  os_type: number | null
-  title: string | null
-  is_default: boolean
-  is_fake: boolean
-  available: number
-  holded_limit: number
-  config: LicenseConfig
-  token: string
-  months: number | null
-  source_group_id: number | null
-  created_at: Date
-  /** under an upgrade: holded_limit of its licenses are on hold until then */
-  held_until: Date | null
-}
-
-/** A group row with the count of its live licenses (0 where a locking read skips the count). */
-export interface GroupRow extends GroupRecord {
-  used_licenses: number
-}
-
-const GROUP_COLUMNS = columns<GroupRecord>()(
-  'id',
-  'client_id',
-  'type',
-  'product',
-  'os_type',
-  'title',
-  'is_default',
-  'is_fake',
-  'available',
-  'holded_limit',
-  'config',
-  'token',
-  'months',
-  'source_group_id',
-  'created_at',
-  'held_until',
-)
-
 const EPOCH_MS = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
-
-const iso = (d: Date | string | number | null) => (d === null ? null : d instanceof Date ? d.toISOString() : new Date(d).toISOString())
 
 // Active devices of a license as JSON, so a list is one query however many licenses it holds.
 const ACTIVATIONS_SQL = `COALESCE((
@@ -426,24 +359,6 @@ export async function lockLicense(db: Queryable, clientId: number, id: number): 
   return rows[0] ?? null
 }
 
-const GROUP_SELECT = `
-  SELECT ${GROUP_COLUMNS('g')}, (SELECT count(*)::int FROM licenses l WHERE l.group_id = g.id AND l.revoked_at IS NULL) AS used_licenses
-    FROM license_groups g`
-
-export async function listGroups(db: Queryable, clientId: number): Promise<GroupRow[]> {
-  return db.query<GroupRow>(`${GROUP_SELECT} WHERE g.client_id = $1 ORDER BY g.id`, [clientId])
-}
-
-export async function findGroup(db: Queryable, clientId: number, id: number, lock = false): Promise<GroupRow | null> {
-  const rows = lock
-    ? await db.query<GroupRow>(`SELECT ${GROUP_COLUMNS('g')}, 0 AS used_licenses FROM license_groups g WHERE g.id = $1 AND g.client_id = $2 FOR UPDATE`, [
-        id,
-        clientId,
-      ])
-    : await db.query<GroupRow>(`${GROUP_SELECT} WHERE g.id = $1 AND g.client_id = $2`, [id, clientId])
-  return rows[0] ?? null
-}
-
 /** Licenses a client holds that are neither activated nor expired (the limit of 10). */
 export async function countUnactivated(db: Queryable, clientId: number): Promise<number> {
   const rows = await db.query<{ n: number }>(
@@ -456,126 +371,7 @@ export async function countUnactivated(db: Queryable, clientId: number): Promise
   return rows[0]!.n
 }
 
-export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
-  const activations = (row.activations ?? []).map((a) => ({ ...a, first_seen: iso(a.first_seen)!, last_seen: iso(a.last_seen) }))
-  // the derivations read only these: a small object instead of a copy of the row (1,000 rows a list)
-  const facts = {
-    product: row.product,
-    config: row.config,
-    status: row.status,
-    held_until: row.held_until,
-    expire_date: row.expire_date,
-    activation_date: row.activation_date,
-    activation_count: activations.length,
-    group_key_used: row.group_key_used,
-    subscription: row.sub_id === null || row.sub_id === undefined ? null : { state: row.sub_state!, cancel_at_period_end: row.sub_cancel_at_period_end! },
-  }
-  const subscription = subscriptionStatus(facts, now)
-  const renews = subscriptionRenews(facts.subscription, row.config.paused)
-  const expire = iso(row.expire_date)
-  const created = iso(row.created_at)!
-  const activated = iso(row.activation_date)
-  const trial = isTrial(row)
-  return {
-    id: row.id,
-    type: platformOfProduct(row.product),
-    title: row.title ?? defaultLicenseTitle(row.product, row.id),
-    group: row.group_id === null ? null : (row.group_title ?? defaultGroupTitle(row.group_product ?? row.product, row.group_id)),
-    group_id: row.group_id,
-    config: row.config,
-    created_date: created,
-    expire_date: expire,
-    activation_date: activated,
-    dates: { createdDate: created, expireDate: expire, activationDate: activated, days: daysToExpiry(row.expire_date, now) },
-    status: numericStatus(row, now),
-    license_status: licenseStatus(facts, now),
-    state: licenseState(facts, now),
-    subscription_status: subscription,
-    // only while it will be charged: not cancelled, paused or stopped (a license without a subscription is not charged)
-    next_payment: renews && subscription === 'active' && !trial ? (iso(row.sub_next_attempt_at) ?? expire) : null,
-    activations,
-    locked_to: row.locked_to,
-    token: row.token,
-    serial_sensor: serialSensorText(activations.map((a) => a.signature_properties)),
-    data: row.data,
-    // what the subscription renews with; the license's own record (a reactivation's, an import's) otherwise
-    card_brand: row.pm_source ? row.pm_card_brand : row.card_brand,
-    card_last4: row.pm_source ? row.pm_card_last4 : row.card_last4,
-    paypal_email: row.pm_source ? row.pm_paypal_email : row.paypal_email,
-    is_fake: row.is_fake,
-    is_trial: trial,
-    is_subscription: isSubscription(row.product),
-    // made from a group key; a staff order's own group is not one
-    from_custom_group: row.group_id !== null && row.group_source_id != null,
-    price: row.price_cents === null ? null : centsToUsd(row.price_cents),
-    lifetime: lifetime(row.config),
-    // a Pro license of a staff order's own group (custom price) is upgraded by support
-    upgradeable: { toAI: upgradeToAI({ ...facts, custom: row.group_id !== null && row.group_is_default === false && row.group_source_id == null }, now) },
-    subscription:
-      row.sub_id === null || row.sub_id === undefined
-        ? null
-        : {
-            id: row.sub_id,
-            state: row.sub_state!,
-            payment_source: row.sub_payment_source!,
-            wallet: row.sub_payment_source === 'paypal',
-            cancel_at_period_end: row.sub_cancel_at_period_end!,
-            failed_attempts: row.sub_failed_attempts ?? 0,
-            next_attempt: renews ? iso(row.sub_next_attempt_at) : null,
-            renewal_price: row.renewal_price_cents === null || row.renewal_price_cents === undefined ? null : centsToUsd(row.renewal_price_cents),
-          },
-    held_until: iso(row.held_until),
-    paused_at: row.config.paused ? iso(row.paused_at) : null,
-    data_erase_date: iso(dataEraseDate(row)),
-    data_erased_at: iso(row.data_erased_at),
-  }
-}
-
-export function toGroupView(row: GroupRow, now = new Date()): GroupView {
-  const held = heldLicenses(row, now)
-  return {
-    id: row.id,
-    type: platformOfProduct(row.product),
-    product: row.product,
-    os_type: row.os_type,
-    title: row.title ?? defaultGroupTitle(row.product, row.id),
-    is_default: row.is_default,
-    is_fake: row.is_fake,
-    limit: row.available,
-    holded_limit: held,
-    used_licenses: row.used_licenses,
-    total: row.used_licenses + row.available,
-    config: row.config,
-    token: row.token,
-    months: row.months,
-    source_group_id: row.source_group_id,
-    // a staff order's own group has a custom price: its upgrade is by support
-    upgradeable: { toAI: !row.is_default && row.source_group_id === null && upgradeableToAI(row.product) ? 'bySupport' : upgradeableToAI(row.product) },
-    has_available_license: freeLicenses(row, now) > 0,
-    created_date: iso(row.created_at)!,
-    held_until: held > 0 ? iso(row.held_until) : null,
-  }
-}
-
-/** A staff order's own group (not default, no source): its config is the custom license's. */
-export async function insertCustomGroup(
-  db: Queryable,
-  g: { clientId: number; product: string; title: string; count: number; config: LicenseConfig; token: string },
-) {
-  const rows = await db.query<{ id: number }>(
-    `INSERT INTO license_groups (client_id, type, product, os_type, title, is_default, available, config, token)
-     VALUES ($1, $2, $3, NULL, $4, false, $5, $6, $7) RETURNING id`,
-    [g.clientId, platformOfProduct(g.product), g.product, g.title, g.count, JSON.stringify(g.config), g.token],
-  )
-  return rows[0]!.id
-}
-
 // ---- writes and checks of the license services (each runs in the caller's transaction) ----
-
-/** Takes the client's row lock: every change to a client's licenses and groups takes it first. */
-export async function lockClientRow(tx: Queryable, clientId: number) {
-  await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
-}
 
 export async function setLicenseTitle(tx: Queryable, clientId: number, id: number, title: string) {
   await tx.query('UPDATE licenses SET title = $3 WHERE id = $1 AND client_id = $2', [id, clientId, title])
@@ -585,10 +381,9 @@ export async function hasDevices(tx: Queryable, licenseId: number): Promise<bool
   return (await tx.query('SELECT 1 FROM devices WHERE license_id = $1 LIMIT 1', [licenseId])).length > 0
 }
 
-/** A revoked license keeps its row; its slot goes back to the group. */
-export async function revokeLicense(tx: Queryable, id: number, groupId: number) {
+/** A revoked license keeps its row (its slot goes back to its group: the service's part). */
+export async function revokeLicense(tx: Queryable, id: number) {
   await tx.query('UPDATE licenses SET revoked_at = now() WHERE id = $1', [id])
-  await addAvailable(tx, groupId, 1)
 }
 
 /**
@@ -603,36 +398,6 @@ export async function setLicensePaused(tx: Queryable, id: number, paused: boolea
       WHERE id = $1`,
     [id, paused, now],
   )
-}
-
-export async function setGroupTitle(tx: Queryable, id: number, title: string) {
-  await tx.query('UPDATE license_groups SET title = $2, updated_at = now() WHERE id = $1', [id, title])
-}
-
-/** Adds `delta` (negative to take) to a group's available licenses. */
-export async function addAvailable(tx: Queryable, groupId: number, delta: number) {
-  await tx.query('UPDATE license_groups SET available = available + $2, updated_at = now() WHERE id = $1', [groupId, delta])
-}
-
-export async function setAvailable(tx: Queryable, groupId: number, available: number) {
-  await tx.query('UPDATE license_groups SET available = $2, updated_at = now() WHERE id = $1', [groupId, available])
-}
-
-/** A group key split from a source group: same product, os_type, term and config. */
-export async function insertGroupKey(
-  tx: Queryable,
-  clientId: number,
-  source: Pick<GroupRow, 'id' | 'type' | 'product' | 'os_type' | 'months' | 'config'>,
-  title: string,
-  available: number,
-  token: string,
-): Promise<number> {
-  const rows = await tx.query<{ id: number }>(
-    `INSERT INTO license_groups (client_id, type, product, os_type, months, title, is_default, available, config, token, source_group_id)
-     VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10) RETURNING id`,
-    [clientId, source.type, source.product, source.os_type, source.months, title, available, JSON.stringify(source.config), token, source.id],
-  )
-  return rows[0]!.id
 }
 
 export interface NewLicense {
@@ -671,25 +436,6 @@ export async function hadTrial(tx: Queryable, clientId: number, product: string,
 }
 
 /**
- * Adds `count` to the client's default group of (product, os_type, months), creating it when
- * missing; the upsert on the partial unique index makes parallel fulfilments add up.
- */
-export async function upsertDefaultGroup(
-  tx: Queryable,
-  g: { clientId: number; type: string; product: string; osType: number | null; months: number | null; count: number; config: LicenseConfig; token: string },
-): Promise<{ id: number; available: number }> {
-  const rows = await tx.query<{ id: number; available: number }>(
-    `INSERT INTO license_groups (client_id, type, product, os_type, months, is_default, available, config, token)
-     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8)
-     ON CONFLICT (client_id, product, COALESCE(os_type, -1), COALESCE(months, 0)) WHERE is_default
-     DO UPDATE SET available = license_groups.available + EXCLUDED.available, updated_at = now()
-     RETURNING id, available`,
-    [g.clientId, g.type, g.product, g.osType, g.months, g.count, JSON.stringify(g.config), g.token],
-  )
-  return rows[0]!
-}
-
-/**
  * `count` licenses of an online product in one statement (the CLI's bulk seeding: one by one is slow
  * on PGlite); nine in ten are marked activated.
  */
@@ -706,4 +452,24 @@ export async function insertBulkLicenses(
     [b.clientId, b.groupId, b.count, JSON.stringify(b.config), b.type, b.product],
   )
   return rows.map((r) => Number(r.id))
+}
+
+// ---- the subscription a license starts with, paid the way its group was ----
+
+type PaidBy = 'balance' | 'stripe' | 'paypal'
+
+/**
+ * Starts the subscription of a license: it renews at `periodEnd` (the license's expire_date) the way
+ * it was paid. One per license: a second start for the same license changes nothing.
+ */
+export async function insertSubscription(
+  tx: Queryable,
+  s: { clientId: number; licenseId: number; source: PaidBy; methodId: number | null; periodEnd: Date | null },
+): Promise<number | null> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO subscriptions (client_id, license_id, payment_source, payment_method_id, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (license_id) DO NOTHING RETURNING id`,
+    [s.clientId, s.licenseId, s.source, s.methodId, s.periodEnd],
+  )
+  return rows[0]?.id ?? null
 }

@@ -38,4 +38,6 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   }
 
   route(app, c.trialCreate, async (req) => licenses.createTrial(ctx, req.client.id, req.body))
+  // a key generated from a group (the group screen's), a license of this module's
+  route(app, c.groupNewLicense, async (req) => licenses.newLicenseFromGroup(ctx, req.client.id, req.params.id, req.body.title))
 }

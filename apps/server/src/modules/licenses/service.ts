@@ -24,20 +24,21 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
-import { AppError, fail } from '../../platform/errors.ts'
+import { fail } from '../../platform/errors.ts'
 import { parseIfNoneMatch } from '../../platform/etag.ts'
+import { parseId } from '../../platform/ids.ts'
 import type { SessionClient, SessionLookup } from '../../platform/session.ts'
-import { recordActivity } from '../activity/queries.ts'
-import { startSubscription } from '../subscriptions/start.ts'
-import { activationKey, fulfil } from './fulfilment.ts'
+import { nowOf } from '../../platform/clock.ts'
+import { activationKey } from '../../platform/crypto.ts'
+import { lockClient } from '../account/service.ts'
+import { recordActivity } from '../activity/service.ts'
+import { addAvailable, groupView, lockedGroup, type GroupRow } from '../groups/service.ts'
+import { fulfil } from './fulfilment.ts'
 import {
-  addAvailable,
   countUnactivated,
-  findGroup,
   hadTrial,
   hasDevices,
   insertLicense,
-  lockClientRow,
   revokeLicense,
   setLicensePaused,
   setLicenseTitle,
@@ -48,28 +49,16 @@ import {
   findSessionWithListVersion,
   type SessionWithListVersion,
   lockLicense,
-  toGroupView,
-  toLicenseView,
   type LicenseRow,
-  type GroupRow,
   type LicenseRecord,
 } from './queries.ts'
+import { startSubscription } from './subscription-start.ts'
+import { toLicenseView } from './view.ts'
 
-/** A not-found, malformed or foreign id all answer 63f560db, never another client's data. */
-export function parseId(raw: string | number): number {
-  const text = String(raw)
-  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new AppError('not_found')
-  return Number(text)
-}
-
-/** Every change to a client's licenses and groups takes the client row first: one order, no deadlocks. */
-export async function lockClient(tx: Queryable, clientId: number) {
-  await lockClientRow(tx, clientId)
-}
-
-export async function lockedGroup(tx: Queryable, clientId: number, id: number): Promise<GroupRow> {
-  return (await findGroup(tx, clientId, id, true)) ?? fail('not_found', 'Group not found')
-}
+export { parseId }
+export { fulfil, fulfilCustom } from './fulfilment.ts'
+export { LICENSE_COLUMNS, findLicense, insertSubscription, listLicenses, lockLicense, type LicenseRecord } from './queries.ts'
+export { toLicenseView } from './view.ts'
 
 /**
  * Locks a license for a change, refused while an upgrade holds it (license_on_hold, judged at `now`:
@@ -83,16 +72,9 @@ export async function lockedLicense(tx: Queryable, clientId: number, id: number,
   return license
 }
 
-/** Business time of a context (a bare `{db}` has none: the wall clock). */
-export const nowOf = (ctx: object) => ('clock' in ctx ? (ctx as Pick<AppContext, 'clock'>).clock.now() : new Date())
-
 export async function licenseView(ctx: AppContext | { db: Queryable }, clientId: number, id: number) {
   const row = await findLicense(ctx.db, clientId, id)
   return toLicenseView(row ?? fail('not_found'), nowOf(ctx))
-}
-
-export async function groupView(db: Queryable, clientId: number, id: number, now = new Date()) {
-  return toGroupView((await findGroup(db, clientId, id)) ?? fail('not_found', 'Group not found'), now)
 }
 
 /** The client's whole list, as the staff and CLI read it. */
@@ -188,7 +170,8 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
     const problem = revokeProblem({ ...license, has_devices: await hasDevices(tx, id) })
     if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
     if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
-    await revokeLicense(tx, id, license.group_id!)
+    await revokeLicense(tx, id)
+    await addAvailable(tx, license.group_id!, 1)
     await recordActivity(tx, { clientId, licenseId: id, groupId: license.group_id, kind: 'revoked', at: nowOf(ctx) })
     return { status: 'ok' as const, group: await groupView(tx, clientId, license.group_id!, nowOf(ctx)) }
   })
@@ -301,4 +284,15 @@ export async function createTrial(
     })
   })
   return { licenses: [await licenseView(ctx, clientId, licenseId)] }
+}
+
+/** Generate a key from a group (the pre-info screen). */
+export async function newLicenseFromGroup(ctx: AppContext, clientId: number, rawId: string, title: string | undefined) {
+  const id = parseId(rawId)
+  const licenseId = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const group = await lockedGroup(tx, clientId, id)
+    return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: nowOf(ctx), origin: 'group' })
+  })
+  return licenseView(ctx, clientId, licenseId)
 }

@@ -2,12 +2,12 @@ import { PAYMENT_SESSION_HOURS, TRANSACTION_STATUS, TRANSACTION_TYPE, type Cents
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientById } from '../account/queries.ts'
-import { deleteTransaction, insertTransaction, setProviderSession, type TransactionLine } from '../transactions/queries.ts'
+import { findClientById } from '../account/service.ts'
+import { deleteTransaction, insertTransaction, setProviderSession, type TransactionLine } from '../transactions/service.ts'
 
 export interface CheckoutOrder {
   clientId: number
-  /** what the transaction is: top_up, purchase… (its fulfilment when paid: FULFILMENT in service.ts) */
+  /** what the transaction is: top_up, purchase… (its fulfilment when paid: ctx.fulfilments, modules/billing) */
   kind: string
   /** 0 credit (money onto the balance), 1 debit (a purchase) */
   type: (typeof TRANSACTION_TYPE)[keyof typeof TRANSACTION_TYPE]

@@ -1,10 +1,8 @@
 import { TRANSACTION_STATUS } from '@portal/domain'
-import type { AppContext } from '../../context.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
-import { closeTransaction, listExpiredPending, lockTransaction } from '../transactions/queries.ts'
-import { releasePromoOfTransaction } from '../promo/service.ts'
+import { closeUnpaid, type BillingCtx } from '../billing/service.ts'
+import { listExpiredPending, lockTransaction } from '../transactions/service.ts'
 import { expireSandboxSession, findSandboxSession } from './queries.ts'
-import { fulfilmentOf } from './service.ts'
 
 export const PAYMENT_EXPIRY_JOB = 'payments.expire'
 export const PAYMENT_EXPIRY_EVERY_SECONDS = 5 * 60
@@ -17,7 +15,7 @@ const BATCH = 500
  * time is left alone: its webhook is on its way (the job queue retries it) and settles the
  * transaction. Answers whether it expired it; running it again changes nothing.
  */
-async function expireOne(ctx: Pick<AppContext, 'db'>, id: number, now: Date): Promise<boolean> {
+async function expireOne(ctx: BillingCtx, id: number, now: Date): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const t = await lockTransaction(tx, id)
     if (!t || t.status !== TRANSACTION_STATUS.pending || !t.expires_at || t.expires_at > now) return false
@@ -26,19 +24,14 @@ async function expireOne(ctx: Pick<AppContext, 'db'>, id: number, now: Date): Pr
       if (session && session.status !== 'open' && session.status !== 'expired') return false
       if (session) await expireSandboxSession(tx, session.id)
     }
-    await closeTransaction(tx, t.id, TRANSACTION_STATUS.expired)
-    await releasePromoOfTransaction(tx, t.id)
-    // what the kind reserved ends with it (an upgrade's hold)
-    await fulfilmentOf(t.kind)?.closed?.(tx, t)
+    // its promo code is free again, what the kind reserved ends with it (an upgrade's hold)
+    await closeUnpaid(ctx, tx, t, TRANSACTION_STATUS.expired)
     return true
   })
 }
 
 /** Expires the pending payments whose checkout ran out of time; answers how many it expired. */
-export async function expirePendingPayments(
-  ctx: Pick<AppContext, 'db' | 'log'> & Partial<Pick<AppContext, 'clock'>>,
-  now = ctx.clock?.now() ?? new Date(),
-): Promise<number> {
+export async function expirePendingPayments(ctx: BillingCtx, now = ctx.clock.now()): Promise<number> {
   let expired = 0
   for (const t of await listExpiredPending(ctx.db, now, BATCH)) if (await expireOne(ctx, t.id, now)) expired++
   if (expired > 0) ctx.log.info({ expired }, 'pending payments expired')
@@ -46,7 +39,7 @@ export async function expirePendingPayments(
 }
 
 /** Registers the expiry on the job queue, every few minutes across all processes. */
-export function schedulePaymentExpiry(jobs: JobQueue, ctx: Pick<AppContext, 'db' | 'log' | 'clock'>) {
+export function schedulePaymentExpiry(jobs: JobQueue, ctx: BillingCtx) {
   jobs.register(PAYMENT_EXPIRY_JOB, async () => {
     await expirePendingPayments(ctx)
   })

@@ -17,9 +17,9 @@ import {
   workerDatabaseUrl,
   type TestContext,
 } from '../../test/harness.ts'
-import { balanceAndLedgerSum } from '../balance/queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
-import { RECEIPT_JOB } from './service.ts'
+import { RECEIPT_JOB } from '../transactions/service.ts'
 
 /**
  * The real providers end to end through the app, offline: Stripe's webhook (signed with the

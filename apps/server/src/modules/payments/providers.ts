@@ -2,15 +2,15 @@ import { TRANSACTION_STATUS, transactionStatusOf, type TransactionStatus } from 
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { PaymentUnavailable, WebhookSignatureError, type PaymentEvent, type WebhookRequest } from '../../platform/payments/port.ts'
-import { findTransactionBySession } from '../transactions/queries.ts'
-import { applyPaymentEvent, type AppliedEvent } from './service.ts'
+import { findTransactionBySession } from '../transactions/service.ts'
+import { applyPaymentEvent, type AppliedEvent, type BillingCtx } from '../billing/service.ts'
 
 /**
  * The real providers' ways back into the portal: Stripe's signed webhook and PayPal's capture after
  * approval. Both end in applyPaymentEvent, which applies an event once however often it comes.
  */
 
-type Ctx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'payments' | 'mailer' | 'config'>
+type Ctx = BillingCtx & Pick<AppContext, 'payments'>
 
 /** A paid event that found its transaction already closed took money the portal did not credit: an operator must refund it. */
 function warnIfPaidButClosed(ctx: Ctx, event: PaymentEvent, result: AppliedEvent) {

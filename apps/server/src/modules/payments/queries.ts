@@ -1,20 +1,4 @@
 import { columns, type Queryable } from '../../db/db.ts'
-import type { PaymentEvent, SavedPaymentMethod } from '../../platform/payments/port.ts'
-
-/**
- * Keeps a payment method a provider saved for the client; the same method saved again (a second
- * subscription on one card) is the same row. Answers its id.
- */
-export async function savePaymentMethod(tx: Queryable, clientId: number, m: SavedPaymentMethod): Promise<number> {
-  const rows = await tx.query<{ id: number }>(
-    `INSERT INTO payment_methods (client_id, provider, source, token, customer_ref, card_brand, card_last4, paypal_email)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (provider, token) DO UPDATE SET customer_ref = COALESCE(EXCLUDED.customer_ref, payment_methods.customer_ref)
-     RETURNING id, client_id`,
-    [clientId, m.provider, m.source, m.token, m.customerRef ?? null, m.cardBrand ?? null, m.cardLast4 ?? null, m.paypalEmail ?? null],
-  )
-  return rows[0]!.id
-}
 
 export interface PaymentMethodRow {
   id: number
@@ -35,19 +19,6 @@ export async function findPaymentMethod(db: Queryable, clientId: number, id: num
     [id, clientId],
   )
   return rows[0] ?? null
-}
-
-/**
- * Records a provider's event as applied; false when it was recorded before (the same webhook again,
- * or in parallel: the primary key lets one of them through). Runs in the transaction that applies it.
- */
-export async function recordPaymentEvent(tx: Queryable, event: PaymentEvent, transactionId: number | null): Promise<boolean> {
-  const rows = await tx.query(
-    `INSERT INTO payment_events (provider, event_id, transaction_id, outcome) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (provider, event_id) DO NOTHING RETURNING event_id`,
-    [event.provider, event.eventId, transactionId, event.outcome],
-  )
-  return rows.length === 1
 }
 
 // ---- the sandbox provider's checkouts ----

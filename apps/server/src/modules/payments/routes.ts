@@ -9,7 +9,7 @@ import { route } from '../../platform/contract-route.ts'
 import { AppError } from '../../platform/errors.ts'
 import { WebhookSignatureError } from '../../platform/payments/port.ts'
 import { completeSandboxCheckout, sandboxCheckoutPage, sandboxSessionView, type SandboxProvider } from './sandbox.ts'
-import { applyPaymentEvent } from './service.ts'
+import { applyPaymentEvent } from '../billing/service.ts'
 import { sandboxPage } from './sandbox-page.ts'
 
 const ASSETS = join(dirname(fileURLToPath(import.meta.url)), 'sandbox-page')

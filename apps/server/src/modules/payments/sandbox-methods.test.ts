@@ -5,7 +5,7 @@ import { DB_KIND, count, signedInClient, useTestApp, workerDatabaseUrl } from '.
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
 import { insertTransaction, setProviderSession } from '../transactions/queries.ts'
 import { openCheckout } from './checkout.ts'
-import { applyPaymentEvent } from './service.ts'
+import { applyPaymentEvent } from '../billing/service.ts'
 import { createSandboxProvider, isSandboxProvider, SANDBOX_DELIVER_JOB, type SandboxProvider } from './sandbox.ts'
 
 /**

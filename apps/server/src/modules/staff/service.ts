@@ -1,10 +1,12 @@
 import { ONLINE_DEFAULTS, checkStaffValidity, staffCustomTags, type LicenseConfig } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { findClientByEmail } from '../account/queries.ts'
-import { activationKey } from '../licenses/fulfilment.ts'
-import { insertCustomGroup, listLicenses, toLicenseView } from '../licenses/queries.ts'
-import { generateFromGroup, licenseConfigFor, lockClient, lockedGroup, nowOf } from '../licenses/service.ts'
+import { findClientByEmail, lockClient } from '../account/service.ts'
+import { listLicenses, toLicenseView } from '../licenses/service.ts'
+import { generateFromGroup, licenseConfigFor } from '../licenses/service.ts'
+import { insertCustomGroup, lockedGroup } from '../groups/service.ts'
+import { nowOf } from '../../platform/clock.ts'
+import { activationKey } from '../../platform/crypto.ts'
 
 export interface StaffLicenseOrder {
   title: string

@@ -1,6 +1,6 @@
 import { defaultLicenseTitle, formatCents, type Cents } from '@portal/domain'
 import { linkMail, type Mail } from '../../platform/mailer.ts'
-import { formatInvoiceDate } from '../transactions/invoice.ts'
+import { formatInvoiceDate } from '../transactions/service.ts'
 
 /** The mails of subscriptions: a failed renewal, a stopped license, a license about to end. */
 

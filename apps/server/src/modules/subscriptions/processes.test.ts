@@ -9,7 +9,7 @@ import { MONTH_SECONDS } from '@portal/domain'
 import { DB_KIND, count, signedInClient, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
 import { useProcesses } from '../../test/processes.ts'
 import { HttpAgent, credit } from '../../test/money.ts'
-import { balanceAndLedgerSum } from '../balance/queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { renewSubscription, runRenewals } from './renewal.ts'
 
 /**

@@ -1,37 +1,8 @@
 import type { Cents, LicenseConfig, SubscriptionState } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
-import type { PaymentMethodRow } from '../payments/queries.ts'
+import type { PaymentMethodRow } from '../payments/service.ts'
 
 type Source = 'balance' | 'stripe' | 'paypal'
-
-/**
- * Starts the subscription of a license: it renews at `periodEnd` (the license's expire_date) the way
- * it was paid. One per license: a second start for the same license changes nothing.
- */
-export async function insertSubscription(
-  tx: Queryable,
-  s: { clientId: number; licenseId: number; source: Source; methodId: number | null; periodEnd: Date | null },
-): Promise<number | null> {
-  const rows = await tx.query<{ id: number }>(
-    `INSERT INTO subscriptions (client_id, license_id, payment_source, payment_method_id, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (license_id) DO NOTHING RETURNING id`,
-    [s.clientId, s.licenseId, s.source, s.methodId, s.periodEnd],
-  )
-  return rows[0]?.id ?? null
-}
-
-/** How a group's capacity was paid (the latest order that filled it): its subscription licenses renew so. */
-export async function setGroupPayment(tx: Queryable, groupId: number, source: Source, methodId: number | null) {
-  await tx.query('UPDATE license_groups SET payment_source = $2, payment_method_id = $3, updated_at = now() WHERE id = $1', [groupId, source, methodId])
-}
-
-export async function groupPayment(tx: Queryable, groupId: number): Promise<{ payment_source: Source | null; payment_method_id: number | null }> {
-  const rows = await tx.query<{ payment_source: Source | null; payment_method_id: number | null }>(
-    'SELECT payment_source, payment_method_id FROM license_groups WHERE id = $1',
-    [groupId],
-  )
-  return rows[0] ?? { payment_source: null, payment_method_id: null }
-}
 
 export interface SubscriptionRow {
   id: number

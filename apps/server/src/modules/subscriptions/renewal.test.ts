@@ -5,9 +5,9 @@ import { PaymentUnavailable, type ChargeRequest, type PaymentProvider } from '..
 import type { PaymentProviders } from '../../platform/payments/registry.ts'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { credit } from '../../test/money.ts'
-import { balanceAndLedgerSum } from '../balance/queries.ts'
+import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { seedCatalogue } from '../catalogue/queries.ts'
-import { savePaymentMethod } from '../payments/queries.ts'
+import { savePaymentMethod } from '../billing/queries.ts'
 import { runRenewals, sendExpiryWarnings } from './renewal.ts'
 
 /**

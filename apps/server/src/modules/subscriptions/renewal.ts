@@ -16,14 +16,11 @@ import {
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { PaymentUnavailable, type SavedPaymentMethod } from '../../platform/payments/port.ts'
-import { findClientById } from '../account/queries.ts'
-import { applyLedgerEntry } from '../balance/queries.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
-import { lockClient } from '../licenses/service.ts'
-import type { PaymentMethodRow } from '../payments/queries.ts'
-import { RECEIPT_JOB, applyPaymentEvent, registerFulfilment } from '../payments/service.ts'
-import { closeTransaction, markTransactionPaid, nextInvoiceNumber, setProviderSession, type TransactionRow } from '../transactions/queries.ts'
-import { recordPaid } from '../activity/queries.ts'
+import { findClientById, lockClient } from '../account/service.ts'
+import { applyPaymentEvent, postLedgerEntry, settleWithReceipt, type Fulfilment } from '../billing/service.ts'
+import { listPriceRows } from '../catalogue/service.ts'
+import type { PaymentMethodRow } from '../payments/service.ts'
+import { closeTransaction, setProviderSession, type TransactionRow } from '../transactions/service.ts'
 import { expiringSoonMail, renewalFailedMail, renewalStoppedMail } from './mails.ts'
 import {
   claimExpiryWarning,
@@ -63,7 +60,7 @@ export const EXPIRY_WARNING_EVERY_SECONDS = 60 * 60
 /** subscriptions looked at per run; the next run takes the rest */
 const BATCH = 500
 
-export type RenewalCtx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'mailer' | 'config' | 'payments' | 'clock'>
+export type RenewalCtx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'mailer' | 'config' | 'payments' | 'clock' | 'fulfilments'>
 
 export type RenewalOutcome = 'renewed' | 'failed' | 'stopped' | 'ended' | 'unavailable' | 'skipped'
 
@@ -97,7 +94,7 @@ export const methodLabel = (m: PaymentMethodRow) =>
  * with a mail saying so. A cancelled subscription just ends.
  */
 async function failRenewal(
-  ctx: RenewalCtx,
+  ctx: Pick<AppContext, 'mailer' | 'config' | 'log'>,
   tx: Queryable,
   sub: SubscriptionRow,
   license: RenewalLicense,
@@ -284,14 +281,12 @@ async function plan(ctx: RenewalCtx, subscriptionId: number, now: Date, allowAut
       chargeKey: key,
     })
     if (id === null) return { done: 'skipped' }
-    if ((await applyLedgerEntry(tx, clientId, id, -price)) === null) {
+    if ((await postLedgerEntry(tx, clientId, id, -price)) === null) {
       await closeTransaction(tx, id, TRANSACTION_STATUS.declined)
       return { done: await failRenewal(ctx, tx, sub, license, periodEnd, price, 'the balance is not enough') }
     }
-    await markTransactionPaid(tx, id, await nextInvoiceNumber(tx), 'Balance')
     await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: addSeconds(periodEnd, term), keepCancel: true })
-    await recordPaid(tx, id, now)
-    await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: id })
+    await settleWithReceipt(ctx, tx, id, { paymentMethod: 'Balance', now })
     return { done: 'renewed' }
   })
 }
@@ -359,25 +354,27 @@ export async function sendExpiryWarnings(ctx: Pick<AppContext, 'db' | 'mailer' |
   return sent
 }
 
+/** The subscription a renewal or reactivation transaction pays for, locked in the one order (client, license, subscription). */
+const locked = async (tx: Queryable, t: TransactionRow) => {
+  const links = await linksOfTransaction(tx, t.id)
+  if (!links?.subscription_id) return null
+  const ids = await subscriptionOwner(tx, links.subscription_id)
+  if (!ids) return null
+  await lockClient(tx, t.client_id)
+  const license = await lockRenewalLicense(tx, ids.license_id)
+  const sub = await lockSubscription(tx, links.subscription_id)
+  return license && sub ? { license, sub, key: links.charge_key } : null
+}
+
 /**
- * What a paid renewal or reactivation does, inside the transaction applyPaymentEvent marks it paid
- * in. A renewal extends from the end of the period it paid for (keeping a cancellation made while it
- * was being charged: it ends at the new period's end); a reactivation from the later of now and the
- * old end, and the method it was paid with is the subscription's from now on.
+ * What a paid renewal or reactivation does, inside the transaction billing settles it in. A renewal
+ * extends from the end of the period it paid for (keeping a cancellation made while it was being
+ * charged: it ends at the new period's end); a reactivation from the later of now and the old end,
+ * and the method it was paid with is the subscription's from now on.
  */
-function registerSubscriptionFulfilments(ctx: RenewalCtx) {
-  const locked = async (tx: Queryable, t: TransactionRow) => {
-    const links = await linksOfTransaction(tx, t.id)
-    if (!links?.subscription_id) return null
-    const ids = await subscriptionOwner(tx, links.subscription_id)
-    if (!ids) return null
-    await lockClient(tx, t.client_id)
-    const license = await lockRenewalLicense(tx, ids.license_id)
-    const sub = await lockSubscription(tx, links.subscription_id)
-    return license && sub ? { license, sub, key: links.charge_key } : null
-  }
-  registerFulfilment('renewal', {
-    async paid(tx, t) {
+export const subscriptionFulfilments: Record<string, Fulfilment> = {
+  renewal: {
+    async paid(ctx, tx, t) {
       const got = await locked(tx, t)
       if (!got) return
       const parts = keyParts(got.key)
@@ -387,7 +384,7 @@ function registerSubscriptionFulfilments(ctx: RenewalCtx) {
       if (term === null) return
       await extendPeriod(tx, { subscriptionId: got.sub.id, licenseId: got.license.id, end: addSeconds(from, term), keepCancel: true })
     },
-    async closed(tx, t) {
+    async closed(ctx, tx, t) {
       const got = await locked(tx, t)
       const parts = keyParts(got?.key ?? null)
       if (!got || !parts) return
@@ -395,9 +392,9 @@ function registerSubscriptionFulfilments(ctx: RenewalCtx) {
       if ((got.sub.state !== 'active' && got.sub.state !== 'past_due') || got.sub.failed_attempts !== parts.attempt) return
       await failRenewal(ctx, tx, got.sub, got.license, parts.periodEnd, t.amount_cents, t.reason)
     },
-  })
-  registerFulfilment('reactivation', {
-    async paid(tx, t, paidWith) {
+  },
+  reactivation: {
+    async paid(ctx, tx, t, paidWith) {
       const got = await locked(tx, t)
       if (!got) return
       const term = renewalTermSeconds(got.license)
@@ -410,12 +407,11 @@ function registerSubscriptionFulfilments(ctx: RenewalCtx) {
       await setSubscriptionPayment(tx, got.sub.id, source, methodId)
       await setLicensePaymentShown(tx, got.license.id, methodId === null ? null : await paymentMethodById(tx, methodId))
     },
-  })
+  },
 }
 
-/** Registers the renewal and expiring-soon jobs on the queue, and what paid renewals and reactivations do. */
+/** Registers the renewal and expiring-soon jobs on the queue. */
 export function scheduleRenewals(ctx: RenewalCtx) {
-  registerSubscriptionFulfilments(ctx)
   ctx.jobs.register(RENEWAL_JOB, async () => void (await runRenewals(ctx)), { leaseSeconds: 15 * 60 })
   ctx.jobs.schedule(RENEWAL_JOB, RENEWAL_EVERY_SECONDS)
   ctx.jobs.register(EXPIRY_WARNING_JOB, async () => void (await sendExpiryWarnings(ctx, ctx.clock.now())))

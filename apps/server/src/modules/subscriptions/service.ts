@@ -1,5 +1,4 @@
 import {
-  TRANSACTION_STATUS,
   TRANSACTION_TYPE,
   centsToUsd,
   defaultLicenseTitle,
@@ -11,14 +10,13 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { applyLedgerEntry } from '../balance/queries.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
-import { licenseView, lockClient, lockedLicense, parseId } from '../licenses/service.ts'
-import { openCheckout } from '../payments/checkout.ts'
-import { RECEIPT_JOB } from '../payments/service.ts'
-import { insertTransaction, markTransactionPaid, nextInvoiceNumber } from '../transactions/queries.ts'
-import { recordActivity, recordPaid } from '../activity/queries.ts'
+import { recordActivity } from '../activity/service.ts'
+import { settleFromBalance } from '../billing/service.ts'
+import { listPriceRows } from '../catalogue/service.ts'
+import { licenseView, lockedLicense, parseId } from '../licenses/service.ts'
+import { openCheckout } from '../payments/service.ts'
 import { extendPeriod, linkTransaction, lockSubscriptionOfLicense, setCancelAtPeriodEnd, setSubscriptionPayment } from './queries.ts'
+import { lockClient } from '../account/service.ts'
 
 /**
  * Cancel and reactivate (spec section 4). Both take the client's lock, then the license's
@@ -86,26 +84,12 @@ export async function reactivateSubscription(ctx: AppContext, clientId: number, 
     const lines = [{ description, quantity: 1, amount_cents: price }]
     if (source !== 'balance') return { status: 'checkout' as const, sub, price, description, lines, source }
 
-    const t = await insertTransaction(tx, {
-      clientId,
-      type: TRANSACTION_TYPE.debit,
-      status: TRANSACTION_STATUS.pending,
-      amountCents: price,
-      kind: 'reactivation',
-      description,
-      lines,
-      paymentSource: 'balance',
-      paymentMethod: 'Balance',
-      invoiceNumber: null,
+    const transactionId = await settleFromBalance(ctx, tx, { clientId, kind: 'reactivation', amountCents: price, description, lines, now }, async (t) => {
+      await linkTransaction(tx, t.id, sub.id, license.id)
+      await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: new Date(now.getTime() + term * 1000), keepCancel: false })
+      if (sub.payment_source !== 'balance') await setSubscriptionPayment(tx, sub.id, 'balance', null)
     })
-    await linkTransaction(tx, t.id, sub.id, license.id)
-    if ((await applyLedgerEntry(tx, clientId, t.id, -price)) === null) fail('insufficient_funds')
-    await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
-    await extendPeriod(tx, { subscriptionId: sub.id, licenseId: license.id, end: new Date(now.getTime() + term * 1000), keepCancel: false })
-    if (sub.payment_source !== 'balance') await setSubscriptionPayment(tx, sub.id, 'balance', null)
-    await recordPaid(tx, t.id, now)
-    await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
-    return { status: 'paid' as const, transactionId: t.id, price }
+    return { status: 'paid' as const, transactionId, price }
   })
 
   if (decided.status === 'ok')

@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.ts'
 import type { Config } from '../../platform/config.ts'
 import { route } from '../../platform/contract-route.ts'
 import { SSO_TOKEN_SECONDS, type SsoSigner } from '../../platform/sso.ts'
-import { findClientById } from '../account/queries.ts'
-import { findLicense } from '../licenses/queries.ts'
+import { findClientById } from '../account/service.ts'
+import { findLicense } from '../licenses/service.ts'
 
 /** Where the support and cloud-service links lead unless the configuration names other addresses. */
 export const SERVICE_URLS = {

@@ -3,7 +3,7 @@ import type { salesMessageBody } from '@portal/domain'
 import { RATE_LIMITS, type AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { hit } from '../../platform/rate-limit.ts'
-import { findClientById } from '../account/queries.ts'
+import { findClientById } from '../account/service.ts'
 
 type SalesMessage = z.output<typeof salesMessageBody>
 

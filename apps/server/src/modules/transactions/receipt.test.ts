@@ -6,7 +6,7 @@ import { Agent, count, signedInClient, testConfig, useTestApp } from '../../test
 import { pdfText } from '../../test/pdf.ts'
 import { paidTopUp, pendingTopUp, settle } from '../../test/transactions.ts'
 import { updateClientProfile } from '../account/queries.ts'
-import { RECEIPT_JOB } from '../payments/service.ts'
+import { RECEIPT_JOB } from './service.ts'
 import { sendReceipt } from './receipt.ts'
 
 const t = useTestApp()
@@ -35,7 +35,7 @@ async function paidThroughProvider(clientId: number, amountCents: number) {
 describe('the receipt of a payment', () => {
   it('is mailed once the payment completes, with the invoice PDF attached while bills_mail is on (the default)', async () => {
     const { client, email } = await signedInClient(t)
-    const id = await paidThroughProvider(client.id, 15_000)
+    await paidThroughProvider(client.id, 15_000)
     expect(await count(t.db, `jobs WHERE name = $1 AND status = 'done'`, [RECEIPT_JOB])).toBe(1)
     const mails = await outbox()
     expect(mails).toHaveLength(1)
@@ -105,7 +105,7 @@ describe('the receipt of a payment', () => {
 
   it('shows in the dev mailbox with its attachment named and downloadable', async () => {
     const { client, email } = await signedInClient(t)
-    const id = await paidThroughProvider(client.id, 4_200)
+    await paidThroughProvider(client.id, 4_200)
     const a = new Agent(t.app)
     const [message] = (await a.get(`/dev/mailbox.json?to=${encodeURIComponent(email)}`)).json().messages
     expect(message.attachments).toEqual([{ filename: 'INV-000001.pdf', content_type: 'application/pdf', url: `/dev/mailbox/${message.id}/attachments/0` }])
@@ -114,7 +114,7 @@ describe('the receipt of a payment', () => {
     const file = await a.get(message.attachments[0].url)
     expect(file.statusCode).toBe(200)
     expect(file.headers['content-type']).toBe('application/pdf')
-    expect(file.headers['content-disposition']).toBe(`attachment; filename="INV-000001.pdf"`)
+    expect(file.headers['content-disposition']).toBe('attachment; filename="INV-000001.pdf"')
     expect(await pdfText(file.rawPayload)).toMatch(/\$42\.00/)
     for (const bad of [`/dev/mailbox/${message.id}/attachments/1`, '/dev/mailbox/99999/attachments/0', '/dev/mailbox/x/attachments/0']) {
       expect((await a.get(bad)).statusCode).toBe(404)
@@ -143,7 +143,7 @@ describe('a receipt over SMTP', () => {
     await app.ready()
     try {
       const { client } = await signedInClient(t)
-      const { id, sessionId } = await pendingTopUp(t.db, client.id, 12_345)
+      const { sessionId } = await pendingTopUp(t.db, client.id, 12_345)
       await settle(app.ctx, sessionId, 'paid')
       // one round runs the receipt job, the next delivers the outbox
       await app.ctx.jobs.tick()

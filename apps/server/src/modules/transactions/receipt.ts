@@ -1,11 +1,10 @@
 import { DEFAULT_OPTIONS, TRANSACTION_STATUS, formatCents, formatInvoiceNumber } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { escapeHtml, type Mail, type MailAttachment } from '../../platform/mailer.ts'
-import { findClientById } from '../account/queries.ts'
-import { RECEIPT_JOB } from '../payments/service.ts'
+import { findClientById } from '../account/service.ts'
 import { formatInvoiceDate, renderInvoice } from './invoice.ts'
 import { findTransactionById, claimReceipt, findInvoiceRecord, type TransactionRow } from './queries.ts'
-import { invoiceData, invoiceFilename, paymentMethodOf } from './service.ts'
+import { RECEIPT_JOB, invoiceData, invoiceFilename, paymentMethodOf } from './service.ts'
 
 export type ReceiptOutcome = 'sent' | 'already_sent' | 'not_paid' | 'unknown'
 

@@ -1,8 +1,28 @@
-import { DEFAULT_OPTIONS, TRANSACTION_STATUS, formatInvoiceNumber, centsToUsd, transactionStatusOf, type TransactionView } from '@portal/domain'
+import { TRANSACTION_STATUS, formatInvoiceNumber, centsToUsd, transactionStatusOf, type TransactionView } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { invoiceSeller, renderInvoice, type InvoiceData, type InvoiceSettlement } from './invoice.ts'
 import { findInvoiceRecord, findTransaction, listTransactions, recordInvoiceSeller, type InvoiceRecordRow, type TransactionRow } from './queries.ts'
+
+export {
+  closeTransaction,
+  deleteTransaction,
+  findTransactionBySession,
+  insertTransaction,
+  listExpiredPending,
+  lockTransaction,
+  lockTransactionBySession,
+  markTransactionPaid,
+  nextInvoiceNumber,
+  setProviderSession,
+  type NewTransaction,
+  type TransactionLine,
+  type TransactionRow,
+} from './queries.ts'
+export { formatInvoiceDate } from './invoice.ts'
+
+/** The job that mails the receipt (with the invoice when the client's bills_mail is on) of a paid transaction (receipt.ts). */
+export const RECEIPT_JOB = 'payments.receipt'
 
 /** How a transaction was paid when the provider did not say more ("Visa •••• 4242"): by its source. */
 const SOURCE_METHOD: Record<string, string> = {

@@ -1,6 +1,5 @@
 import {
   SALE_ENTRIES,
-  TRANSACTION_STATUS,
   TRANSACTION_TYPE,
   UPGRADE_HOLD_MINUTES,
   canUpgrade,
@@ -21,17 +20,19 @@ import {
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { fail } from '../../platform/errors.ts'
-import { applyLedgerEntry } from '../balance/queries.ts'
-import { listPriceRows } from '../catalogue/queries.ts'
-import { fulfil } from '../licenses/fulfilment.ts'
-import { addAvailable, findGroup, findLicense, lockLicense, type GroupRow, type LicenseRecord } from '../licenses/queries.ts'
-import { lockClient, lockedGroup, lockedLicense, nowOf, parseId } from '../licenses/service.ts'
-import { openCheckout } from '../payments/checkout.ts'
-import { RECEIPT_JOB, registerFulfilment, type PaidWith } from '../payments/service.ts'
-import { insertSubscription } from '../subscriptions/queries.ts'
-import { recordActivity, recordPaid } from '../activity/queries.ts'
-import { insertTransaction, markTransactionPaid, nextInvoiceNumber, type TransactionLine, type TransactionRow } from '../transactions/queries.ts'
+import { postLedgerEntry, settleFromBalance, type Fulfilment, type PaidWith } from '../billing/service.ts'
+import { listPriceRows } from '../catalogue/service.ts'
+import { fulfil } from '../licenses/service.ts'
+import { findLicense, lockLicense, type LicenseRecord } from '../licenses/service.ts'
+import { lockedLicense, parseId } from '../licenses/service.ts'
+import { openCheckout } from '../payments/service.ts'
+import { insertSubscription } from '../licenses/service.ts'
+import { recordActivity } from '../activity/service.ts'
+import type { TransactionLine, TransactionRow } from '../transactions/service.ts'
 import { endGroupHold, endLicenseHold, findTransactionTarget, holdGroup, holdLicense, setTransactionTarget, upgradeLicenseInPlace } from './queries.ts'
+import { lockClient } from '../account/service.ts'
+import { addAvailable, findGroup, type GroupRow, lockedGroup } from '../groups/service.ts'
+import { nowOf } from '../../platform/clock.ts'
 
 /** The transaction kind of every upgrade (a license's or a group's: transactions.license_id or group_id says which). */
 export const UPGRADE_KIND = 'upgrade'
@@ -117,7 +118,7 @@ async function applyUpgrade(
 async function creditBack(ctx: Pick<AppContext, 'log'>, tx: Queryable, t: TransactionRow, cents: Cents, why: string) {
   if (cents <= 0) return
   ctx.log.warn({ transaction: t.id, cents, why }, 'upgrade paid but not applicable: credited to the balance')
-  await applyLedgerEntry(tx, t.client_id, t.id, cents)
+  await postLedgerEntry(tx, t.client_id, t.id, cents)
 }
 
 /**
@@ -141,25 +142,11 @@ export async function upgradeLicense(ctx: AppContext, clientId: number, rawId: s
       // what was offered must still be what the locked license takes (a parallel upgrade may have done it)
       const locked = canUpgrade({ ...license, custom }, now)
       if (!locked || locked.kind !== offer.kind || locked.to !== offer.to) fail('action_unavailable', 'This license has no upgrade')
-      const t = await insertTransaction(tx, {
-        clientId,
-        type: TRANSACTION_TYPE.debit,
-        status: TRANSACTION_STATUS.pending,
-        amountCents: amount,
-        kind: UPGRADE_KIND,
-        description: line.description,
-        lines: [line],
-        paymentSource: 'balance',
-        paymentMethod: 'Balance',
-        invoiceNumber: null,
+      const order = { clientId, kind: UPGRADE_KIND, amountCents: amount, description: line.description, lines: [line], now }
+      return settleFromBalance(ctx, tx, order, async (t) => {
+        await setTransactionTarget(tx, t.id, { licenseId: id })
+        await applyUpgrade(tx, license, offer, now, { source: 'balance', methodId: null })
       })
-      await setTransactionTarget(tx, t.id, { licenseId: id })
-      if ((await applyLedgerEntry(tx, clientId, t.id, -amount)) === null) fail('insufficient_funds')
-      await applyUpgrade(tx, license, offer, now, { source: 'balance', methodId: null })
-      await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
-      await recordPaid(tx, t.id, now)
-      await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
-      return t.id
     })
     return answer('paid', transactionId, amount, null)
   }
@@ -228,25 +215,11 @@ export async function upgradeGroup(ctx: AppContext, clientId: number, rawId: str
       const now = nowOf(ctx)
       const locked = await lockedGroup(tx, clientId, id)
       check(locked, now)
-      const t = await insertTransaction(tx, {
-        clientId,
-        type: TRANSACTION_TYPE.debit,
-        status: TRANSACTION_STATUS.pending,
-        amountCents: amount,
-        kind: UPGRADE_KIND,
-        description: line.description,
-        lines: [line],
-        paymentSource: 'balance',
-        paymentMethod: 'Balance',
-        invoiceNumber: null,
+      const order = { clientId, kind: UPGRADE_KIND, amountCents: amount, description: line.description, lines: [line], now }
+      return settleFromBalance(ctx, tx, order, async (t) => {
+        await setTransactionTarget(tx, t.id, { groupId: id })
+        await moveToAI(tx, locked, offer.to, limit, now)
       })
-      await setTransactionTarget(tx, t.id, { groupId: id })
-      if ((await applyLedgerEntry(tx, clientId, t.id, -amount)) === null) fail('insufficient_funds')
-      await moveToAI(tx, locked, offer.to, limit, now)
-      await markTransactionPaid(tx, t.id, await nextInvoiceNumber(tx), 'Balance')
-      await recordPaid(tx, t.id, now)
-      await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: t.id })
-      return t.id
     })
     return answer('paid', transactionId, amount, null)
   }
@@ -285,14 +258,14 @@ async function moveToAI(tx: Queryable, group: GroupRow, to: string, count: numbe
 }
 
 /**
- * What an upgrade's payment does (registered as the 'upgrade' fulfilment): paid, the license is
+ * What an upgrade's payment does (the 'upgrade' fulfilment): paid, the license is
  * upgraded in place or the group's licenses move to AI, and the hold ends; closed unpaid (declined,
  * cancelled, expired), the hold ends. A payment that arrives after its hold ended still upgrades
  * while the license or group can take it; what it can no longer buy is credited to the balance.
  */
-export function registerUpgradeFulfilment(ctx: Pick<AppContext, 'log'>) {
-  registerFulfilment(UPGRADE_KIND, {
-    async paid(tx, t, paidWith: PaidWith) {
+export const upgradeFulfilments: Record<string, Fulfilment> = {
+  [UPGRADE_KIND]: {
+    async paid(ctx, tx, t, paidWith: PaidWith) {
       const target = await findTransactionTarget(tx, t.id)
       await lockClient(tx, t.client_id)
       const source = t.payment_source === 'paypal' ? 'paypal' : t.payment_source === 'balance' ? 'balance' : 'stripe'
@@ -318,11 +291,11 @@ export function registerUpgradeFulfilment(ctx: Pick<AppContext, 'log'>) {
         if (count < limit) await creditBack(ctx, tx, t, Math.round((t.amount_cents * (limit - count)) / limit), 'fewer licenses left than paid for')
       }
     },
-    async closed(tx, t) {
+    async closed(_ctx, tx, t) {
       if (!t.expires_at) return
       const target = await findTransactionTarget(tx, t.id)
       if (target.license_id !== null) await endLicenseHold(tx, target.license_id, t.expires_at)
       if (target.group_id !== null) await endGroupHold(tx, target.group_id, t.expires_at)
     },
-  })
+  },
 }

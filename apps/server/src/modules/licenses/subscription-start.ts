@@ -1,6 +1,7 @@
 import { isSubscription, isTrial, type LicenseConfig } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
-import { groupPayment, insertSubscription } from './queries.ts'
+import { groupPayment } from '../groups/service.ts'
+import { insertSubscription } from './queries.ts'
 
 /**
  * Starts the subscription of a license just generated from a group, in the caller's transaction:

@@ -1,0 +1,202 @@
+import { TRANSACTION_STATUS, TRANSACTION_TYPE, transactionStatusOf, type Cents, type TransactionStatus } from '@portal/domain'
+import type { AppContext } from '../../context.ts'
+import type { Queryable } from '../../db/db.ts'
+import { fail } from '../../platform/errors.ts'
+import type { PaymentEvent } from '../../platform/payments/port.ts'
+import { findClientById } from '../account/service.ts'
+import { recordPaid } from '../activity/service.ts'
+import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
+import {
+  RECEIPT_JOB,
+  closeTransaction,
+  insertTransaction,
+  lockTransactionBySession,
+  markTransactionPaid,
+  nextInvoiceNumber,
+  type TransactionLine,
+  type TransactionRow,
+} from '../transactions/service.ts'
+import { renewalsNeedMethodMail } from './mails.ts'
+import { applyLedgerEntry, recordPaymentEvent, savePaymentMethod } from './queries.ts'
+
+/**
+ * Billing: how a transaction is settled, whatever was bought (a top-up, a basket order, a renewal, a
+ * reactivation, an upgrade, a staff adjustment) and however it was paid (the balance at once, or a
+ * provider's event later). Each step is one function here; the purchase kinds call them and say
+ * what the payment delivers through their Fulfilment, kept in the app context (ctx.fulfilments).
+ */
+
+/** What the paid event brought beside the money: the payment method the provider now keeps (subscriptions). */
+export interface PaidWith {
+  /** payment_methods.id of the method saved by a subscription checkout; null for a one-off payment */
+  methodId: number | null
+  /** business time of the payment (ctx.clock): an upgrade's new period starts then */
+  now: Date
+}
+
+/**
+ * What a transaction of a kind does when it is paid, inside the transaction that settles it, and
+ * (optionally) when it closes unpaid (declined, cancelled, expired: an upgrade's hold ends).
+ */
+export interface Fulfilment {
+  paid(ctx: BillingCtx, tx: Queryable, t: TransactionRow, paidWith: PaidWith): Promise<void>
+  closed?(ctx: BillingCtx, tx: Queryable, t: TransactionRow): Promise<void>
+}
+
+/** What settling needs: the database, the job queue (receipts), what a kind's fulfilment may use (its mails, business time), the fulfilments. */
+export type BillingCtx = Pick<AppContext, 'db' | 'jobs' | 'log' | 'mailer' | 'config' | 'clock' | 'fulfilments'>
+
+/** The fulfilments by transaction kind: each purchase kind's module exports its own, the app context holds them all. */
+export type Fulfilments = ReadonlyMap<string, Fulfilment>
+
+/**
+ * Step: the ledger entry of a transaction, moving the client's balance by `cents` (positive credits,
+ * negative debits). Answers the balance after it, or null when a debit would take it below zero
+ * (nothing is written then). A transaction moves the balance once: its entry is unique.
+ */
+export const postLedgerEntry = (tx: Queryable, clientId: number, transactionId: number, cents: Cents): Promise<Cents | null> =>
+  applyLedgerEntry(tx, clientId, transactionId, cents)
+
+/**
+ * Step: the transaction becomes paid (status ok) with the next invoice number and the method shown on
+ * it, its payment joins the license history and a promo code it reserved is spent. Taken after what
+ * was bought, in the database transaction that settles: what was bought first (the client's row, as
+ * every balance change takes it), the invoice counter last, one lock order for every purchase kind.
+ * Answers the invoice number.
+ */
+export async function settlePaid(tx: Queryable, transactionId: number, how: { paymentMethod: string | null; now: Date }): Promise<number> {
+  const invoiceNumber = await nextInvoiceNumber(tx)
+  await markTransactionPaid(tx, transactionId, invoiceNumber, how.paymentMethod)
+  await recordPaid(tx, transactionId, how.now)
+  await confirmPromoOfTransaction(tx, transactionId)
+  return invoiceNumber
+}
+
+/** Step: the receipt of a paid transaction (with its invoice when the client's bills_mail is on), mailed by the receipt job once committed. */
+export async function mailReceipt(ctx: Pick<AppContext, 'jobs'>, tx: Queryable, transactionId: number) {
+  await ctx.jobs.enqueue(tx, RECEIPT_JOB, { transaction_id: transactionId })
+}
+
+/** A customer's payment settled: paid, then its receipt (a staff adjustment takes settlePaid alone). */
+export async function settleWithReceipt(ctx: Pick<AppContext, 'jobs'>, tx: Queryable, transactionId: number, how: { paymentMethod: string | null; now: Date }) {
+  await settlePaid(tx, transactionId, how)
+  await mailReceipt(ctx, tx, transactionId)
+}
+
+/** A purchase paid from the balance: what it is, and what it is for. */
+export interface BalancePayment {
+  clientId: number
+  kind: string
+  amountCents: Cents
+  description: string
+  lines: TransactionLine[]
+  now: Date
+}
+
+/**
+ * A purchase of any kind paid from the balance, in the caller's transaction (which holds the client's
+ * lock): the pending debit transaction, its ledger entry (refused below zero with insufficient_funds
+ * before the invoice counter is taken), what it buys (`deliver`), then settled. Answers the
+ * transaction's id.
+ */
+export async function settleFromBalance(
+  ctx: Pick<AppContext, 'jobs'>,
+  tx: Queryable,
+  p: BalancePayment,
+  deliver: (t: TransactionRow) => Promise<void>,
+): Promise<number> {
+  const t = await insertTransaction(tx, {
+    clientId: p.clientId,
+    type: TRANSACTION_TYPE.debit,
+    status: TRANSACTION_STATUS.pending,
+    amountCents: p.amountCents,
+    kind: p.kind,
+    description: p.description,
+    lines: p.lines,
+    paymentSource: 'balance',
+    paymentMethod: 'Balance',
+    invoiceNumber: null,
+  })
+  if ((await postLedgerEntry(tx, p.clientId, t.id, -p.amountCents)) === null) fail('insufficient_funds')
+  await deliver(t)
+  await settleWithReceipt(ctx, tx, t.id, { paymentMethod: 'Balance', now: p.now })
+  return t.id
+}
+
+/**
+ * A pending transaction closed unpaid (declined, cancelled, expired), in the caller's transaction: a
+ * promo code it reserved is free again and what its kind reserved ends (an upgrade's hold).
+ */
+export async function closeUnpaid(
+  ctx: BillingCtx,
+  tx: Queryable,
+  t: TransactionRow,
+  status: typeof TRANSACTION_STATUS.declined | typeof TRANSACTION_STATUS.expired,
+) {
+  await closeTransaction(tx, t.id, status)
+  await releasePromoOfTransaction(tx, t.id)
+  await ctx.fulfilments.get(t.kind)?.closed?.(ctx, tx, t)
+}
+
+export interface AppliedEvent {
+  transactionId: number | null
+  /** the transaction's status after the event */
+  status: TransactionStatus | null
+  /** false when the event changed nothing: seen before, about a settled transaction, or unknown */
+  applied: boolean
+}
+
+/**
+ * Applies a provider's event to the transaction of its checkout, once: the event id is recorded in
+ * the payment event log in the same database transaction that settles, and the transaction row is
+ * locked first, so the same webhook delivered any number of times, in parallel or on two processes,
+ * settles once. A crash before the commit leaves nothing applied and nothing recorded: the next
+ * delivery applies it.
+ */
+export async function applyPaymentEvent(ctx: BillingCtx, event: PaymentEvent): Promise<AppliedEvent> {
+  return ctx.db.transaction(async (tx) => {
+    const t = await lockTransactionBySession(tx, event.provider, event.sessionId)
+    if (!t) {
+      ctx.log.warn({ provider: event.provider, session: event.sessionId, event: event.eventId }, 'payment event for an unknown checkout ignored')
+      return { transactionId: null, status: null, applied: false }
+    }
+    const current = transactionStatusOf(t.status)
+    // a payment that arrives after we gave up on its checkout (expired) still counts: the customer paid
+    const open = t.status === TRANSACTION_STATUS.pending || (event.outcome === 'paid' && t.status === TRANSACTION_STATUS.expired)
+    if (!(await recordPaymentEvent(tx, event, t.id)) || !open) {
+      return { transactionId: t.id, status: current, applied: false }
+    }
+    if (event.outcome !== 'paid') {
+      const status = event.outcome === 'declined' ? TRANSACTION_STATUS.declined : TRANSACTION_STATUS.expired
+      await closeUnpaid(ctx, tx, t, status)
+      return { transactionId: t.id, status: transactionStatusOf(status), applied: true }
+    }
+    if (event.amountCents !== undefined && event.amountCents !== t.amount_cents) {
+      // never credit what was not paid: the transaction stays pending for an operator to look at
+      ctx.log.error({ transaction: t.id, expected: t.amount_cents, paid: event.amountCents }, 'paid amount differs from the transaction; not applied')
+      return { transactionId: t.id, status: current, applied: false }
+    }
+    const fulfil = ctx.fulfilments.get(t.kind)
+    if (!fulfil) throw new Error(`no fulfilment for transactions of kind ${t.kind}`)
+    const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
+    const now = ctx.clock.now()
+    await fulfil.paid(ctx, tx, t, { methodId, now })
+    await settleWithReceipt(ctx, tx, t.id, { paymentMethod: event.paymentMethod ?? null, now })
+    if (event.savedMethodMissing) await tellRenewalsNeedMethod(ctx, tx, t, event)
+    return { transactionId: t.id, status: 'ok', applied: true }
+  })
+}
+
+/**
+ * A subscription paid without a method kept for its renewals (PayPal answered no vault id, usually
+ * an account without PayPal's vault approval): a log line for an operator, and a mail telling the
+ * customer that renewals need a payment method, in the transaction that credits.
+ */
+async function tellRenewalsNeedMethod(ctx: BillingCtx, tx: Queryable, t: TransactionRow, event: PaymentEvent) {
+  ctx.log.error(
+    { provider: event.provider, transaction: t.id, client: t.client_id, session: event.sessionId },
+    'subscription paid but the provider kept no payment method: it cannot renew by itself (PayPal vault approval?); the customer is told',
+  )
+  const client = await findClientById(tx, t.client_id)
+  if (client) await ctx.mailer.enqueue(tx, renewalsNeedMethodMail(ctx.config.PUBLIC_URL, client.email, { paidWith: event.paymentMethod ?? null }))
+}
