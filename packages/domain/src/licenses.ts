@@ -123,6 +123,25 @@ export const isSubscription = (product: string) => productKind(product) === 'sub
 /** A trial has a tag and is not upgraded; a trial product (the Nuitrack trial) is a trial by product. */
 export const isTrial = (l: Pick<LicenseFacts, 'product' | 'config'>) => productKind(l.product) === 'trial' || (!!l.config.tag && !l.config.upgraded)
 
+/**
+ * The end of a trial license, whatever path makes it (the start, a revoke and generate again, a staff
+ * or CLI order): the end the customer's trial was first given (the earliest of `ends`, the ends its
+ * licenses were given while a trial), else its days from when it first started (`startedAt`; null
+ * when this license starts it: `now`). Null only for a trial without days (the Nuitrack trial).
+ */
+export function trialEnd(days: number | null, history: { startedAt: Date | null; ends: readonly Date[] }, now: Date): Date | null {
+  if (days === null) return null
+  if (history.ends.length > 0) return new Date(Math.min(...history.ends.map((d) => d.getTime())))
+  return new Date((history.startedAt ?? now).getTime() + days * DAY_SECONDS * 1000)
+}
+
+/**
+ * A trial of a paid product (a tag on it: Face Machine, Analytics) lives in a group of its own:
+ * never the default group that purchases of the product fill, so a paid seat never takes the
+ * trial's tag, end or actions. The Nuitrack trial is a product of its own and needs none.
+ */
+export const trialHasOwnGroup = (trial: { tag: string | null }) => trial.tag !== null
+
 /** Section 4, subscription status (subscription products only, else null). */
 export function subscriptionStatus(l: LicenseFacts, now: Date): SubscriptionStatus | null {
   if (!isSubscription(l.product)) return null
