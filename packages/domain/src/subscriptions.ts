@@ -121,6 +121,23 @@ export function renewalTermSeconds(l: RenewableLicense): number | null {
 }
 
 /**
+ * A license's term in whole months (1, 3, 6 or 12 for what the catalogue sells: a face all-in-one
+ * term, a monthly or yearly subscription), from renewalTermSeconds; null when it has none.
+ */
+export function termMonths(l: RenewableLicense): number | null {
+  const seconds = renewalTermSeconds(l)
+  return seconds ? Math.max(1, Math.round(seconds / MONTH_SECONDS)) : null
+}
+
+/** How a term of `months` reads on a document: "Monthly", "Annual", "3 months". */
+export const termLabel = (months: number) => (months === 1 ? 'Monthly' : months === 12 ? 'Annual' : `${months} months`)
+/** A price per term: "$50.00 a month", "$150.00 every 3 months", "$499.00 a year". */
+export const pricePerTerm = (price: string, months: number) =>
+  months === 1 ? `${price} a month` : months === 12 ? `${price} a year` : `${price} every ${months} months`
+/** The length of one period: "1 month", "3 months", "12 months". */
+export const termPeriod = (months: number) => (months === 1 ? '1 month' : `${months} months`)
+
+/**
  * What one more period of a license costs now, from the price table: its sale entry's unit price (the
  * product and term it was sold as), or for a custom Face SDK subscription the builder's price of its
  * license_content. Null when nothing prices it (not for sale any more): it is not renewed.
