@@ -7,10 +7,11 @@ import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { listPrices } from '../catalogue/queries.ts'
 import { issueToken } from '../auth/queries.ts'
+import { trialsUsed } from '../licenses/service.ts'
 import { emailTaken, findClientById, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
 
 export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
-  const [client, prices] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db)])
+  const [client, prices, trials] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db), trialsUsed(ctx.db, clientId)])
   if (!client) return fail('unauthorized')
   const byPlatform = Object.fromEntries(
     PLATFORMS.map((p) => [p, prices.filter((x) => x.platform === p).map(({ platform: _platform, ...entry }) => entry)]),
@@ -22,6 +23,7 @@ export async function getProfile(ctx: AppContext, clientId: number): Promise<Pro
     payment_provider_key: ctx.config.STRIPE_PUBLISHABLE_KEY ?? '',
     paypal_merchant_id: ctx.config.PAYPAL_MERCHANT_ID ?? '',
     paypal_client_id: ctx.config.PAYPAL_CLIENT_ID ?? '',
+    trials_used: trials,
   }
 }
 

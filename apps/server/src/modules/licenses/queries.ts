@@ -674,6 +674,14 @@ export async function hadTrial(tx: Queryable, clientId: number, product: string,
   return rows.length > 0
 }
 
+/** The product and tag of every trial-shaped license the client ever had (revoked ones count). */
+export async function trialsHad(db: Queryable, clientId: number, products: readonly string[]): Promise<{ product: string; tag: string | null }[]> {
+  return db.query<{ product: string; tag: string | null }>(
+    "SELECT DISTINCT product, config->>'tag' AS tag FROM licenses WHERE client_id = $1 AND product = ANY($2::text[])",
+    [clientId, products],
+  )
+}
+
 /**
  * The client's trial of a product and tag so far: when its first license was made, and the ends its
  * licenses were given while still a trial (revoked ones count).

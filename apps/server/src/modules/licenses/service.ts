@@ -4,6 +4,7 @@ import {
   grantedConfig,
   revokeProblem,
   trialOf,
+  TRIALS,
   trialEnd,
   trialHasOwnGroup,
   isTrial,
@@ -38,6 +39,7 @@ import {
   findGroup,
   hadTrial,
   trialHistory,
+  trialsHad,
   hasDevices,
   insertLicense,
   lockClientRow,
@@ -312,4 +314,15 @@ export async function createTrial(
     })
   })
   return { licenses: [await licenseView(ctx, clientId, licenseId)] }
+}
+
+/** The products whose free trial the client has taken (the profile's trials_used; createTrial refuses these). */
+export async function trialsUsed(db: Queryable, clientId: number): Promise<string[]> {
+  const trials = Object.values(TRIALS)
+  const had = await trialsHad(
+    db,
+    clientId,
+    trials.map((t) => t.product),
+  )
+  return trials.filter((t) => had.some((h) => h.product === t.product && h.tag === t.tag)).map((t) => t.product)
 }

@@ -39,6 +39,18 @@ describe('a trial ends when the trial as first started ends', () => {
   }
 })
 
+describe('the profile says which trials were used', () => {
+  it('trials_used names a trial once taken, revoked or not, and the trial is refused again', async () => {
+    const { agent } = await signedInClient(t)
+    expect((await agent.get('/api/client/')).json().trials_used).toEqual([])
+    const trial = await startTrial(agent, TRIALS[0])
+    expect((await agent.get('/api/client/')).json().trials_used).toEqual(['na_subscribe'])
+    expect((await agent.post(`/api/license/${trial.id}/release/`, {})).statusCode).toBe(200)
+    expect((await agent.get('/api/client/')).json().trials_used).toEqual(['na_subscribe'])
+    expect((await agent.post('/api/resource/create/', { count: 1, config: { product: 'na_subscribe', tag: 'NA Trial' } })).json().error_code).toBe('153b99a1')
+  })
+})
+
 describe('a purchase after a trial', () => {
   it('the paid Analytics seat lands in a group of its own product and term, and is no trial', async () => {
     const c = await signedInClient(t)
