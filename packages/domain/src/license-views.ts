@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
-import { subscriptionViewSchema, termMonths } from './subscriptions.ts'
-import { LICENSE_STATES, canPause, isOnHold, type LicenseState } from './licenses.ts'
+import { subscriptionViewSchema } from './subscriptions.ts'
+import { LICENSE_STATES, canPause, isOnHold, termMonths, type LicenseState } from './licenses.ts'
 import { licenseConfigSchema } from './license-schemas.ts'
 import { productRecord } from './catalogue.ts'
 

@@ -164,6 +164,36 @@ export function lifetime(config: Pick<LicenseConfig, 'license_expire_delta'>): '
   return delta >= 11 * MONTH_SECONDS ? 'year' : 'month'
 }
 
+/** What a renewal rule reads of a license. */
+export interface RenewableLicense {
+  product: string
+  config: { license_expire_delta?: number | null; license_content?: Record<string, number> }
+}
+
+/** The length of one period: the license's own term (license_expire_delta), else its product's term; null when it has none. */
+export function renewalTermSeconds(l: RenewableLicense): number | null {
+  if (l.config.license_expire_delta) return l.config.license_expire_delta
+  const term = productRecord(l.product)?.term
+  return term === 'year' ? YEAR_SECONDS : term === 'month' ? MONTH_SECONDS : null
+}
+
+/**
+ * A license's term in whole months (1, 3, 6 or 12 for what the catalogue sells: a face all-in-one
+ * term, a monthly or yearly subscription), from renewalTermSeconds; null when it has none.
+ */
+export function termMonths(l: RenewableLicense): number | null {
+  const seconds = renewalTermSeconds(l)
+  return seconds ? Math.max(1, Math.round(seconds / MONTH_SECONDS)) : null
+}
+
+/** How a term of `months` reads on a document: "Monthly", "Annual", "3 months". */
+export const termLabel = (months: number) => (months === 1 ? 'Monthly' : months === 12 ? 'Annual' : `${months} months`)
+/** A price per term: "$50.00 a month", "$150.00 every 3 months", "$499.00 a year". */
+export const pricePerTerm = (price: string, months: number) =>
+  months === 1 ? `${price} a month` : months === 12 ? `${price} a year` : `${price} every ${months} months`
+/** The length of one period: "1 month", "3 months", "12 months". */
+export const termPeriod = (months: number) => (months === 1 ? '1 month' : `${months} months`)
+
 /** Whole days until expiry (negative once expired); null without an expiry. */
 export function daysToExpiry(expire: Date | string | number | null, now: Date): number | null {
   const t = time(expire)

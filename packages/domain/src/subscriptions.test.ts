@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CATALOGUE_PRICES, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS } from './catalogue.ts'
-import { subscriptionStatus, type LicenseFacts } from './licenses.ts'
+import { pricePerTerm, renewalTermSeconds, subscriptionStatus, termLabel, termMonths, termPeriod, type LicenseFacts } from './licenses.ts'
 import {
   autofillAmountCents,
   autofillChargeKey,
@@ -8,12 +8,7 @@ import {
   reactivationKind,
   renewalChargeKey,
   renewalPriceCents,
-  renewalTermSeconds,
   subscriptionRenews,
-  termMonths,
-  termLabel,
-  pricePerTerm,
-  termPeriod,
 } from './subscriptions.ts'
 
 const rows = CATALOGUE_PRICES.map((p) => ({ ...p }))
