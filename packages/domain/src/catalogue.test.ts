@@ -21,6 +21,7 @@ import {
   staffFormProduct,
   trialOfPlatform,
   upgradeableToAI,
+  trialOffer,
 } from './catalogue.ts'
 import { PLATFORMS } from './platforms.ts'
 
@@ -249,5 +250,15 @@ describe('the product catalogue', () => {
     expect(SALE_ENTRIES.find((e) => e.product === 'fmc_subscribe')!.config.plan_id).toBe(3)
     expect(SALE_ENTRIES.find((e) => e.product === 'nuitrack_ai_subscription_yearly')!).toMatchObject({ id: 'nuitrack_ai_subscription_yearly_31104000' })
     expect(SALE_ENTRIES.find((e) => e.product === 'nuitrack_ai_perpetual')!.config).toMatchObject({ license_expire_delta: null, online: null })
+  })
+})
+
+describe('trialOffer', () => {
+  it('offers a platform its trial only while the client has not taken it', () => {
+    expect(trialOffer('nuitrack-analytics', [])).toMatchObject({ product: 'na_subscribe', tag: 'NA Trial' })
+    expect(trialOffer('nuitrack-analytics', ['na_subscribe'])).toBeNull()
+    expect(trialOffer('nuitrack-analytics', ['fmc_subscribe'])).not.toBeNull()
+    expect(trialOffer('nuitrack', ['nuitrack_trial'])).toBeNull()
+    expect(trialOffer('face', [])).toBeNull()
   })
 })

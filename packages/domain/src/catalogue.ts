@@ -467,6 +467,15 @@ export const trialOf = (code: string) => (isProduct(code) ? (TRIALS[code] ?? nul
 /** The free trial a platform's first steps offer, if it has one. */
 export const trialOfPlatform = (platform: Platform) => Object.values(TRIALS).find((t) => TABLE[t.product].platform === platform) ?? null
 
+/**
+ * The free trial a platform offers a client: its trial while the client has not taken it (one each
+ * per client, revoked ones count); null once taken, or where the platform has none.
+ */
+export const trialOffer = (platform: Platform, trialsUsed: readonly string[]) => {
+  const trial = trialOfPlatform(platform)
+  return trial && !trialsUsed.includes(trial.product) ? trial : null
+}
+
 /** Whether a platform sells anything a customer can pause (its dashboard has a Paused tab). */
 export const platformHasPausable = (platform: Platform) => PRODUCTS.some((p) => TABLE[p].platform === platform && TABLE[p].pausable)
 

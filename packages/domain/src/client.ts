@@ -71,6 +71,8 @@ export const profileResponseSchema = z.object({
   payment_provider_key: z.string(),
   paypal_merchant_id: z.string(),
   paypal_client_id: z.string(),
+  /** the products whose free trial the client has taken (one each per client): trialOffer reads it */
+  trials_used: z.array(z.string()).default([]),
 })
 export type ProfileResponse = z.infer<typeof profileResponseSchema>
 export type Prices = Record<Platform, PriceEntry[]>

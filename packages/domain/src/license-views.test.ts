@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expiryText, groupOnHold, type LicenseView } from './license-views.ts'
+import { expiryText, groupOnHold, showsAsTrial, type LicenseView } from './license-views.ts'
 import {
   PRODUCTS,
   PRODUCT_FACTS,
@@ -74,12 +74,19 @@ describe('expiry text (item 24)', () => {
     expect(expiryText(view({ expire_date: '2027-01-01T00:00:00.000Z' }))).toEqual({ kind: 'date', date: '2027-01-01T00:00:00.000Z' })
   })
   it('a subscription without a date renews, by its own term or else its product term, never "never"', () => {
-    expect(expiryText(view({ is_subscription: true, config: { product: 'nuitrack_subscribe' } }))).toEqual({ kind: 'renews', term: 'month' })
-    expect(expiryText(view({ is_subscription: true, config: { product: 'nuitrack_ai_subscription_yearly' } }))).toEqual({ kind: 'renews', term: 'year' })
-    expect(expiryText(view({ is_subscription: true, lifetime: 'year', config: { product: 'face_online_all_in_one' } }))).toEqual({
+    expect(expiryText(view({ is_subscription: true, config: { product: 'nuitrack_subscribe' } }))).toEqual({ kind: 'renews', term: 'month', months: 1 })
+    expect(expiryText(view({ is_subscription: true, config: { product: 'nuitrack_ai_subscription_yearly' } }))).toEqual({
       kind: 'renews',
       term: 'year',
+      months: 12,
     })
+    expect(
+      expiryText(view({ is_subscription: true, lifetime: 'year', config: { product: 'face_online_all_in_one', license_expire_delta: 31_104_000 } })),
+    ).toEqual({ kind: 'renews', term: 'year', months: 12 })
+    // a 3-month all-in-one term renews every 3 months, not monthly
+    expect(
+      expiryText(view({ is_subscription: true, lifetime: 'month', config: { product: 'face_online_all_in_one', license_expire_delta: 7_776_000 } })),
+    ).toEqual({ kind: 'renews', term: 'month', months: 3 })
     for (const product of SUBSCRIPTION_PRODUCTS) expect(expiryText(view({ is_subscription: true, config: { product } })).kind).toBe('renews')
   })
   it('never only for a license that does not end', () => {
@@ -96,5 +103,23 @@ describe("groupOnHold: an upgrade holds some of a group's licenses", () => {
   it('a view without the date: while holded_limit counts held licenses', () => {
     expect(groupOnHold({ held_until: null, holded_limit: 1 }, now)).toBe(true)
     expect(groupOnHold({ held_until: null, holded_limit: 0 }, now)).toBe(false)
+  })
+})
+
+describe('showsAsTrial', () => {
+  it('a trial that nothing pays for reads as a trial; a license with a paid subscription never does', () => {
+    expect(showsAsTrial({ is_trial: true, subscription: null })).toBe(true)
+    expect(showsAsTrial({ is_trial: false, subscription: null })).toBe(false)
+    const paid = {
+      id: 1,
+      state: 'active',
+      payment_source: 'balance',
+      wallet: false,
+      cancel_at_period_end: false,
+      failed_attempts: 0,
+      next_attempt: null,
+      renewal_price: 15,
+    }
+    expect(showsAsTrial({ is_trial: true, subscription: paid as LicenseView['subscription'] })).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PLATFORMS } from './platforms.ts'
 import { subscriptionViewSchema } from './subscriptions.ts'
-import { LICENSE_STATES, canPause, isOnHold, productFacts, type LicenseState } from './licenses.ts'
+import { LICENSE_STATES, canPause, isOnHold, termMonths, type LicenseState } from './licenses.ts'
 import { licenseConfigSchema } from './license-schemas.ts'
 import { productRecord } from './catalogue.ts'
 
@@ -97,13 +97,22 @@ export const groupOnHold = (g: Pick<GroupView, 'held_until' | 'holded_limit'>, n
  * What a license's "Expires" shows: its date; for a subscription without one, that it renews (its
  * term from the license, else from the product); "never" only for a license that does not end.
  */
-export type ExpiryText = { kind: 'date'; date: string } | { kind: 'renews'; term: 'month' | 'year' } | { kind: 'never' }
+export type ExpiryText = { kind: 'date'; date: string } | { kind: 'renews'; term: 'month' | 'year'; months: number } | { kind: 'never' }
 export function expiryText(l: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>): ExpiryText {
   const date = l.expire_date ?? l.next_payment
   if (date) return { kind: 'date', date }
-  if (l.is_subscription) return { kind: 'renews', term: l.lifetime ?? productFacts(l.config.product).term ?? 'month' }
+  if (l.is_subscription) {
+    const months = termMonths({ product: l.config.product, config: l.config }) ?? 1
+    return { kind: 'renews', term: months >= 12 ? 'year' : 'month', months }
+  }
   return { kind: 'never' }
 }
+
+/**
+ * Whether a screen shows a license as a trial (its copy, "Upgrade now", "Pause the trial"): a trial
+ * that nothing pays for. A license with a paid subscription never reads as a trial.
+ */
+export const showsAsTrial = (l: Pick<LicenseView, 'is_trial' | 'subscription'>) => l.is_trial && l.subscription === null
 
 /** The names of the states, for badges and filter tabs. */
 export const STATE_LABELS: Record<LicenseState, string> = { new: 'New', active: 'Active', suspended: 'Suspended', holded: 'On hold', paused: 'Paused' }

@@ -23,6 +23,8 @@ import {
   subscriptionStatus,
   trialDaysLeft,
   type LicenseFacts,
+  trialEnd,
+  trialHasOwnGroup,
 } from './licenses.ts'
 import { staffLicenseBody, staffCustomTags } from './license-schemas.ts'
 
@@ -220,5 +222,22 @@ describe('group keys: source groups (section 5)', () => {
     expect(groupKind({ is_default: true, source_group_id: null })).toBe('default')
     expect(groupKind({ is_default: false, source_group_id: 4 })).toBe('key')
     expect(groupKind({ is_default: false, source_group_id: null })).toBe('custom')
+  })
+})
+
+describe('trialEnd', () => {
+  const now = new Date('2026-06-10T00:00:00Z')
+  const day = 86_400_000
+  it('a first trial license ends its days from now; one made later ends when the trial first ended, never later', () => {
+    expect(trialEnd(7, { startedAt: null, ends: [] }, now)).toEqual(new Date(now.getTime() + 7 * day))
+    const first = new Date('2026-06-08T00:00:00Z')
+    expect(trialEnd(7, { startedAt: new Date('2026-06-01T00:00:00Z'), ends: [first, new Date('2026-06-20T00:00:00Z')] }, now)).toEqual(first)
+    // a trial whose licenses lost their end (made from its group without one) still ends from its start
+    expect(trialEnd(30, { startedAt: new Date('2026-06-01T00:00:00Z'), ends: [] }, now)).toEqual(new Date('2026-07-01T00:00:00Z'))
+    expect(trialEnd(null, { startedAt: null, ends: [] }, now)).toBeNull()
+  })
+  it('a trial of a paid product has a group of its own', () => {
+    expect(trialHasOwnGroup({ tag: 'NA Trial' })).toBe(true)
+    expect(trialHasOwnGroup({ tag: null })).toBe(false)
   })
 })

@@ -123,6 +123,25 @@ export const isSubscription = (product: string) => productKind(product) === 'sub
 /** A trial has a tag and is not upgraded; a trial product (the Nuitrack trial) is a trial by product. */
 export const isTrial = (l: Pick<LicenseFacts, 'product' | 'config'>) => productKind(l.product) === 'trial' || (!!l.config.tag && !l.config.upgraded)
 
+/**
+ * The end of a trial license, whatever path makes it (the start, a revoke and generate again, a staff
+ * or CLI order): the end the customer's trial was first given (the earliest of `ends`, the ends its
+ * licenses were given while a trial), else its days from when it first started (`startedAt`; null
+ * when this license starts it: `now`). Null only for a trial without days (the Nuitrack trial).
+ */
+export function trialEnd(days: number | null, history: { startedAt: Date | null; ends: readonly Date[] }, now: Date): Date | null {
+  if (days === null) return null
+  if (history.ends.length > 0) return new Date(Math.min(...history.ends.map((d) => d.getTime())))
+  return new Date((history.startedAt ?? now).getTime() + days * DAY_SECONDS * 1000)
+}
+
+/**
+ * A trial of a paid product (a tag on it: Face Machine, Analytics) lives in a group of its own:
+ * never the default group that purchases of the product fill, so a paid seat never takes the
+ * trial's tag, end or actions. The Nuitrack trial is a product of its own and needs none.
+ */
+export const trialHasOwnGroup = (trial: { tag: string | null }) => trial.tag !== null
+
 /** Section 4, subscription status (subscription products only, else null). */
 export function subscriptionStatus(l: LicenseFacts, now: Date): SubscriptionStatus | null {
   if (!isSubscription(l.product)) return null
@@ -144,6 +163,36 @@ export function lifetime(config: Pick<LicenseConfig, 'license_expire_delta'>): '
   if (!delta) return null
   return delta >= 11 * MONTH_SECONDS ? 'year' : 'month'
 }
+
+/** What a renewal rule reads of a license. */
+export interface RenewableLicense {
+  product: string
+  config: { license_expire_delta?: number | null; license_content?: Record<string, number> }
+}
+
+/** The length of one period: the license's own term (license_expire_delta), else its product's term; null when it has none. */
+export function renewalTermSeconds(l: RenewableLicense): number | null {
+  if (l.config.license_expire_delta) return l.config.license_expire_delta
+  const term = productRecord(l.product)?.term
+  return term === 'year' ? YEAR_SECONDS : term === 'month' ? MONTH_SECONDS : null
+}
+
+/**
+ * A license's term in whole months (1, 3, 6 or 12 for what the catalogue sells: a face all-in-one
+ * term, a monthly or yearly subscription), from renewalTermSeconds; null when it has none.
+ */
+export function termMonths(l: RenewableLicense): number | null {
+  const seconds = renewalTermSeconds(l)
+  return seconds ? Math.max(1, Math.round(seconds / MONTH_SECONDS)) : null
+}
+
+/** How a term of `months` reads on a document: "Monthly", "Annual", "3 months". */
+export const termLabel = (months: number) => (months === 1 ? 'Monthly' : months === 12 ? 'Annual' : `${months} months`)
+/** A price per term: "$50.00 a month", "$150.00 every 3 months", "$499.00 a year". */
+export const pricePerTerm = (price: string, months: number) =>
+  months === 1 ? `${price} a month` : months === 12 ? `${price} a year` : `${price} every ${months} months`
+/** The length of one period: "1 month", "3 months", "12 months". */
+export const termPeriod = (months: number) => (months === 1 ? '1 month' : `${months} months`)
 
 /** Whole days until expiry (negative once expired); null without an expiry. */
 export function daysToExpiry(expire: Date | string | number | null, now: Date): number | null {

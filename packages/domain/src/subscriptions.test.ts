@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CATALOGUE_PRICES, MONTH_SECONDS, YEAR_SECONDS } from './catalogue.ts'
-import { subscriptionStatus, type LicenseFacts } from './licenses.ts'
+import { CATALOGUE_PRICES, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS } from './catalogue.ts'
+import { pricePerTerm, renewalTermSeconds, subscriptionStatus, termLabel, termMonths, termPeriod, type LicenseFacts } from './licenses.ts'
 import {
   autofillAmountCents,
   autofillChargeKey,
@@ -8,7 +8,6 @@ import {
   reactivationKind,
   renewalChargeKey,
   renewalPriceCents,
-  renewalTermSeconds,
   subscriptionRenews,
 } from './subscriptions.ts'
 
@@ -105,5 +104,27 @@ describe('subscription status with a subscription row (section 4)', () => {
     expect(subscriptionStatus(lic({ subscription: sub }), now)).toBe('active')
     expect(subscriptionStatus(lic({ product: 'fmc_subscribe', config: { product: 'fmc_subscribe', paused: true }, subscription: sub }), now)).toBe('paused')
     expect(subscriptionStatus(lic({ product: 'nuitrack_online_subscription_monthly', expire_date: earlier, subscription: sub }), now)).toBe('cancelled')
+  })
+})
+
+describe('the real term of a purchase', () => {
+  it('every sale entry states its own term in months, and its price per that term', () => {
+    const face = SALE_ENTRIES.filter((e) => e.product === 'face_online_all_in_one')
+    expect(face.map((e) => termMonths({ product: e.product, config: e.config }))).toEqual([1, 3, 6, 12])
+    for (const e of SALE_ENTRIES) {
+      const months = termMonths({ product: e.product, config: e.config })
+      if (e.months !== null) expect(months).toBe(e.months)
+    }
+    expect(termMonths({ product: 'nuitrack_online_subscription_yearly', config: {} })).toBe(12)
+    expect(termMonths({ product: 'na_subscribe', config: {} })).toBe(1)
+    expect(termMonths({ product: 'nuitrack_ai_perpetual', config: {} })).toBeNull()
+  })
+  it('reads as the term it is', () => {
+    expect([1, 3, 6, 12].map(termLabel)).toEqual(['Monthly', '3 months', '6 months', 'Annual'])
+    expect(pricePerTerm('$150.00', 3)).toBe('$150.00 every 3 months')
+    expect(pricePerTerm('$50.00', 1)).toBe('$50.00 a month')
+    expect(pricePerTerm('$600.00', 12)).toBe('$600.00 a year')
+    expect(termPeriod(1)).toBe('1 month')
+    expect(termPeriod(6)).toBe('6 months')
   })
 })

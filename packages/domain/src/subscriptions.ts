@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { basketKey, saleEntryById } from './basket.ts'
 import { unitPriceCents, type PriceRow } from './prices.ts'
-import { CUSTOM_FACE_PRODUCT, DAY_SECONDS, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS, productRecord } from './catalogue.ts'
+import { CUSTOM_FACE_PRODUCT, DAY_SECONDS, SALE_ENTRIES } from './catalogue.ts'
 import { customFacePriceCents, selectionOf } from './face-custom.ts'
 import { MIN_TOP_UP_USD, PAYMENT_SOURCES, appReturnPath, type Cents } from './money.ts'
-import { canPause, isTrial } from './licenses.ts'
+import { canPause, isTrial, renewalTermSeconds, type RenewableLicense } from './licenses.ts'
 import { type LicenseConfig } from './license-schemas.ts'
 import { boundedInt } from './fields.ts'
 
@@ -106,19 +106,6 @@ export const shownUpgradeCost = (amount: number | null | undefined) =>
  * Renewals: the pure rules the renewal job, the cancel and reactivate calls and the license
  * view share.
  */
-
-/** What a renewal rule reads of a license. */
-export interface RenewableLicense {
-  product: string
-  config: { license_expire_delta?: number | null; license_content?: Record<string, number> }
-}
-
-/** The length of one period: the license's own term (license_expire_delta), else its product's term; null when it has none. */
-export function renewalTermSeconds(l: RenewableLicense): number | null {
-  if (l.config.license_expire_delta) return l.config.license_expire_delta
-  const term = productRecord(l.product)?.term
-  return term === 'year' ? YEAR_SECONDS : term === 'month' ? MONTH_SECONDS : null
-}
 
 /**
  * What one more period of a license costs now, from the price table: its sale entry's unit price (the

@@ -5,6 +5,7 @@ import { accountHistoryQueryOptions } from '../features/activity/api/account-his
 import { licenseHistoryQueryOptions } from '../features/activity/api/license-history.ts'
 import { activateWorkspace } from './activate-workspace.ts'
 import { cancelSubscription } from './cancel-subscription.ts'
+import { profileQueryOptions } from '../lib/auth.ts'
 import { groupsQueryOptions } from './groups.ts'
 import { reactivateSubscription, type ReactivateBody } from './reactivate-subscription.ts'
 import {
@@ -74,7 +75,11 @@ export function useStartTrial() {
     mutationFn: ({ product, tag }: { product: string; tag: string | null }) => startTrial(product, tag),
     onSuccess: ({ licenses }) => {
       for (const view of licenses) putLicense(qc, view)
-      return qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
+      // the profile's trials_used: the trial is no longer offered
+      return Promise.all([
+        qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey }),
+        qc.invalidateQueries({ queryKey: profileQueryOptions().queryKey }),
+      ])
     },
   })
 }

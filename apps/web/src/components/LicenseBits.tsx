@@ -31,10 +31,17 @@ export function formatDate(d: string | null | undefined): string {
   return formatDay(d)
 }
 
-/** What "Expires" says: the date, "Renews monthly/yearly" for a subscription without one, else "Never". */
+/** What "Expires" says: the date, "Renews monthly/yearly/every 3 months" for a subscription without one, else "Never". */
 export function expiryLabel(license: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>, t: TFunction): string {
   const e = expiryText(license)
   if (e.kind === 'date') return formatDate(e.date)
-  if (e.kind === 'renews') return e.term === 'year' ? t('Renews yearly') : t('Renews monthly')
+  if (e.kind === 'renews') return e.months === 12 ? t('Renews yearly') : e.months === 1 ? t('Renews monthly') : t('Renews every {{n}} months', { n: e.months })
   return t('Never')
 }
+
+/** A term of `months` (termMonths): "Monthly", "Annual", "3 months". */
+export const termText = (months: number, t: TFunction) => (months === 1 ? t('Monthly') : months === 12 ? t('Annual') : t('{{n}} months', { n: months }))
+
+/** A price per term (termMonths): "$50.00 a month", "$150.00 every 3 months", "$600.00 a year". */
+export const pricePerTermText = (price: string, months: number, t: TFunction) =>
+  months === 1 ? t('{{price}} a month', { price }) : months === 12 ? t('{{price}} a year', { price }) : t('{{price}} every {{n}} months', { price, n: months })

@@ -19,7 +19,13 @@ export const offlineActivationBody = z.object({
 const tags = ['activation']
 const sdkTags = ['sdk']
 /** a device-API refusal also names the validation code the device acts on */
-const sdkError = errorSchema.extend({ code: z.enum(VALIDATION_CODES).optional() })
+const sdkError = errorSchema.extend({
+  code: z.enum(VALIDATION_CODES).optional(),
+  valid: z.literal(false).optional(),
+  detail: z.string().optional(),
+  /** TOO_MANY_DEVICES: when a seat a released device holds frees (null: only a release frees one) */
+  retry_at: z.string().nullable().optional(),
+})
 const keyField = text().min(1).max(64)
 const fingerprintField = text().trim().min(1).max(256)
 // what a lock asks for is text of the fingerprint's kind, refused the same way

@@ -11,7 +11,8 @@ describe('GET /api/client/', () => {
     const res = await agent.get('/api/client/')
     expect(res.statusCode).toBe(200)
     const body = res.json()
-    expect(Object.keys(body).sort()).toEqual(['client_info', 'payment_provider_key', 'paypal_client_id', 'paypal_merchant_id', 'prices'])
+    expect(Object.keys(body).sort()).toEqual(['client_info', 'payment_provider_key', 'paypal_client_id', 'paypal_merchant_id', 'prices', 'trials_used'])
+    expect(body.trials_used).toEqual([])
     expect(body.client_info).toEqual({
       id: client.id,
       balance: 0,

@@ -145,3 +145,14 @@ export async function issueToken(db: Queryable, clientId: number, purpose: Token
 export async function lockClientRow(tx: Queryable, clientId: number) {
   await tx.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId])
 }
+
+/**
+ * The trial products (and their tags) of which the client has had a license, revoked ones too: a
+ * trial is taken once. Read here for the profile, which the licenses module builds on.
+ */
+export async function trialsTaken(db: Queryable, clientId: number, products: readonly string[]): Promise<{ product: string; tag: string | null }[]> {
+  return db.query<{ product: string; tag: string | null }>(
+    "SELECT DISTINCT product, config->>'tag' AS tag FROM licenses WHERE client_id = $1 AND product = ANY($2::text[])",
+    [clientId, products],
+  )
+}

@@ -1,4 +1,4 @@
-import { PLATFORMS, type Prices, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
+import { PLATFORMS, TRIALS, type Prices, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
 import type { z } from 'zod'
 import type { updateClientBody } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
@@ -7,7 +7,18 @@ import { fail } from '../../platform/errors.ts'
 import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { listPrices } from '../catalogue/service.ts'
-import { emailTaken, findClientById, issueToken, lockClientRow, setPendingEmail, toClientInfo, updateClientProfile } from './queries.ts'
+import { emailTaken, findClientById, issueToken, lockClientRow, setPendingEmail, toClientInfo, trialsTaken, updateClientProfile } from './queries.ts'
+
+/** The products whose free trial the client has taken (the profile's trials_used; createTrial refuses these). */
+export async function trialsUsed(db: Queryable, clientId: number): Promise<string[]> {
+  const trials = Object.values(TRIALS)
+  const had = await trialsTaken(
+    db,
+    clientId,
+    trials.map((t) => t.product),
+  )
+  return trials.filter((t) => had.some((h) => h.product === t.product && h.tag === t.tag)).map((t) => t.product)
+}
 
 /** Every change to a client's balance, licenses and groups takes the client row first: one order, no deadlocks. */
 export async function lockClient(tx: Queryable, clientId: number) {
@@ -27,7 +38,7 @@ export {
 } from './queries.ts'
 
 export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
-  const [client, prices] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db)])
+  const [client, prices, trials] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db), trialsUsed(ctx.db, clientId)])
   if (!client) return fail('unauthorized')
   const byPlatform = Object.fromEntries(
     PLATFORMS.map((p) => [p, prices.filter((x) => x.platform === p).map(({ platform: _platform, ...entry }) => entry)]),
@@ -39,6 +50,7 @@ export async function getProfile(ctx: AppContext, clientId: number): Promise<Pro
     payment_provider_key: ctx.config.STRIPE_PUBLISHABLE_KEY ?? '',
     paypal_merchant_id: ctx.config.PAYPAL_MERCHANT_ID ?? '',
     paypal_client_id: ctx.config.PAYPAL_CLIENT_ID ?? '',
+    trials_used: trials,
   }
 }
 

@@ -57,14 +57,41 @@ export async function liveDeviceExists(tx: Queryable, licenseId: number, deviceI
   return rows.length > 0
 }
 
-/** When the customer released devices of the license in the last 30 days, oldest first. */
-export async function recentCustomerReleases(tx: Queryable, licenseId: number): Promise<Date[]> {
+/**
+ * The releases of the license in the 30 days before `now` that freed a seat at once and so count
+ * against the quota: the customer's, and the SDK's that were within it (seat_until NULL). Oldest first.
+ */
+export async function recentQuotaReleases(tx: Queryable, licenseId: number, now: Date): Promise<Date[]> {
   const rows = await tx.query<{ released_at: Date }>(
-    `SELECT released_at FROM devices WHERE license_id = $1 AND release_kind = 'customer'
-        AND released_at > now() - interval '30 days' ORDER BY released_at`,
-    [licenseId],
+    `SELECT released_at FROM devices WHERE license_id = $1 AND released_at IS NOT NULL
+        AND (release_kind = 'customer' OR (release_kind = 'sdk' AND seat_until IS NULL))
+        AND released_at > $2::timestamptz - interval '30 days' ORDER BY released_at`,
+    [licenseId, now],
   )
-  return rows.map((r) => r.released_at)
+  return rows.map((r) => new Date(r.released_at))
+}
+
+/** When each seat still held by a released device frees (those held past `now`). */
+export async function heldSeats(tx: Queryable, licenseId: number, now: Date): Promise<Date[]> {
+  const rows = await tx.query<{ seat_until: Date }>(
+    'SELECT seat_until FROM devices WHERE license_id = $1 AND released_at IS NOT NULL AND seat_until > $2 ORDER BY seat_until',
+    [licenseId, now],
+  )
+  return rows.map((r) => new Date(r.seat_until))
+}
+
+/** A device released with its seat held comes back: the seat it holds is its own again (freed for the count). */
+export async function reclaimHeldSeat(tx: Queryable, licenseId: number, fingerprint: string, now: Date) {
+  await tx.query('UPDATE devices SET seat_until = $3 WHERE license_id = $1 AND fingerprint = $2 AND released_at IS NOT NULL AND seat_until > $3', [
+    licenseId,
+    fingerprint,
+    now,
+  ])
+}
+
+/** Records when the file just issued to a device expires (null: never). */
+export async function setFileExpiry(tx: Queryable, deviceId: number, expiresAt: Date | null) {
+  await tx.query('UPDATE devices SET file_expires_at = $2 WHERE id = $1', [deviceId, expiresAt])
 }
 
 /** Conditional: the SDK may have released the same device a moment ago; answers whether this call did. */
@@ -77,10 +104,10 @@ export interface ReleasedDevice {
   name: string | null
 }
 
-export async function releaseByCustomer(tx: Queryable, deviceId: number): Promise<ReleasedDevice | null> {
+export async function releaseByCustomer(tx: Queryable, deviceId: number, now: Date): Promise<ReleasedDevice | null> {
   const rows = await tx.query<ReleasedDevice>(
-    `UPDATE devices SET released_at = now(), release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id, kind, serial, sensor_name, name`,
-    [deviceId],
+    `UPDATE devices SET released_at = $2, release_kind = 'customer' WHERE id = $1 AND released_at IS NULL RETURNING id, kind, serial, sensor_name, name`,
+    [deviceId, now],
   )
   return rows[0] ?? null
 }
@@ -163,13 +190,26 @@ export async function findLicenseConfigByToken(db: Queryable, token: string) {
   return rows[0] ?? null
 }
 
-/** Frees the SDK-bound device of a fingerprint; answers whether there was one. */
-export async function releaseBySdk(db: Queryable, licenseId: number, fingerprint: string): Promise<ReleasedDevice | null> {
-  const rows = await db.query<ReleasedDevice>(
-    `UPDATE devices SET released_at = now(), release_kind = 'sdk'
-      WHERE license_id = $1 AND fingerprint = $2 AND kind = 'online' AND released_at IS NULL
-      RETURNING id, kind, serial, sensor_name, name`,
+/** The live SDK-bound device of a fingerprint, with when its last file expires. */
+export async function liveSdkDevice(tx: Queryable, licenseId: number, fingerprint: string) {
+  const rows = await tx.query<{ id: number; file_expires_at: Date | null }>(
+    `SELECT id, file_expires_at FROM devices WHERE license_id = $1 AND fingerprint = $2 AND kind = 'online' AND released_at IS NULL`,
     [licenseId, fingerprint],
+  )
+  const row = rows[0]
+  return row ? { id: Number(row.id), file_expires_at: row.file_expires_at === null ? null : new Date(row.file_expires_at) } : null
+}
+
+/**
+ * Frees an SDK-bound device at `now`; its seat stays held until `seatUntil` (null: freed at once,
+ * within the quota). Conditional: answers the device when this call released it.
+ */
+export async function releaseBySdk(tx: Queryable, deviceId: number, now: Date, seatUntil: Date | null): Promise<ReleasedDevice | null> {
+  const rows = await tx.query<ReleasedDevice>(
+    `UPDATE devices SET released_at = $2, release_kind = 'sdk', seat_until = $3
+      WHERE id = $1 AND released_at IS NULL
+      RETURNING id, kind, serial, sensor_name, name`,
+    [deviceId, now, seatUntil],
   )
   return rows[0] ?? null
 }

@@ -57,7 +57,14 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   }
   const refuse = (reply: FastifyReply, err: unknown) => {
     if (!(err instanceof SdkRefusal)) throw err
-    return reply.status(err.status).send({ ...apiError(SDK_ERROR[err.code] ?? 'license_not_usable', err.message), code: err.code })
+    // the device acts on what validation would say, and on when to try again (a held seat frees)
+    return reply.status(err.status).send({
+      ...apiError(SDK_ERROR[err.code] ?? 'license_not_usable', err.message),
+      code: err.code,
+      valid: false,
+      detail: err.message,
+      retry_at: err.retryAt?.toISOString() ?? null,
+    })
   }
 
   route(app, c.sdkActivate, async (req, reply) => {
@@ -86,7 +93,7 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   route(app, c.sdkDeactivate, async (req, reply) => {
     limited(req.ip, req.body.key)
     try {
-      return await activation.sdkDeactivate(ctx.db, req.body.key, req.body.fingerprint, ctx.clock.now())
+      return await activation.sdkDeactivate(ctx, req.body.key, req.body.fingerprint)
     } catch (err) {
       return refuse(reply, err)
     }

@@ -1,5 +1,4 @@
 import {
-  DEVICE_RELEASES_PER_30_DAYS,
   DAY_SECONDS,
   checkActivationLock,
   decodeBase64,
@@ -10,6 +9,9 @@ import {
   isExpired,
   isOnHold,
   parseRequestFile,
+  nextQuotaReleaseAt,
+  seatCheck,
+  seatFreedAt,
   type ActivationAttempt,
   type FileLock,
   type LicenseConfig,
@@ -17,21 +19,24 @@ import {
   type ValidationCode,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
-import type { Db, Queryable } from '../../db/db.ts'
+import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import type { Keyring } from '../../platform/signing.ts'
 import { ReadBatch } from '../../platform/read-batch.ts'
 import {
   findForValidation,
-  findLicenseConfigByToken,
+  heldSeats,
   insertDevice,
   liveDeviceExists,
   liveDevices,
   lockLicenseByToken,
+  liveSdkDevice,
   markActivated,
-  recentCustomerReleases,
+  reclaimHeldSeat,
+  recentQuotaReleases,
   releaseByCustomer,
   releaseBySdk,
+  setFileExpiry,
   touchDevice,
   type ValidationRow,
 } from './queries.ts'
@@ -84,7 +89,7 @@ export interface OfflineActivation {
 
 /** Binds a request file or a USB token to a locked license row and stores the signed file on it. */
 async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, license: LicenseRecord, input: OfflineActivation) {
-  const now = new Date()
+  const now = ctx.clock.now()
   if (isExpired(license, now) || license.status === 1) fail('license_not_usable', 'The license has expired or is suspended')
   const serial = input.hardware_key_serial?.trim()
   let device: { kind: 'usb_token' | 'request_file'; serial: string; sensor_name: string | null; reg: string | null }
@@ -111,7 +116,8 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
   const live = await liveDevices(tx, license.id)
   let bound = live.find((d) => d.fingerprint === fingerprint)
   if (!bound) {
-    if (live.length >= seatLimit(license.config)) fail('too_many_devices')
+    const seats = seatCheck({ seats: seatLimit(license.config), bound: live.length, heldUntil: await heldSeats(tx, license.id, now), now })
+    if (!seats.ok) fail('too_many_devices', seats.retry_at ? `${DETAIL.TOO_MANY_DEVICES}: a seat frees at ${seats.retry_at.toISOString()}` : undefined)
     bound = await insertDevice(tx, {
       license_id: license.id,
       kind: device.kind,
@@ -125,6 +131,7 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
     await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'activated', details, at: ctx.clock.now() })
   }
   const file = licenseFileFor(ctx.keyring, license, bound, decision.lock, now)
+  await setFileExpiry(tx, bound.id, file.expiresAt)
   await markActivated(tx, license.id, decision.lock.type, encodeBase64(file.text))
 }
 
@@ -158,7 +165,7 @@ export async function activateGroupOffline(ctx: ActivationContext, clientId: num
   return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, ctx.clock.now())
 }
 
-/** The customer frees a seat: at most 3 times per license in any 30 days. */
+/** The customer frees a seat: within the release quota only (3 per license in any 30 days, seats.ts). */
 export async function releaseDevice(ctx: AppContext, clientId: number, rawLicenseId: string, rawDeviceId: string) {
   const licenseId = parseId(rawLicenseId)
   const deviceId = parseId(rawDeviceId)
@@ -166,12 +173,10 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
     await lockClient(tx, clientId)
     await lockedLicense(tx, clientId, licenseId, ctx.clock.now())
     if (!(await liveDeviceExists(tx, licenseId, deviceId))) fail('not_found', 'Device not found')
-    const recent = await recentCustomerReleases(tx, licenseId)
-    if (recent.length >= DEVICE_RELEASES_PER_30_DAYS) {
-      const next = new Date(new Date(recent[recent.length - DEVICE_RELEASES_PER_30_DAYS]!).getTime() + 30 * DAY_SECONDS * 1000)
-      fail('release_limit', `A license allows 3 device releases in any 30 days. The next release is possible on ${next.toISOString().slice(0, 10)}`)
-    }
-    const device = (await releaseByCustomer(tx, deviceId)) ?? fail('not_found', 'Device not found')
+    const now = ctx.clock.now()
+    const next = nextQuotaReleaseAt(await recentQuotaReleases(tx, licenseId, now), now)
+    if (next) fail('release_limit', `A license allows 3 device releases in any 30 days. The next release is possible on ${next.toISOString().slice(0, 10)}`)
+    const device = (await releaseByCustomer(tx, deviceId, now)) ?? fail('not_found', 'Device not found')
     const details = { by: 'customer', channel: device.kind, device_id: device.id, serial: device.serial, sensor: device.sensor_name }
     await recordActivity(tx, { clientId, licenseId, kind: 'released', details, at: ctx.clock.now() })
   })
@@ -208,6 +213,8 @@ export class SdkRefusal extends Error {
     readonly code: ValidationCode,
     readonly status: number,
     detail?: string,
+    /** when what refused it may pass: a held seat frees */
+    readonly retryAt: Date | null = null,
   ) {
     super(detail ?? DETAIL[code])
   }
@@ -237,8 +244,8 @@ export interface SdkActivation {
   app_id?: string
 }
 
-const refuse = (code: ValidationCode, detail?: string): never => {
-  throw new SdkRefusal(code, SDK_STATUS[code], detail)
+const refuse = (code: ValidationCode, detail?: string, retryAt: Date | null = null): never => {
+  throw new SdkRefusal(code, SDK_STATUS[code], detail, retryAt)
 }
 
 /**
@@ -274,7 +281,17 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
     if (device) {
       await touchDevice(tx, device.id, body.fingerprint, body.name ?? null)
     } else {
-      if (live.length >= seatLimit(l.config)) refuse('TOO_MANY_DEVICES')
+      // the same machine back on a seat it still holds takes that seat again
+      await reclaimHeldSeat(tx, l.id, body.fingerprint, now)
+      const seats = seatCheck({ seats: seatLimit(l.config), bound: live.length, heldUntil: await heldSeats(tx, l.id, now), now })
+      if (!seats.ok) {
+        const at = seats.retry_at
+        refuse(
+          'TOO_MANY_DEVICES',
+          at ? `${DETAIL.TOO_MANY_DEVICES}: a released device keeps its seat until its file expires, at ${at.toISOString()}` : undefined,
+          at,
+        )
+      }
       // the device row keeps the value it is bound to where deviceBinding reads it
       const serial = lock.type === 'usb_token' ? decision.binding : (p.serial ?? null)
       const reg = lock.type === 'hardware_id' ? decision.binding : (p.reg ?? null)
@@ -292,6 +309,7 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
     }
     await markActivated(tx, l.id, decision.lock.type)
     const file = licenseFileFor(ctx.keyring, l, device, decision.lock, now)
+    await setFileExpiry(tx, device.id, file.expiresAt)
     return {
       license_file: file.text,
       expires_at: file.expiresAt?.toISOString() ?? null,
@@ -335,21 +353,32 @@ export async function sdkValidate(read: (check: SdkCheck) => Promise<ValidationR
 }
 
 /**
- * Frees the seat of a device the SDK bound, on an online license only: its files stop working after
- * offline_timeout. An offline file never expires, so its device is freed only by the customer's
- * release, which is limited to 3 per license in any 30 days.
+ * Frees a device the SDK bound, on an online license only. Its seat frees at once while the release
+ * quota allows (3 in any 30 days, shared with the customer's releases); past it, the seat stays
+ * held until the device's last file expires (seats.ts). An offline file never expires, so a device
+ * bound offline is freed only by the customer's release.
  */
-export async function sdkDeactivate(db: Db, key: string, fingerprint: string, now = new Date()) {
-  const license = await findLicenseConfigByToken(db, key)
-  if (license && !isOnlineLicense(license.config)) refuse('OFFLINE_LICENSE')
-  const released =
-    license &&
-    (await db.transaction(async (tx) => {
-      const device = await releaseBySdk(tx, license.id, fingerprint)
-      const details = { by: 'sdk', channel: 'sdk', device_id: device?.id ?? null, serial: device?.serial ?? null, sensor: device?.sensor_name ?? null }
-      if (device) await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'released', details, at: now })
-      return device
-    }))
+export async function sdkDeactivate(ctx: ActivationContext, key: string, fingerprint: string) {
+  const now = ctx.clock.now()
+  const released = await ctx.db.transaction(async (tx) => {
+    const license = await lockLicenseByToken(tx, key)
+    if (license && !isOnlineLicense(license.config)) refuse('OFFLINE_LICENSE')
+    const found = license && (await liveSdkDevice(tx, license.id, fingerprint))
+    if (!license || !found) return null
+    const seat = seatFreedAt({ recentReleases: await recentQuotaReleases(tx, license.id, now), fileExpiresAt: found.file_expires_at, now })
+    const device = await releaseBySdk(tx, found.id, now, seat.quota ? null : seat.at)
+    if (!device) return null
+    const details = {
+      by: 'sdk',
+      channel: 'sdk',
+      device_id: device.id,
+      serial: device.serial,
+      sensor: device.sensor_name,
+      seat_until: seat.quota ? null : seat.at.toISOString(),
+    }
+    await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'released', details, at: now })
+    return device
+  })
   if (!released) throw new SdkRefusal('NOT_ACTIVATED', 404)
   return { status: 'ok' as const, released: true }
 }

@@ -412,14 +412,18 @@ export interface NewLicense {
   staffId: number | null
   /** business time (ctx.clock) the expiry counts from; the database's now() without it */
   now?: Date
+  /** an end fixed elsewhere (a trial's: trialEnd), instead of expiresInSeconds */
+  expireAt?: Date | null
 }
 
 export async function insertLicense(tx: Queryable, l: NewLicense): Promise<{ id: number; expire_date: Date | null }> {
   const rows = await tx.query<{ id: number; expire_date: Date | null }>(
     `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE COALESCE($10::timestamptz, now()) + make_interval(secs => $8::int) END, $9)
+     VALUES ($1, $2, $3, $4, $5, $6, $7,
+             CASE WHEN $11::timestamptz IS NOT NULL THEN $11::timestamptz
+                  WHEN $8::int IS NULL THEN NULL ELSE COALESCE($10::timestamptz, now()) + make_interval(secs => $8::int) END, $9)
      RETURNING id, expire_date`,
-    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId, l.now ?? null],
+    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId, l.now ?? null, l.expireAt ?? null],
   )
   const row = rows[0]!
   return { id: Number(row.id), expire_date: row.expire_date === null ? null : new Date(row.expire_date) }
@@ -433,6 +437,21 @@ export async function hadTrial(tx: Queryable, clientId: number, product: string,
     tag,
   ])
   return rows.length > 0
+}
+
+/**
+ * The client's trial of a product and tag so far: when its first license was made, and the ends its
+ * licenses were given while still a trial (revoked ones count).
+ */
+export async function trialHistory(tx: Queryable, clientId: number, product: string, tag: string | null): Promise<{ startedAt: Date | null; ends: Date[] }> {
+  const rows = await tx.query<{ started: Date | null; ends: Date[] | null }>(
+    `SELECT min(created_at) AS started,
+            array_agg(expire_date) FILTER (WHERE expire_date IS NOT NULL AND config->'upgraded' IS DISTINCT FROM 'true'::jsonb) AS ends
+       FROM licenses WHERE client_id = $1 AND product = $2 AND config->>'tag' IS NOT DISTINCT FROM $3`,
+    [clientId, product, tag],
+  )
+  const row = rows[0]
+  return { startedAt: row?.started ? new Date(row.started) : null, ends: (row?.ends ?? []).map((d) => new Date(d)) }
 }
 
 /**

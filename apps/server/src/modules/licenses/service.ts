@@ -4,8 +4,10 @@ import {
   grantedConfig,
   revokeProblem,
   trialOf,
+  trialEnd,
+  trialHasOwnGroup,
+  isTrial,
   UNACTIVATED_LICENSE_LIMIT,
-  DAY_SECONDS,
   isOnHold,
   freeLicenses,
   platformOfProduct,
@@ -33,10 +35,11 @@ import { activationKey } from '../../platform/crypto.ts'
 import { lockClient } from '../account/service.ts'
 import { recordActivity } from '../activity/service.ts'
 import { addAvailable, groupView, lockedGroup, type GroupRow } from '../groups/service.ts'
-import { fulfil } from './fulfilment.ts'
+import { fulfil, fulfilCustom } from './fulfilment.ts'
 import {
   countUnactivated,
   hadTrial,
+  trialHistory,
   hasDevices,
   insertLicense,
   revokeLicense,
@@ -230,6 +233,12 @@ export async function generateFromGroup(
   if (opts.checkUnactivated && (await countUnactivated(tx, clientId)) >= UNACTIVATED_LICENSE_LIMIT) fail('unactivated_limit')
   const config = licenseConfigFor(group, opts.config)
   const delta = opts.expiresInSeconds ?? config.license_expire_delta ?? null
+  // a trial ends when the customer's trial, as first started, ends: whichever path makes the license
+  const trial = isTrial({ product: group.product, config }) ? trialOf(group.product) : null
+  const expireAt =
+    trial && trial.tag === (config.tag ?? null)
+      ? trialEnd(trial.days, await trialHistory(tx, clientId, trial.product, trial.tag), opts.now ?? new Date())
+      : undefined
   const { id, expire_date } = await insertLicense(tx, {
     clientId,
     groupId: group.id,
@@ -238,7 +247,8 @@ export async function generateFromGroup(
     title: opts.title ?? null,
     config,
     token: activationKey(),
-    expiresInSeconds: delta,
+    expiresInSeconds: expireAt === undefined ? delta : null,
+    expireAt,
     staffId: opts.staffId ?? null,
     now: opts.now,
   })
@@ -272,13 +282,14 @@ export async function createTrial(
     await lockClient(tx, clientId)
     if (await hadTrial(tx, clientId, trial.product, trial.tag)) fail('trial_taken')
     const config: Partial<LicenseConfig> = trial.tag ? { tag: trial.tag, upgraded: false, plan_id: trial.plan_id } : {}
-    const { groupId } = await fulfil(tx, { clientId, product: trial.product, count: 1, config })
+    const order = { clientId, product: trial.product, count: 1, config }
+    const { groupId } = trialHasOwnGroup(trial) ? await fulfilCustom(tx, { ...order, title: `${productTitle(trial.product)} trial` }) : await fulfil(tx, order)
     const group = await lockedGroup(tx, clientId, groupId)
+    // its end: trialEnd, in generateFromGroup
     return generateFromGroup(tx, clientId, group, {
       title: body.title?.trim() || null,
       config,
       checkUnactivated: true,
-      expiresInSeconds: trial.days ? trial.days * DAY_SECONDS : null,
       now: ctx.clock.now(),
       origin: 'trial',
     })

@@ -1,4 +1,4 @@
-import { defaultLicenseTitle, formatCents, type Cents } from '@portal/domain'
+import { defaultLicenseTitle, formatCents, pricePerTerm, termMonths, type Cents, type RenewableLicense } from '@portal/domain'
 import { linkMail, type Mail } from '../../platform/mailer.ts'
 import { formatInvoiceDate } from '../transactions/service.ts'
 
@@ -9,18 +9,25 @@ interface LicenseRef {
   type: string
   product: string
   title: string | null
+  /** its term (license_expire_delta): what the price is for */
+  config?: RenewableLicense['config']
 }
 
 /** The license's info screen, where the customer fixes its payment or reactivates it. */
 export const licenseInfoUrl = (publicUrl: string, l: Pick<LicenseRef, 'id' | 'type'>) => `${publicUrl}/app/${l.type}/dashboard/${l.id}/info/`
 
 const nameOf = (l: LicenseRef) => l.title ?? defaultLicenseTitle(l.product, l.id)
+/** The renewal price as its term states it: "$150.00 every 3 months". */
+const pricedTerm = (l: LicenseRef, cents: Cents) => {
+  const months = termMonths({ product: l.product, config: l.config ?? {} })
+  return months ? pricePerTerm(formatCents(cents), months) : formatCents(cents)
+}
 
 export function renewalFailedMail(publicUrl: string, to: string, l: LicenseRef, m: { amountCents: Cents; reason: string | null; retryAt: Date }): Mail {
   return linkMail(
     to,
     `Payment for ${nameOf(l)} failed`,
-    `We could not renew ${nameOf(l)}: the payment of ${formatCents(m.amountCents)} did not go through${m.reason ? ` (${m.reason})` : ''}. ` +
+    `We could not renew ${nameOf(l)}: the payment of ${pricedTerm(l, m.amountCents)} did not go through${m.reason ? ` (${m.reason})` : ''}. ` +
       `The license is suspended until the payment succeeds. We will try again on ${formatInvoiceDate(m.retryAt)}.`,
     'Fix the payment',
     licenseInfoUrl(publicUrl, l),
@@ -32,7 +39,7 @@ export function renewalStoppedMail(publicUrl: string, to: string, l: LicenseRef,
   return linkMail(
     to,
     `${nameOf(l)} has been stopped`,
-    `The last attempt to renew ${nameOf(l)} (${formatCents(m.amountCents)}) failed, so the subscription has been stopped and the license no longer works.`,
+    `The last attempt to renew ${nameOf(l)} (${pricedTerm(l, m.amountCents)}) failed, so the subscription has been stopped and the license no longer works.`,
     'Reactivate the subscription',
     licenseInfoUrl(publicUrl, l),
     'Reactivating it pays for a new period and the license works again at once.',

@@ -7,6 +7,8 @@ import {
   autofillAmountCents,
   autofillChargeKey,
   defaultLicenseTitle,
+  termMonths,
+  termPeriod,
   nextRetryAt,
   renewalChargeKey,
   renewalPriceCents,
@@ -67,6 +69,11 @@ export type RenewalOutcome = 'renewed' | 'failed' | 'stopped' | 'ended' | 'unava
 const addSeconds = (d: Date, s: number) => new Date(d.getTime() + s * 1000)
 const later = (a: Date, b: Date) => (a.getTime() >= b.getTime() ? a : b)
 const licenseName = (l: Pick<RenewalLicense, 'id' | 'product' | 'title'>) => l.title ?? defaultLicenseTitle(l.product, l.id)
+/** A renewal's line on its invoice: the license and the period it pays for ("for 3 months"). */
+const renewalLine = (l: Pick<RenewalLicense, 'id' | 'product' | 'title' | 'config'>) => {
+  const months = termMonths(l)
+  return `Renewal of ${licenseName(l)}${months ? ` for ${termPeriod(months)}` : ''}`
+}
 
 /** The period a renewal charge was for, read back from its key (renewal:{id}:{epoch}:{attempt}). */
 function keyParts(key: string | null): { periodEnd: Date; attempt: number } | null {
@@ -198,7 +205,7 @@ async function plan(ctx: RenewalCtx, subscriptionId: number, now: Date, allowAut
       const method = await paymentMethodById(tx, sub.payment_method_id)
       if (method) {
         const charge = { transactionId: pending.id, key: pending.charge_key, amountCents: pending.amount_cents, method, description: '', email: client.email }
-        return { charge: { ...charge, description: `Renewal of ${licenseName(license)}` }, autofill: false }
+        return { charge: { ...charge, description: renewalLine(license) }, autofill: false }
       }
     }
     if (license.revoked || sub.cancel_at_period_end || license.config.paused || !license.expire_date) {
@@ -216,7 +223,7 @@ async function plan(ctx: RenewalCtx, subscriptionId: number, now: Date, allowAut
     const key = renewalChargeKey(sub.id, periodEnd, sub.failed_attempts)
     // written by another run of this attempt and settled in its transaction: nothing left to do
     if (await findChargeByKey(tx, key)) return { done: 'skipped' }
-    const description = `Renewal of ${licenseName(license)}`
+    const description = renewalLine(license)
     const lines = [{ description, quantity: 1, amount_cents: price }]
     const base = { clientId, subscriptionId: sub.id, licenseId: license.id }
 

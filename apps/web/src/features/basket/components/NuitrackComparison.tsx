@@ -2,10 +2,11 @@ import { useState } from 'react'
 import { Button, Table, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
-import { MONTH_SECONDS, formatCents, trialOfPlatform, unitPriceCents, type Cents } from '@portal/domain'
+import { MONTH_SECONDS, formatCents, trialOffer, unitPriceCents, type Cents } from '@portal/domain'
 import { useStartTrial } from '../../../api/license-mutations.ts'
 import { paths } from '../../../config/paths.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 import type { ShownPriceRow } from '../api/prices.ts'
 import { basketEntriesOf, isSubscription, type CheckoutState } from './catalogue.ts'
 
@@ -82,7 +83,9 @@ export function NuitrackComparison({ rows }: { rows: readonly ShownPriceRow[] })
   const navigate = useNavigate()
   const startTrial = useStartTrial()
   const [starting, setStarting] = useState(false)
-  const trial = trialOfPlatform('nuitrack')
+  const profile = useProfile().data
+  // offered only while the client has not taken it (one per client)
+  const trial = profile ? trialOffer('nuitrack', profile.trials_used) : null
   const start = async () => {
     if (!trial) return
     setStarting(true)
@@ -155,9 +158,16 @@ export function NuitrackComparison({ rows }: { rows: readonly ShownPriceRow[] })
           <Table.Tr>
             <Table.Td />
             <Table.Td ta="center">
-              <Button variant="default" onClick={() => void start()} loading={starting} disabled={!trial}>
-                {t('Start the free trial')}
-              </Button>
+              {profile && !trial ? (
+                // this is the basket: Pro and AI are bought from the buttons beside it
+                <Text size="sm" data-testid="trial-used">
+                  {t('You have used the free trial: buy Pro or AI.')}
+                </Text>
+              ) : (
+                <Button variant="default" onClick={() => void start()} loading={starting} disabled={!trial}>
+                  {t('Start the free trial')}
+                </Button>
+              )}
             </Table.Td>
             <Table.Td ta="center">
               <Button component={Link} to={paths.subscriptionCheckout('nuitrack', 'pro')} state={state('pro')} disabled={pro === null}>

@@ -47,12 +47,16 @@ export function FirstSteps({
   platform,
   hasLicense,
   trial,
+  trialUsed = false,
   docsHref,
   onHide,
 }: {
   platform: Platform
   hasLicense: boolean
+  /** the trial offered: only while the client has not taken it (trialOffer) */
   trial: Trial | undefined
+  /** the platform has a trial and the client has taken it: say so instead of offering it */
+  trialUsed?: boolean
   docsHref: string
   onHide: () => void
 }) {
@@ -77,12 +81,13 @@ export function FirstSteps({
       </Group>
       {/* on success every step shows as completed */}
       <Stepper active={finished ? view.steps.length : view.active} size="sm" allowNextStepsSelect={false}>
+        {/* a trial already taken is not a step to take */}
         {view.steps.map((s) => (
-          <Stepper.Step key={s.kind} label={t(TITLES[platform][s.kind])} />
+          <Stepper.Step key={s.kind} label={t(s.kind === 'buy' && trialUsed ? 'Get a license' : TITLES[platform][s.kind])} />
         ))}
       </Stepper>
       <div data-testid="first-step" data-step={step.kind}>
-        {step.kind === 'buy' && <BuyStep platform={platform} trial={trial} />}
+        {step.kind === 'buy' && <BuyStep platform={platform} trial={trial} trialUsed={trialUsed} />}
         {step.kind === 'fill' && (
           <FillStep
             platform={platform}
@@ -112,7 +117,7 @@ export function FirstSteps({
 }
 
 /** Buy: the trial where the platform has one (it counts as getting a license), and the basket where it has one. */
-function BuyStep({ platform, trial }: { platform: Platform; trial: Trial | undefined }) {
+function BuyStep({ platform, trial, trialUsed }: { platform: Platform; trial: Trial | undefined; trialUsed: boolean }) {
   const { t } = useTranslation()
   const startTrial = useStartTrial()
   const [starting, setStarting] = useState(false)
@@ -132,6 +137,13 @@ function BuyStep({ platform, trial }: { platform: Platform; trial: Trial | undef
   const values = { platform: PLATFORM_TITLES[platform] }
   return (
     <>
+      {trialUsed && (
+        <Text size="sm" mt="md" data-testid="trial-used">
+          {basket
+            ? t('You have already used the free {{platform}} trial. Buy a license in the basket to go on.', values)
+            : t('You have already used the free {{platform}} trial.', values)}
+        </Text>
+      )}
       <Text size="sm" mt="md">
         {trial && basket
           ? t('Try {{platform}} with the free trial, or buy a license in the basket: pay from the balance, by card or with PayPal.', values)

@@ -10,14 +10,16 @@ import {
   groupKind,
   revokeProblem,
   productTitle,
+  showsAsTrial,
   subscriptionPhase,
+  termMonths,
   trialDaysLeft,
   type LicenseView,
   type Platform,
 } from '@portal/domain'
 import { usePauseLicense, useReleaseLicense, useRenameLicense, useResumeLicense } from '../../../api/license-mutations.ts'
 import { useGroups } from '../../../api/groups.ts'
-import { StatusBadge, expiryLabel, formatDate } from '../../../components/LicenseBits.tsx'
+import { StatusBadge, expiryLabel, formatDate, termText } from '../../../components/LicenseBits.tsx'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
@@ -58,6 +60,9 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const days = trialDaysLeft(license.expire_date, new Date())
   const paused = license.state === 'paused'
   const phase = subscriptionPhase(license)
+  // a paid license never reads as a trial, whatever its config says
+  const trial = showsAsTrial(license)
+  const months = license.lifetime ? termMonths({ product: license.config.product, config: license.config }) : null
   // a stopped or ended cloud subscription comes back through its notice in the subscription block
   const pausable = cloud && !paused && license.subscription_status !== 'cancelled' && phase !== 'stopped' && phase !== 'cancelled'
   const resume = (
@@ -66,13 +71,13 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
         act(async () => {
           await resumeMutation.mutateAsync(license.id)
           // as cancel and reactivate do: the change is said, not only drawn
-          notifySuccess(license.is_trial ? t('Trial resumed') : t('Subscription resumed'), t('{{title}} is active again.', { title: license.title }))
+          notifySuccess(trial ? t('Trial resumed') : t('Subscription resumed'), t('{{title}} is active again.', { title: license.title }))
         })
       }
       loading={busy}
       disabled={onHold}
     >
-      {license.is_trial ? t('Resume the trial') : t('Resume the subscription')}
+      {trial ? t('Resume the trial') : t('Resume the subscription')}
     </Button>
   )
   // the Manage card only when it has something to offer or say
@@ -128,7 +133,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             <Text size="sm">
               {license.data_erased_at || license.data_erase_date
                 ? t(
-                    license.is_trial
+                    trial
                       ? 'This trial is paused: {{service}} runs no transactions for it.'
                       : 'This subscription is paused: {{service}} runs no transactions for it.',
                     {
@@ -136,7 +141,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
                     },
                   )
                 : t(
-                    license.is_trial
+                    trial
                       ? 'This trial is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.'
                       : 'This subscription is paused: {{service}} runs no transactions for it. Its data is erased 30 days after pausing unless you resume it.',
                     { service: PLATFORM_TITLES[platform] },
@@ -160,7 +165,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           </Stack>
         </Alert>
       )}
-      {license.is_trial && !paused && (
+      {trial && !paused && (
         <Alert color={days !== null && days <= 0 ? 'red' : 'blue'} title={t('Trial')}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">
@@ -215,7 +220,11 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           <Field
             label={t('Expires')}
           >{`${expiryLabel(license, t)}${license.expire_date && license.dates.days !== null && license.dates.days > 0 ? ` ${t('(in {{n}} days)', { n: license.dates.days })}` : ''}`}</Field>
-          {license.lifetime && <Field label={t('Term')}>{license.lifetime === 'year' ? t('Annual') : t('Monthly')}</Field>}
+          {months && (
+            <Field label={t('Term')}>
+              <span data-testid="license-term">{termText(months, t)}</span>
+            </Field>
+          )}
           {/* a renewing license has its own block below; a trial says here what it is */}
           {license.subscription_status && phase === null && (
             <Field label={t('Subscription')}>
@@ -248,7 +257,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             {/* a paused subscription resumes from its banner above */}
             {pausable && (
               <Button variant="light" onClick={() => setConfirmPause(true)} disabled={onHold}>
-                {license.is_trial ? t('Pause the trial') : t('Pause the subscription')}
+                {trial ? t('Pause the trial') : t('Pause the subscription')}
               </Button>
             )}
             {cloud && (phase === 'cancelled' || phase === 'stopped') && (
@@ -277,7 +286,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
       <PauseDialog
         opened={confirmPause}
         service={PLATFORM_TITLES[platform]}
-        trial={license.is_trial}
+        trial={trial}
         endsOn={license.expire_date ? formatDate(license.expire_date) : null}
         busy={busy}
         onCancel={() => setConfirmPause(false)}
@@ -286,7 +295,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
             try {
               await pause.mutateAsync(license.id)
               notifySuccess(
-                license.is_trial ? t('Trial paused') : t('Subscription paused'),
+                trial ? t('Trial paused') : t('Subscription paused'),
                 t('{{title}} is paused. Resume it within 30 days to keep its data.', { title: license.title }),
               )
             } finally {

@@ -110,6 +110,47 @@ describe('subscription block (section 4)', () => {
     expect(within(b).getByRole('button', { name: 'Cancel the subscription' })).toBeEnabled()
   })
 
+  it('a 3-month Face SDK all-in-one states its real term and its price per term', async () => {
+    setLogged()
+    serve(
+      nuitrackSub({
+        type: 'face',
+        title: 'All in one',
+        config: { product: 'face_online_all_in_one', license_expire_delta: 7_776_000, online: { offline_timeout: 86_400 } },
+        lifetime: 'month',
+        subscription: sub({ renewal_price: 150 }),
+      }),
+    )
+    renderApp(info('face'))
+    const b = await block()
+    expect(within(b).getByTestId('renewal-price')).toHaveTextContent('$150.00 every 3 months')
+    expect(b).not.toHaveTextContent('a month')
+    const details = screen.getByRole('region', { name: 'Details' })
+    expect(within(details).getByTestId('license-term')).toHaveTextContent('3 months')
+    expect(details).not.toHaveTextContent('Monthly')
+  })
+
+  it('a paid Analytics subscription filed with a trial tag still reads as paid: no trial copy, no trial actions, its next payment', async () => {
+    setLogged()
+    // what a paid seat made from a trial's group looked like: the tag, and a subscription that renews
+    const paid = nuitrackSub({
+      type: 'nuitrack-analytics',
+      title: 'Cloud',
+      config: { product: 'na_subscribe', plan_id: 4, tag: 'NA Trial', upgraded: false },
+      is_trial: true,
+    })
+    const { calls } = serve(paid)
+    renderApp(info('nuitrack-analytics'))
+    const b = await block()
+    expect(field(b, 'Next payment')).toHaveTextContent('Dec 22, 2026')
+    expect(screen.queryByText('This trial has no end date.')).toBeNull()
+    expect(screen.queryByRole('alert', { name: 'Trial' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Upgrade now' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Pause the trial' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Pause the subscription' })).toBeInTheDocument()
+    expect(calls.filter((c) => c.url.includes('upgrade-cost'))).toEqual([])
+  })
+
   it('names a PayPal e-mail, or the balance', async () => {
     setLogged()
     serve(nuitrackSub({ card_brand: null, card_last4: null, paypal_email: 'ann@example.com', subscription: sub({ payment_source: 'paypal', wallet: true }) }))

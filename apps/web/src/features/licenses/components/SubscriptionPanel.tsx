@@ -3,7 +3,7 @@ import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } fro
 import { useTranslation } from 'react-i18next'
 import { expiryText, formatUsd, paymentMethodText, subscriptionPhase, type LicenseView, type Platform, type SubscriptionPhase } from '@portal/domain'
 import { useCancelSubscription, useReactivateSubscription } from '../../../api/license-mutations.ts'
-import { formatDate } from '../../../components/LicenseBits.tsx'
+import { formatDate, pricePerTermText } from '../../../components/LicenseBits.tsx'
 import { paths } from '../../../config/paths.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { RenewDialog, type RenewMode } from './RenewDialog.tsx'
@@ -40,9 +40,10 @@ export function SubscriptionPanel({ license, platform }: { license: LicenseView;
   const onHold = phase === 'on_hold'
   const periodEnd = license.expire_date ?? license.next_payment ?? sub?.next_attempt ?? null
   const price = sub?.renewal_price ?? license.price
-  const term = (() => {
+  // the renewal price is per term: a 3-month term's price is for 3 months
+  const months = (() => {
     const e = expiryText({ ...license, expire_date: null, next_payment: null, is_subscription: true })
-    return e.kind === 'renews' ? e.term : null
+    return e.kind === 'renews' ? e.months : 1
   })()
   const method = paymentMethodText(license)
   const act = async (fn: () => Promise<unknown>) => {
@@ -76,7 +77,7 @@ export function SubscriptionPanel({ license, platform }: { license: LicenseView;
           {phase === 'active' && license.next_payment && <Field label={t('Next payment')}>{formatDate(license.next_payment)}</Field>}
           {price !== null && price !== undefined && (
             <Field label={t('Renewal price')}>
-              {term === 'year' ? t('{{price}} a year', { price: formatUsd(price) }) : t('{{price}} a month', { price: formatUsd(price) })}
+              <span data-testid="renewal-price">{pricePerTermText(formatUsd(price), months, t)}</span>
             </Field>
           )}
           {method && (

@@ -7,6 +7,7 @@ import {
   canUpgrade,
   formatCents,
   formatUsd,
+  showsAsTrial,
   shownUpgradeCost,
   upgradePriceCents,
   type LicenseView,
@@ -23,7 +24,7 @@ import { useAnalyticsUpgradeCost } from '../../../api/analytics-upgrade-cost.ts'
  */
 export const trialUpgrade = (license: LicenseView) => {
   const u = canUpgrade({ product: license.config.product, config: license.config, held_until: null }, new Date())
-  return license.is_trial && u?.kind === 'trial' ? u : null
+  return showsAsTrial(license) && u?.kind === 'trial' ? u : null
 }
 
 /** A trial's Upgrade now: to the trial-upgrade checkout; disabled while on hold. Analytics names its cost. */

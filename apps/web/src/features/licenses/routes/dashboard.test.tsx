@@ -220,6 +220,36 @@ describe('dashboard', () => {
   })
 })
 
+describe('a free trial already used', () => {
+  it('the first steps do not offer it: they say it was used and lead to the basket', async () => {
+    setLogged()
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/': () => json(200, { ...profile(), prices: seededPrices(), trials_used: ['na_subscribe'] }),
+    })
+    renderApp('/app/nuitrack-analytics/dashboard/')
+    const steps = await screen.findByRole('region', { name: 'First steps' })
+    expect(within(steps).getByTestId('first-step')).toHaveAttribute('data-step', 'buy')
+    expect(within(steps).getByTestId('trial-used')).toHaveTextContent('You have already used the free Nuitrack Analytics trial')
+    expect(within(steps).queryByRole('button', { name: /trial/ })).toBeNull()
+    expect(within(steps).getByRole('link', { name: 'Go to the basket' })).toHaveAttribute('href', '/app/nuitrack-analytics/basket/')
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([])
+  })
+
+  it('the Nuitrack comparison offers "Start the free trial" only while the trial is not taken', async () => {
+    setLogged()
+    mockApi({ ...signedInRoutes(), 'GET /api/client/': () => json(200, { ...profile(), prices: seededPrices(), trials_used: ['nuitrack_trial'] }) })
+    const app = renderApp('/app/nuitrack/basket/')
+    expect(await screen.findByTestId('trial-used')).toHaveTextContent('You have used the free trial')
+    expect(screen.queryByRole('button', { name: 'Start the free trial' })).toBeNull()
+    app.unmount()
+    mockApi({ ...signedInRoutes(), 'GET /api/client/': () => json(200, { ...profile(), prices: seededPrices(), trials_used: [] }) })
+    renderApp('/app/nuitrack/basket/')
+    expect(await screen.findByRole('button', { name: 'Start the free trial' })).toBeEnabled()
+    expect(screen.queryByTestId('trial-used')).toBeNull()
+  })
+})
+
 describe('dashboard: a failed list', () => {
   it('says the licenses could not be loaded instead of spinning, offers no first steps, and Try again reads the list again', async () => {
     setLogged()

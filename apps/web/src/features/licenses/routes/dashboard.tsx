@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Card, Center, Loader, SimpleGrid, Stack, Text, V
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOfPlatform, type LicenseState, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOffer, trialOfPlatform, type LicenseState, type Platform } from '@portal/domain'
 import { FIRST_PAGE, PAGE_STEP, licensePagesQueryOptions, unfiltered, type LicenseFilter } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
@@ -42,7 +42,10 @@ export function DashboardPage() {
   const licenses = useMemo(() => pages.data?.pages.flatMap((p) => p.licenses) ?? [], [pages.data])
   const slots = useMemo(() => buildRows(platform, [], groups.data?.groups ?? []), [platform, groups.data])
   const hasLicense = slots.length > 0 || (first?.counts.product.all ?? 0) > 0
-  const email = useProfile().data?.client_info.email ?? ''
+  const profile = useProfile().data
+  const email = profile?.client_info.email ?? ''
+  // the trial is offered only while the client has not taken it
+  const trialsUsed = profile?.trials_used ?? []
   // hidden when the client had licenses on first opening this dashboard in the session; once shown
   // it stays (progressing to success) until Hide or Done
   const firstSteps = useFirstStepsVisibility(platform, email, loading || failed ? null : hasLicense)
@@ -86,7 +89,8 @@ export function DashboardPage() {
               <FirstSteps
                 platform={platform}
                 hasLicense={hasLicense}
-                trial={trialFor(platform) ?? undefined}
+                trial={trialFor(platform, trialsUsed) ?? undefined}
+                trialUsed={trialOfPlatform(platform) !== null && trialOffer(platform, trialsUsed) === null}
                 docsHref={PLATFORM_DOCS[platform]}
                 onHide={firstSteps.hide}
               />
@@ -106,7 +110,7 @@ export function DashboardPage() {
                 loadingMore={pages.isFetchingNextPage || pages.isPlaceholderData}
                 onChoose={choose}
                 onShowMore={showMore}
-                trialOffered={trialOfPlatform(platform) !== null}
+                trialOffered={trialOffer(platform, trialsUsed) !== null}
                 firstStepsShown={showFirstSteps}
                 onShowFirstSteps={showFirstStepsAgain}
               />
@@ -179,9 +183,9 @@ function HelpTiles({ platform }: { platform: Platform }) {
 
 /** The short name a trial button uses. */
 const TRIAL_NAME: Record<Platform, string> = { nuitrack: 'Nuitrack', face: 'Face SDK', 'face-machine': 'Face Machine', 'nuitrack-analytics': 'Analytics' }
-/** The platform's free trial, as the catalogue has it, and its button. */
-const trialFor = (platform: Platform) => {
-  const trial = trialOfPlatform(platform)
+/** The platform's free trial, as the catalogue has it, and its button: none once the client has taken it. */
+const trialFor = (platform: Platform, trialsUsed: readonly string[]) => {
+  const trial = trialOffer(platform, trialsUsed)
   if (!trial) return null
   const label = trial.days ? 'Start the {{days}}-day {{name}} trial' : 'Start the free {{name}} trial'
   return { product: trial.product, tag: trial.tag, label, labelValues: { days: trial.days, name: TRIAL_NAME[platform] } }
