@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { useForm, type UseFormReturnType } from '@mantine/form'
+import { useForm, type LooseKeys, type UseFormReturnType } from '@mantine/form'
 import { zod4Resolver } from 'mantine-form-zod-resolver'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -10,7 +10,7 @@ type Values = Record<string, unknown>
 
 export interface SchemaFormOptions<V extends Values> {
   /** a server `field` named otherwise in the form (the reset form's `client_email` is its `email`) */
-  rename?: Record<string, keyof V & string>
+  rename?: Record<string, LooseKeys<V>>
 }
 
 export type SchemaForm<V extends Values, Out> = UseFormReturnType<V, (values: V) => Out> & {
@@ -32,11 +32,7 @@ export type SchemaForm<V extends Values, Out> = UseFormReturnType<V, (values: V)
  * the server validates the body with. Messages are catalogue keys, translated where the input shows
  * them, so a server code and a schema message read the same.
  */
-export function useSchemaForm<V extends Values, Out>(
-  schema: z.ZodType<Out>,
-  initialValues: V,
-  { rename = {} }: SchemaFormOptions<V> = {},
-): SchemaForm<V, Out> {
+export function useSchemaForm<V extends Values, Out>(schema: z.ZodType<Out>, initialValues: V, { rename = {} }: SchemaFormOptions<V> = {}): SchemaForm<V, Out> {
   const { t, i18n } = useTranslation()
   const [formError, setFormError] = useState<string | null>(null)
   const translate = (message: unknown) => (typeof message === 'string' && i18n.exists(message) ? t(message) : message)
@@ -54,7 +50,7 @@ export function useSchemaForm<V extends Values, Out>(
     if (!e) return
     const field = e.field ? (rename[e.field] ?? e.field) : undefined
     // a known code stays a key, translated where it is shown; any other text is the server's own
-    if (field && field in form.getValues()) form.setFieldError(field, i18n.exists(e.code) ? e.code : e.message)
+    if (field && field.split('.')[0]! in form.getValues()) form.setFieldError(field, i18n.exists(e.code) ? e.code : e.message)
     else setFormError(e.message)
   }
 

@@ -64,14 +64,7 @@ export function AnalyticsRegistration() {
     <AuthLayout title={t('Create a Nuitrack Analytics account')}>
       <form onSubmit={submit} noValidate aria-label={t('Registration')}>
         <Stack>
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            autoComplete="email"
-            maxLength={LIMITS.emailMax + 1}
-            {...form.getInputProps('username')}
-            required
-          />
+          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={LIMITS.emailMax + 1} {...form.getInputProps('username')} required />
           <PasswordInput
             label={t('Password')}
             autoComplete="new-password"

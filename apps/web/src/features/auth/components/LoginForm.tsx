@@ -48,21 +48,8 @@ export function LoginForm({ platform, analytics = false, onSignedIn }: LoginForm
       <form onSubmit={submit} noValidate aria-label={t('Sign in')}>
         <Stack gap="sm">
           <FormError message={form.formError} testId="login-error" />
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            autoComplete="username"
-            maxLength={151}
-            required
-            {...form.getInputProps('username')}
-          />
-          <PasswordInput
-            label={t('Password')}
-            autoComplete="current-password"
-            maxLength={257}
-            required
-            {...form.getInputProps('password')}
-          />
+          <TextInput label={t('E-mail')} type="email" autoComplete="username" maxLength={151} required {...form.getInputProps('username')} />
+          <PasswordInput label={t('Password')} autoComplete="current-password" maxLength={257} required {...form.getInputProps('password')} />
           <Group justify="flex-end">
             <Anchor component={Link} to={withPlatform(paths.forgotPassword, platform)} size="sm">
               {t('Forgot password?')}

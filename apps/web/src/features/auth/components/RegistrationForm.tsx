@@ -81,13 +81,7 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
             {...form.getInputProps('password')}
           />
-          <PasswordInput
-            label={t('Repeat password')}
-            autoComplete="new-password"
-            maxLength={257}
-            required
-            {...form.getInputProps('repeat_password')}
-          />
+          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={257} required {...form.getInputProps('repeat_password')} />
           {analytics ? (
             <Checkbox
               checked={policy}

@@ -110,13 +110,7 @@ function NewPasswordForm({
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
             {...form.getInputProps('new_password')}
           />
-          <PasswordInput
-            label={t('Repeat password')}
-            autoComplete="new-password"
-            maxLength={257}
-            required
-            {...form.getInputProps('repeat_password')}
-          />
+          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={257} required {...form.getInputProps('repeat_password')} />
           <FormError message={form.formError} />
           <Button type="submit" loading={form.submitting} fullWidth>
             {t('Save password')}
