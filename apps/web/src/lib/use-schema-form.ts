@@ -3,13 +3,13 @@ import { useForm, type LooseKeys, type UseFormReturnType } from '@mantine/form'
 import { zod4Resolver } from 'mantine-form-zod-resolver'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
-import { fieldErrorOf } from './api-client.ts'
+import { ApiError, fieldErrorOf } from './api-client.ts'
 
 /** A form's values: the fields of the body schema the server parses, as the inputs hold them. */
 type Values = Record<string, unknown>
 
 export interface SchemaFormOptions<V extends Values> {
-  /** a server `field` named otherwise in the form (the reset form's `client_email` is its `email`) */
+  /** a server `field` named otherwise in the form (the profile's company `site` is its `company.site`) */
   rename?: Record<string, LooseKeys<V>>
 }
 
@@ -17,14 +17,13 @@ export type SchemaForm<V extends Values, Out> = UseFormReturnType<V, (values: V)
   /**
    * The submit handler of every form: validates with the schema, runs `action` with the parsed body
    * (`form.submitting` is true while it runs), and puts a handled API error on the input its `field`
-   * names, or else in `formError`. `action` rethrows what it does not show itself.
+   * names, or else in `formError` (one the error modal already showed is left alone). `action`
+   * rethrows what it does not show itself.
    */
   submit: (action: (body: Out) => Promise<unknown>) => (event?: FormEvent<HTMLFormElement>) => void
   /** a failure that belongs to no input, translated; cleared by the next change or submit */
   formError: string | null
   setFormError: (message: string | null) => void
-  /** shows a caught API error as `submit` does */
-  showServerError: (err: unknown) => void
 }
 
 /**
@@ -45,7 +44,7 @@ export function useSchemaForm<V extends Values, Out>(schema: z.ZodType<Out>, ini
     enhanceGetInputProps: ({ inputProps }) => (inputProps.error ? { error: translate(inputProps.error) } : undefined),
   })
 
-  const showServerError = (err: unknown) => {
+  const showServerError = (err: ApiError) => {
     const e = fieldErrorOf(err)
     if (!e) return
     const field = e.field ? (rename[e.field] ?? e.field) : undefined
@@ -60,9 +59,11 @@ export function useSchemaForm<V extends Values, Out>(schema: z.ZodType<Out>, ini
       try {
         await action(body)
       } catch (err) {
+        // a fault of the page itself is not a refusal to show: it surfaces as an unhandled rejection
+        if (!(err instanceof ApiError)) throw err
         showServerError(err)
       }
     })
 
-  return { ...form, submit, formError, setFormError, showServerError }
+  return { ...form, submit, formError, setFormError }
 }
