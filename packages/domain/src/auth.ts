@@ -20,15 +20,15 @@ export const signupBody = z.object({
 })
 export type SignupBody = z.input<typeof signupBody>
 
-/** The registration form adds the repeated password, checked only in the browser. */
-export const registrationForm = z
-  .object({
-    username: emailField,
-    password: passwordField,
-    repeat_password: text().min(1, 'password_empty_error'),
-    is_corporate: z.boolean(),
-  })
-  .refine((v) => v.password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
+/** The password typed twice: the forms that set one add it to their body, checked only in the browser. */
+const repeatPassword = { repeat_password: text().min(1, 'password_empty_error') }
+const mismatch = { message: 'password_match_error', path: ['repeat_password'] }
+
+/** The registration form: the sign-up body's own fields (the account type always chosen) and the repeat. */
+export const registrationForm = signupBody
+  .pick({ username: true, password: true })
+  .extend({ ...repeatPassword, is_corporate: z.boolean() })
+  .refine((v) => v.password === v.repeat_password, mismatch)
 
 export const sendResetBody = z
   .object({
@@ -64,14 +64,9 @@ export const changePasswordBody = z.object({
   new_password: passwordField,
 })
 
-export const setPasswordForm = z
-  .object({ new_password: passwordField, repeat_password: text().min(1, 'password_empty_error') })
-  .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
+export const setPasswordForm = resetPasswordBody
+  .pick({ new_password: true })
+  .extend(repeatPassword)
+  .refine((v) => v.new_password === v.repeat_password, mismatch)
 
-export const changePasswordForm = z
-  .object({
-    old_password: loosePasswordField,
-    new_password: passwordField,
-    repeat_password: text().min(1, 'password_empty_error'),
-  })
-  .refine((v) => v.new_password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
+export const changePasswordForm = changePasswordBody.extend(repeatPassword).refine((v) => v.new_password === v.repeat_password, mismatch)

@@ -61,8 +61,8 @@ const RULES: { rule: string; server: string[]; web: string[] | null; why?: strin
   { rule: 'can revoke', server: ['revokeProblem'], web: ['revokeProblem'] },
   { rule: 'can pause', server: ['canPause', 'canResume'], web: ['canPause'] },
   { rule: 'staff subscription needs a validity', server: ['checkStaffValidity'], web: ['checkStaffValidity'] },
-  // the server takes titles through the body schemas made of titleField, which is checkTitle
-  { rule: 'title rules', server: ['titleBody', 'splitBody', 'newLicenseBody'], web: ['checkTitle'] },
+  // both sides take titles through the body schemas made of titleField, which is checkTitle
+  { rule: 'title rules', server: ['titleBody', 'splitBody', 'newLicenseBody'], web: ['titleBody', 'splitBody', 'newLicenseBody'] },
   // the server answers upgradeable.toAI from upgradeToAI (canUpgrade); the web asks canUpgrade for a trial's Upgrade now
   { rule: 'can upgrade', server: ['upgradeToAI'], web: ['canUpgrade'] },
 ]

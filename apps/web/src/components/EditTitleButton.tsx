@@ -1,64 +1,58 @@
 import { useState } from 'react'
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { LICENSE_TITLE_MAX, checkTitle } from '@portal/domain'
-import { fieldErrorOf } from '../lib/api-client.ts'
+import { LICENSE_TITLE_MAX, titleBody } from '@portal/domain'
+import { useSchemaForm } from '../lib/use-schema-form.ts'
+import { FormError } from './FormError.tsx'
 
-/** A button that opens a dialog to change a license's or a group's title (trimmed, 1 to 256). */
-export function EditTitleButton(props: {
+interface EditTitleProps {
   current: string
   button: string
   dialogTitle: string
   fieldLabel: string
   disabled?: boolean
   onSave: (title: string) => Promise<unknown>
-}) {
+}
+
+/** A button that opens a dialog to change a license's or a group's title (trimmed, 1 to 256). */
+export function EditTitleButton(props: EditTitleProps) {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
-  const [value, setValue] = useState(props.current)
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  const save = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const problem = checkTitle(value)
-    if (problem) return setError(t(problem))
-    setSaving(true)
-    try {
-      await props.onSave(value)
-      setOpen(false)
-    } catch (err) {
-      setError(fieldErrorOf(err)?.message ?? null)
-    } finally {
-      setSaving(false)
-    }
-  }
   return (
     <>
-      <Button variant="subtle" size="xs" onClick={() => (setValue(props.current), setError(null), setOpen(true))} disabled={props.disabled}>
+      <Button variant="subtle" size="xs" onClick={() => setOpen(true)} disabled={props.disabled}>
         {t(props.button)}
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={t(props.dialogTitle)} centered>
-        <form onSubmit={save} noValidate>
-          <Stack>
-            <TextInput
-              label={t(props.fieldLabel)}
-              value={value}
-              maxLength={LICENSE_TITLE_MAX + 1}
-              onChange={(e) => (setValue(e.currentTarget.value), setError(null))}
-              error={error}
-              data-autofocus
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpen(false)}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={saving}>
-                {t('Save')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+        {/* a new form per opening, so each starts from the current title */}
+        {open && <EditTitleForm {...props} onClose={() => setOpen(false)} />}
       </Modal>
     </>
+  )
+}
+
+function EditTitleForm({ current, fieldLabel, onSave, onClose }: EditTitleProps & { onClose: () => void }) {
+  const { t } = useTranslation()
+  const form = useSchemaForm(titleBody, { title: current })
+  const submit = form.submit(async ({ title }) => {
+    await onSave(title)
+    // the success is the new title on the page behind the dialog
+    onClose()
+  })
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <TextInput label={t(fieldLabel)} maxLength={LICENSE_TITLE_MAX + 1} {...form.getInputProps('title')} data-autofocus />
+        <FormError message={form.formError} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('Cancel')}
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            {t('Save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   )
 }

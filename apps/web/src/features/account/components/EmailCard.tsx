@@ -1,28 +1,23 @@
 import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
-import { LIMITS, emailField, type ClientInfo } from '@portal/domain'
-import { useZodForm } from '../../../lib/form.ts'
+import { LIMITS, updateClientBody, type ClientInfo } from '@portal/domain'
+import { FormError } from '../../../components/FormError.tsx'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useUpdateClient } from '../api/account.ts'
 
-const emailSchema = z.object({ email: emailField })
+/** The profile update's e-mail, required here: this form sends nothing else. */
+const emailSchema = updateClientBody.pick({ email: true }).required()
 
 export function EmailCard({ info }: { info: ClientInfo }) {
   const { t } = useTranslation()
   const update = useUpdateClient()
-  const form = useZodForm(emailSchema, { email: '' })
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const v = form.validate()
-    if (!v) return
-    if (v.email.toLowerCase() === info.email.toLowerCase()) return form.setErrors({ email: t('This is already your e-mail') })
-    try {
-      await update.mutateAsync({ email: v.email })
-      form.set('email', '')
-    } catch (err) {
-      form.showServerError(err)
-    }
-  }
+  const form = useSchemaForm(emailSchema, { email: '' })
+  const submit = form.submit(async ({ email }) => {
+    if (email.toLowerCase() === info.email.toLowerCase()) return form.setFieldError('email', t('This is already your e-mail'))
+    await update.mutateAsync({ email })
+    // the success is the pending-change notice, drawn from the profile the answer updates
+    form.reset()
+  })
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="email-title">
       <form onSubmit={submit} noValidate>
@@ -38,16 +33,10 @@ export function EmailCard({ info }: { info: ClientInfo }) {
               {t('We sent a confirmation link to {{email}}. The change takes effect once you follow it.', { email: info.pending_email })}
             </Alert>
           )}
-          <TextInput
-            label={t('New e-mail')}
-            type="email"
-            autoComplete="email"
-            maxLength={LIMITS.emailMax + 1}
-            {...form.text('email')}
-            error={form.errors.email}
-          />
+          <TextInput label={t('New e-mail')} type="email" autoComplete="email" maxLength={LIMITS.emailMax + 1} {...form.getInputProps('email')} />
+          <FormError message={form.formError} />
           <Group justify="flex-end">
-            <Button type="submit" variant="light" loading={update.isPending}>
+            <Button type="submit" variant="light" loading={form.submitting}>
               {t('Change e-mail')}
             </Button>
           </Group>

@@ -2,29 +2,19 @@ import { useState } from 'react'
 import { Alert, Button, Card, Group, PasswordInput, Stack, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { LIMITS, changePasswordForm } from '@portal/domain'
-import { useZodForm } from '../../../lib/form.ts'
+import { FormError } from '../../../components/FormError.tsx'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { changePassword } from '../api/account.ts'
 
 export function PasswordCard() {
   const { t } = useTranslation()
-  const form = useZodForm(changePasswordForm, { old_password: '', new_password: '', repeat_password: '' })
-  const [pending, setPending] = useState(false)
+  const form = useSchemaForm(changePasswordForm, { old_password: '', new_password: '', repeat_password: '' })
   const [done, setDone] = useState(false)
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const v = form.validate()
-    if (!v) return
-    setPending(true)
-    try {
-      await changePassword({ old_password: v.old_password, new_password: v.new_password })
-      setDone(true)
-      form.setValues({ old_password: '', new_password: '', repeat_password: '' })
-    } catch (err) {
-      form.showServerError(err)
-    } finally {
-      setPending(false)
-    }
-  }
+  const submit = form.submit(async ({ old_password, new_password }) => {
+    await changePassword({ old_password, new_password })
+    setDone(true)
+    form.reset()
+  })
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="password-title">
       <Title order={2} size="h4" id="password-title" mb="md">
@@ -48,12 +38,12 @@ export function PasswordCard() {
                 label={t({ old_password: 'Current password', new_password: 'New password', repeat_password: 'Repeat new password' }[key])}
                 autoComplete={key === 'old_password' ? 'current-password' : 'new-password'}
                 maxLength={LIMITS.passwordMax + 1}
-                {...form.text(key)}
-                error={form.errors[key]}
+                {...form.getInputProps(key)}
               />
             ))}
+            <FormError message={form.formError} />
             <Group justify="flex-end">
-              <Button type="submit" loading={pending}>
+              <Button type="submit" loading={form.submitting}>
                 {t('Change password')}
               </Button>
             </Group>

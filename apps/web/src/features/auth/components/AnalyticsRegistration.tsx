@@ -1,53 +1,52 @@
 import { useCallback, useState, type FormEvent } from 'react'
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
-import { z } from 'zod'
-import { LIMITS, emailField, isError, passwordField } from '@portal/domain'
+import { LIMITS, analyticsFillInfoBody, analyticsSignupBody, isError, text } from '@portal/domain'
+import { FormError } from '../../../components/FormError.tsx'
 import { paths } from '../../../config/paths.ts'
-import { ApiError } from '../../../lib/api-client.ts'
-import { errorStore } from '../../../lib/error-store.ts'
-import { useZodForm } from '../../../lib/form.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { CAPTCHA_ERRORS, analyticsFillInfo, analyticsSignup } from '../api/analytics-signup.ts'
 import { AuthLayout } from './AuthLayout.tsx'
 import { Captcha } from './Captcha.tsx'
 
-const schema = z
-  .object({ username: emailField, password: passwordField, repeat_password: z.string().min(1, 'password_empty_error') })
+/** The server's body without the captcha (a widget of its own), with the repeated password checked in the browser. */
+const schema = analyticsSignupBody
+  .omit({ captcha_token: true })
+  .extend({ repeat_password: text().min(1, 'password_empty_error') })
   .refine((v) => v.password === v.repeat_password, { message: 'password_match_error', path: ['repeat_password'] })
 
 /** Nuitrack Analytics registration: registration, then exist or fill-info (skippable), then the next URL. */
 export function AnalyticsRegistration() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const form = useZodForm(schema, { username: '', password: '', repeat_password: '' })
+  const form = useSchemaForm(schema, { username: '', password: '', repeat_password: '' })
   const [policy, setPolicy] = useState(true)
   const [token, setToken] = useState<string | null>(null)
   const [captchaError, setCaptchaError] = useState(false)
   const [resetKey, setResetKey] = useState(0)
-  const [pending, setPending] = useState(false)
   const [step, setStep] = useState<'registration' | 'exist' | 'fill_info'>('registration')
   const [next, setNext] = useState<string>(paths.analyticsLogin)
   const [credentials, setCredentials] = useState<{ username: string; password: string } | null>(null)
   const onToken = useCallback((v: string | null) => setToken(v), [])
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    const body = form.validate()
-    setCaptchaError(!token)
-    if (!body || !policy || !token) return
-    setPending(true)
+  const submitValid = form.submit(async (body) => {
+    if (!token) return
     try {
       const res = await analyticsSignup({ username: body.username, password: body.password, captcha_token: token })
       setCredentials({ username: body.username, password: body.password })
       setNext(res.next)
       setStep(res.step)
     } catch (err) {
-      if (isError(err, ...CAPTCHA_ERRORS)) setResetKey((k) => k + 1)
-      else if (err instanceof ApiError && !err.shown && err.code) form.setFieldError(isError(err, 'password_invalid') ? 'password' : 'username', err.code)
-    } finally {
-      setPending(false)
+      if (!isError(err, ...CAPTCHA_ERRORS)) throw err
+      setResetKey((k) => k + 1)
     }
+  })
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    setCaptchaError(!token)
+    if (policy && token) return submitValid(e)
+    e.preventDefault()
+    form.validate()
   }
 
   if (step === 'exist') {
@@ -65,31 +64,21 @@ export function AnalyticsRegistration() {
     <AuthLayout title={t('Create a Nuitrack Analytics account')}>
       <form onSubmit={submit} noValidate aria-label={t('Registration')}>
         <Stack>
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            autoComplete="email"
-            maxLength={LIMITS.emailMax + 1}
-            {...form.text('username')}
-            error={form.errors.username}
-            required
-          />
+          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={LIMITS.emailMax + 1} {...form.getInputProps('username')} required />
           <PasswordInput
             label={t('Password')}
             autoComplete="new-password"
             maxLength={LIMITS.passwordMax + 1}
             // the same rules as the portal's own registration (passwordField), told before they are broken
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
-            {...form.text('password')}
-            error={form.errors.password}
+            {...form.getInputProps('password')}
             required
           />
           <PasswordInput
             label={t('Repeat password')}
             autoComplete="new-password"
             maxLength={LIMITS.passwordMax + 1}
-            {...form.text('repeat_password')}
-            error={form.errors.repeat_password}
+            {...form.getInputProps('repeat_password')}
             required
           />
           <Checkbox
@@ -104,7 +93,8 @@ export function AnalyticsRegistration() {
               {t('captcha_required_error')}
             </Text>
           )}
-          <Button type="submit" loading={pending} disabled={!policy} fullWidth>
+          <FormError message={form.formError} />
+          <Button type="submit" loading={form.submitting} disabled={!policy} fullWidth>
             {t('Create account')}
           </Button>
           <Text size="sm" ta="center">
@@ -121,27 +111,22 @@ export function AnalyticsRegistration() {
 
 function FillInfo({ credentials, onDone }: { credentials: { username: string; password: string }; onDone: () => void }) {
   const { t } = useTranslation()
-  const [values, setValues] = useState({ name: '', company: '', site: '' })
-  const [error, setError] = useState<string | null>(null)
-  const [pending, setPending] = useState(false)
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    if (!values.name.trim() && !values.company.trim() && !values.site.trim()) return setError(t('fill_info_empty_error'))
-    setPending(true)
-    try {
-      await analyticsFillInfo({ ...credentials, ...values })
-      onDone()
-    } catch (err) {
-      if (err instanceof ApiError && !err.shown) errorStore.show({ kind: 'error', message: err.code ?? 'internal_server_error' })
-      setPending(false)
-    }
-  }
-  const field = (key: keyof typeof values, label: string) => (
+  const form = useSchemaForm(analyticsFillInfoBody, { ...credentials, name: '', company: '', site: '' })
+  const submit = form.submit(async (body) => {
+    await analyticsFillInfo(body)
+    onDone()
+  })
+  // the schema puts "at least one of them" on name; it is about the three, so it shows above them
+  const empty = form.errors.name
+  const field = (key: 'name' | 'company' | 'site', label: string) => (
     <TextInput
       label={label}
       maxLength={256}
-      value={values[key]}
-      onChange={(e) => (setValues((v) => ({ ...v, [key]: e.currentTarget.value })), setError(null))}
+      {...form.getInputProps(key, { withError: key !== 'name' })}
+      onChange={(e) => {
+        form.setFieldValue(key, e.currentTarget.value)
+        form.clearFieldError('name')
+      }}
     />
   )
   return (
@@ -151,11 +136,7 @@ function FillInfo({ credentials, onDone }: { credentials: { username: string; pa
     >
       <form onSubmit={submit} noValidate aria-label={t('About you')}>
         <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
+          <FormError message={empty ? t(String(empty)) : form.formError} />
           {field('name', t('Name'))}
           {field('company', t('Company'))}
           {field('site', t('Website'))}
@@ -163,7 +144,7 @@ function FillInfo({ credentials, onDone }: { credentials: { username: string; pa
             <Button variant="subtle" onClick={onDone}>
               {t('Skip')}
             </Button>
-            <Button type="submit" loading={pending}>
+            <Button type="submit" loading={form.submitting}>
               {t('Continue')}
             </Button>
           </Group>

@@ -41,14 +41,15 @@ describe('login form', () => {
   })
 
   it('puts 3fc79796 under the password and e1a53088 under the e-mail, without the error modal', async () => {
-    let code = '3fc79796'
-    mockApi({ 'POST /api/client/signin/': () => json(400, { error_code: code, error: 'x' }) })
+    // the server names the field each of these belongs to
+    let answer = { error_code: '3fc79796', error: 'x', field: 'password' }
+    mockApi({ 'POST /api/client/signin/': () => json(400, answer) })
     renderApp('/app/login/')
     await submit('ann@example.com', 'Secret-1')
     await waitFor(() => expect(errorOf(field(/^password/i))).toContain('Password is incorrect'))
     expect(screen.queryByRole('dialog')).toBeNull()
 
-    code = 'e1a53088'
+    answer = { error_code: 'e1a53088', error: 'x', field: 'username' }
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }))
     await waitFor(() => expect(errorOf(field(/e-mail/i))).toContain("A user with this e-mail doesn't exist"))
   })

@@ -48,15 +48,16 @@ describe('registration', () => {
   })
 
   it('puts 6352926b on the e-mail field and 4f37c7da on the password field', async () => {
-    let code = '6352926b'
-    mockApi({ 'POST /api/client/signup/': () => json(400, { error_code: code, error: 'x' }) })
+    // the server names the field each of these belongs to
+    let answer = { error_code: '6352926b', error: 'x', field: 'username' }
+    mockApi({ 'POST /api/client/signup/': () => json(400, answer) })
     renderApp('/app/registration/')
     const user = userEvent.setup()
     await fill(user)
     await user.click(screen.getByRole('button', { name: 'Create account' }))
     await waitFor(() => expect(errorOf(input(/e-mail/i))).toContain('This e-mail is already in use'))
 
-    code = '4f37c7da'
+    answer = { error_code: '4f37c7da', error: 'x', field: 'password' }
     await user.click(screen.getByRole('button', { name: 'Create account' }))
     await waitFor(() => expect(errorOf(input(/^password/i))).toContain('Password does not meet the requirements'))
     expect(screen.queryByRole('dialog')).toBeNull()

@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Anchor, Button, Checkbox, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { isError, registrationForm, type Platform } from '@portal/domain'
+import { registrationForm, type Platform } from '@portal/domain'
+import { FormError } from '../../../components/FormError.tsx'
 import { paths } from '../../../config/paths.ts'
-import { ApiError } from '../../../lib/api-client.ts'
-import { useZodForm } from '../../../lib/form.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useSignup } from '../api/signup.ts'
 import { withPlatform } from '../hooks.ts'
 import { AuthLayout } from './AuthLayout.tsx'
@@ -18,36 +18,32 @@ export interface RegistrationFormProps {
 
 export function RegistrationForm({ platform, analytics = false }: RegistrationFormProps) {
   const { t } = useTranslation()
-  const form = useZodForm(registrationForm, { username: '', password: '', repeat_password: '', is_corporate: false })
+  const form = useSchemaForm(registrationForm, { username: '', password: '', repeat_password: '', is_corporate: false })
   const signup = useSignup()
   const [policy, setPolicy] = useState(true)
   const [policyError, setPolicyError] = useState(false)
   const [doneFor, setDoneFor] = useState<string | null>(null)
   const loginPath = analytics ? paths.analyticsLogin : withPlatform(paths.login, platform)
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    const body = form.validate()
-    if (analytics && !policy) setPolicyError(true)
-    if (!body || (analytics && !policy)) return
+  const submitValid = form.submit(async (body) => {
     const segment = analytics ? 'nuitrack-analytics' : platform
-    signup.mutate(
-      {
-        username: body.username,
-        email: body.username,
-        password: body.password,
-        is_corporate: body.is_corporate,
-        ...(segment ? { segment } : {}),
-      },
-      {
-        onSuccess: () => setDoneFor(body.username),
-        onError: (err) => {
-          if (!(err instanceof ApiError) || err.shown || !err.code) return
-          if (isError(err, 'email_in_use', 'email_invalid')) form.setFieldError('username', err.code)
-          else if (isError(err, 'password_invalid')) form.setFieldError('password', err.code)
-        },
-      },
-    )
+    await signup.mutateAsync({
+      username: body.username,
+      email: body.username,
+      password: body.password,
+      is_corporate: body.is_corporate,
+      ...(segment ? { segment } : {}),
+    })
+    setDoneFor(body.username)
+  })
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
+    if (analytics && !policy) {
+      e.preventDefault()
+      setPolicyError(true)
+      form.validate()
+      return
+    }
+    submitValid(e)
   }
 
   if (doneFor) {
@@ -70,30 +66,22 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             aria-label={t('Account type')}
             fullWidth
             value={form.values.is_corporate ? 'corporate' : 'personal'}
-            onChange={(v) => form.set('is_corporate', v === 'corporate')}
+            onChange={(v) => form.setFieldValue('is_corporate', v === 'corporate')}
             data={[
               { value: 'personal', label: t('Personal') },
               { value: 'corporate', label: t('Corporate') },
             ]}
           />
-          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={151} required {...form.text('username')} error={form.errors.username} />
+          <TextInput label={t('E-mail')} type="email" autoComplete="email" maxLength={151} required {...form.getInputProps('username')} />
           <PasswordInput
             label={t('Password')}
             autoComplete="new-password"
             maxLength={257}
             required
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
-            {...form.text('password')}
-            error={form.errors.password}
+            {...form.getInputProps('password')}
           />
-          <PasswordInput
-            label={t('Repeat password')}
-            autoComplete="new-password"
-            maxLength={257}
-            required
-            {...form.text('repeat_password')}
-            error={form.errors.repeat_password}
-          />
+          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={257} required {...form.getInputProps('repeat_password')} />
           {analytics ? (
             <Checkbox
               checked={policy}
@@ -105,7 +93,8 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
               error={policyError ? t('Please accept the privacy policy') : undefined}
             />
           ) : null}
-          <Button type="submit" loading={signup.isPending} fullWidth>
+          <FormError message={form.formError} />
+          <Button type="submit" loading={form.submitting} fullWidth>
             {t('Create account')}
           </Button>
           <Text size="sm" ta="center">

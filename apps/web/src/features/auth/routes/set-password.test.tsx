@@ -49,7 +49,7 @@ describe('set password', () => {
   it('puts 0c21cb17 on the new-password field', async () => {
     mockApi({
       'GET /api/client/:id/validate-confirmation-token/:token/': () => json(200, { status: 'ok', email: 'ann@example.com' }),
-      'POST /api/client/reset-password/': () => json(400, { error_code: '0c21cb17', error: 'same' }),
+      'POST /api/client/reset-password/': () => json(400, { error_code: '0c21cb17', error: 'same', field: 'new_password' }),
     })
     renderApp(`/app/set-password/5/${TOKEN}/`)
     const user = userEvent.setup()

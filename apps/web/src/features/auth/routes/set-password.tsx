@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { isError, isPlatform, passwordContainsEmail, sanitizeNext, setPasswordForm, type Platform } from '@portal/domain'
+import { FormError } from '../../../components/FormError.tsx'
 import { paths } from '../../../config/paths.ts'
-import { ApiError } from '../../../lib/api-client.ts'
-import { useZodForm } from '../../../lib/form.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { forget } from '../../../lib/session.ts'
 import { RESET_TOKEN_ERRORS, useResetPassword } from '../api/reset-password.ts'
 import { useValidateConfirmationToken } from '../api/validate-confirmation-token.ts'
@@ -73,36 +73,27 @@ function NewPasswordForm({
   const navigate = useNavigate()
   const location = useLocation()
   const [search] = useSearchParams()
-  const form = useZodForm(setPasswordForm, { new_password: '', repeat_password: '' })
+  const form = useSchemaForm(setPasswordForm, { new_password: '', repeat_password: '' })
   const reset = useResetPassword()
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    const body = form.validate()
-    if (!body) return
+  const submit = form.submit(async (body) => {
     if (passwordContainsEmail(body.new_password, email)) {
       form.setFieldError('new_password', 'password_contains_email_error')
       return
     }
-    reset.mutate(
-      { client_id: Number(id), confirmation_token: token, new_password: body.new_password },
-      {
-        onSuccess: () => {
-          notifySuccess(t('Password changed'), t('You are signed in with your new password.'))
-          forget()
-          const state = (location.state ?? {}) as SignInState
-          const statePlatform = isPlatform(state.platform) ? state.platform : platform
-          const target = sanitizeNext(search.get('next')) ?? (statePlatform ? paths.platform(statePlatform) : paths.root)
-          void navigate(target, { replace: true })
-        },
-        onError: (err) => {
-          if (!(err instanceof ApiError) || err.shown || !err.code) return
-          if (isError(err, ...RESET_TOKEN_ERRORS)) onExpired()
-          else form.setFieldError('new_password', err.code)
-        },
-      },
-    )
-  }
+    try {
+      await reset.mutateAsync({ client_id: Number(id), confirmation_token: token, new_password: body.new_password })
+    } catch (err) {
+      if (isError(err, ...RESET_TOKEN_ERRORS)) return onExpired()
+      throw err
+    }
+    notifySuccess(t('Password changed'), t('You are signed in with your new password.'))
+    forget()
+    const state = (location.state ?? {}) as SignInState
+    const statePlatform = isPlatform(state.platform) ? state.platform : platform
+    const target = sanitizeNext(search.get('next')) ?? (statePlatform ? paths.platform(statePlatform) : paths.root)
+    void navigate(target, { replace: true })
+  })
 
   return (
     <AuthLayout title={t('Set a new password')}>
@@ -117,18 +108,11 @@ function NewPasswordForm({
             maxLength={257}
             required
             description={t('8 to 256 characters: an uppercase and a lowercase letter, and a digit or a special symbol')}
-            {...form.text('new_password')}
-            error={form.errors.new_password}
+            {...form.getInputProps('new_password')}
           />
-          <PasswordInput
-            label={t('Repeat password')}
-            autoComplete="new-password"
-            maxLength={257}
-            required
-            {...form.text('repeat_password')}
-            error={form.errors.repeat_password}
-          />
-          <Button type="submit" loading={reset.isPending} fullWidth>
+          <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={257} required {...form.getInputProps('repeat_password')} />
+          <FormError message={form.formError} />
+          <Button type="submit" loading={form.submitting} fullWidth>
             {t('Save password')}
           </Button>
         </Stack>

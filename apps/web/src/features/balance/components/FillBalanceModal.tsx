@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react'
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { useState } from 'react'
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useParams } from 'react-router'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import {
   formatUsd,
   isAppReturnPath,
   isPlatform,
+  refillBody,
   topUpDefault,
   topUpMinimum,
   topUpProblem,
@@ -17,17 +18,21 @@ import {
 import { paths } from '../../../config/paths.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { fillBalanceStore, useFillBalance, type FillBalanceRequest } from '../../../lib/fill-balance.ts'
-import { useZodForm } from '../../../lib/form.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
+import { FormError } from '../../../components/FormError.tsx'
 import { useRefillBalance } from '../api/refill.ts'
 
-/** The amount field: whole dollars from the minimum (20, or the shortfall) to 6 digits (spec section 5). */
+/**
+ * The amount field as typed, read into the refill body's amount (whole dollars, 20 to 6 digits),
+ * with a shortfall's own minimum on top (spec section 5).
+ */
 export const topUpForm = (shortfall: Cents) =>
   z.object({
     amount: z
       .string()
       .regex(/^\d+$/, 'refill_amount_error')
       .transform(Number)
-      .refine((n) => topUpProblem(n, shortfall) === null, 'refill_amount_error'),
+      .pipe(refillBody.shape.amount.refine((n) => topUpProblem(n, shortfall) === null, 'refill_amount_error')),
   })
 
 /** The amount the modal starts with: the one asked for when the rules take it, else 100 or the shortfall. */
@@ -55,7 +60,7 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
   const refill = useRefillBalance()
   const shortfall = request.shortfallCents ?? 0
   const minimum = topUpMinimum(shortfall)
-  const form = useZodForm(topUpForm(shortfall), { amount: String(startingAmount(request)) })
+  const form = useSchemaForm(topUpForm(shortfall), { amount: String(startingAmount(request)) })
   const [paying, setPaying] = useState<ExternalPaymentSource | null>(null)
 
   const amount = form.values.amount === '' ? NaN : Number(form.values.amount)
@@ -63,33 +68,29 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
   const platform = isPlatform(param) ? param : 'nuitrack'
   const here = `${location.pathname}${location.search}`
 
-  const pay = async (source: ExternalPaymentSource) => {
-    const valid = form.validate()
-    if (!valid || paying) return
-    setPaying(source)
-    try {
-      const { payment } = await refill.mutateAsync({
-        amount: valid.amount,
-        payment_source: source,
-        success_url: paths.balancePurchaseSuccess(platform, isAppReturnPath(here) ? here : paths.dashboard(platform)),
-        cancel_url: paths.balanceTopUpNotPaid(platform),
-      })
-      // the provider's hosted checkout; the page is left, so the button stays busy
-      window.location.assign(payment.provider_data.url)
-    } catch (err) {
-      setPaying(null)
-      form.showServerError(err)
-    }
-  }
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void pay('stripe')
-  }
+  // `paying` rather than `form.submitting`: two buttons submit, and the page is left on success
+  const pay = (source: ExternalPaymentSource) =>
+    form.submit(async ({ amount }) => {
+      if (paying) return
+      setPaying(source)
+      try {
+        const { payment } = await refill.mutateAsync({
+          amount,
+          payment_source: source,
+          success_url: paths.balancePurchaseSuccess(platform, isAppReturnPath(here) ? here : paths.dashboard(platform)),
+          cancel_url: paths.balanceTopUpNotPaid(platform),
+        })
+        // the provider's hosted checkout; the page is left, so the button stays busy
+        window.location.assign(payment.provider_data.url)
+      } catch (err) {
+        setPaying(null)
+        throw err
+      }
+    })
 
   const balance = profile.data?.client_info.balance
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={pay('stripe')} noValidate>
       <Stack>
         {balance !== undefined && (
           <Text size="sm" c="dimmed">
@@ -103,9 +104,8 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
           inputMode="numeric"
           autoComplete="off"
           maxLength={TOP_UP_MAX_DIGITS}
-          value={form.values.amount}
-          onChange={(e) => form.set('amount', e.currentTarget.value.replace(/\D/g, '').slice(0, TOP_UP_MAX_DIGITS))}
-          error={form.errors.amount}
+          {...form.getInputProps('amount')}
+          onChange={(e) => form.setFieldValue('amount', e.currentTarget.value.replace(/\D/g, '').slice(0, TOP_UP_MAX_DIGITS))}
           description={
             <Text span inherit c={belowMinimum ? 'var(--mantine-color-error)' : undefined} fw={belowMinimum ? 600 : undefined} data-below={belowMinimum}>
               {t('Minimum amount: {{amount}}', { amount: formatUsd(minimum) })}
@@ -114,16 +114,12 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           data-autofocus
         />
-        {form.formError && (
-          <Alert color="red" role="alert">
-            {form.formError}
-          </Alert>
-        )}
+        <FormError message={form.formError} />
         <Group grow>
           <Button type="submit" disabled={belowMinimum || paying === 'paypal'} loading={paying === 'stripe'}>
             {t('Pay by card')}
           </Button>
-          <Button variant="default" disabled={belowMinimum || paying === 'stripe'} loading={paying === 'paypal'} onClick={() => void pay('paypal')}>
+          <Button variant="default" disabled={belowMinimum || paying === 'stripe'} loading={paying === 'paypal'} onClick={() => pay('paypal')()}>
             {t('PayPal')}
           </Button>
         </Group>

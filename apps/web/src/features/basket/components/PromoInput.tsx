@@ -1,9 +1,12 @@
-import { useState } from 'react'
 import { Button, Group, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { PLATFORM_TITLES, PROMO_CODE_MAX, formatUsd, isProduct, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, PROMO_CODE_MAX, formatUsd, isProduct, promoValidateBody, type Platform } from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { validatePromo } from '../api/promo.ts'
+
+/** The code as the validate call takes it; the product comes from the basket, not from an input. */
+const promoSchema = promoValidateBody.pick({ promocode: true })
 
 export interface AppliedPromo {
   promocode: string
@@ -29,24 +32,22 @@ export function PromoInput({
   onApply: (promo: AppliedPromo | null) => void
 }) {
   const { t } = useTranslation()
-  const [code, setCode] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [checking, setChecking] = useState(false)
+  const form = useSchemaForm(promoSchema, { promocode: '' })
+  const code = form.values.promocode
 
-  const apply = async () => {
-    if (!product || !isProduct(product) || code.trim() === '') return
-    setChecking(true)
-    setError(null)
+  // not a <form>: the promo box sits inside the checkout, so Enter and the button submit it
+  const apply = form.submit(async ({ promocode }) => {
+    if (!product || !isProduct(product)) return
     try {
-      const answer = await validatePromo(code.trim(), product)
+      const answer = await validatePromo(promocode, product)
       onApply({ promocode: answer.promocode, discount: answer.discount })
     } catch (err) {
+      // a refusal is about the code on this platform: it says which platform
       const failure = fieldErrorOf(err)
-      if (failure) setError(t('{{message}} ({{platform}})', { message: failure.message, platform: PLATFORM_TITLES[platform] }))
-    } finally {
-      setChecking(false)
+      if (!failure) throw err
+      form.setFieldError('promocode', t('{{message}} ({{platform}})', { message: failure.message, platform: PLATFORM_TITLES[platform] }))
     }
-  }
+  })
 
   if (applied) {
     return (
@@ -61,7 +62,7 @@ export function PromoInput({
           variant="default"
           onClick={() => {
             onApply(null)
-            setCode('')
+            form.reset()
           }}
         >
           {t('Remove the code')}
@@ -73,16 +74,11 @@ export function PromoInput({
     <Group align="flex-start" gap="xs">
       <TextInput
         label={t('Promo code')}
-        value={code}
-        onChange={(e) => {
-          setCode(e.currentTarget.value)
-          setError(null)
-        }}
-        onKeyDown={(e) => e.key === 'Enter' && void apply()}
+        {...form.getInputProps('promocode')}
+        onKeyDown={(e) => e.key === 'Enter' && code.trim() !== '' && apply()}
         maxLength={PROMO_CODE_MAX}
-        error={error}
       />
-      <Button mt={25} variant="light" onClick={() => void apply()} disabled={code.trim() === '' || !product} loading={checking}>
+      <Button mt={25} variant="light" onClick={() => apply()} disabled={code.trim() === '' || !product} loading={form.submitting}>
         {t('Apply')}
       </Button>
     </Group>

@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { Alert, Button, Group, Modal, Stack, Text, Textarea, UnstyledButton } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
-import { FEEDBACK_COMMENT_MAX, FEEDBACK_EMOTIONS, checkFeedback, isError } from '@portal/domain'
+import { FEEDBACK_COMMENT_MAX, FEEDBACK_EMOTIONS, feedbackBody, isError } from '@portal/domain'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useSendFeedback } from '../api/send-feedback.ts'
 import classes from './feedback.module.css'
 import { EmotionFace } from './EmotionFace.tsx'
@@ -25,15 +26,13 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation()
   const { pathname } = useLocation()
   const send = useSendFeedback()
-  const [score, setScore] = useState<number | null>(null)
-  const [comment, setComment] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSchemaForm(feedbackBody, { score: null as number | null, comment: '' })
+  const { score, comment } = form.values
   const [sent, setSent] = useState(false)
+  // the emotions only offer valid scores: the one failure of the choice is that none is made
+  const error = form.errors.score ? t('feedback_emotion_required') : form.formError
 
-  const choose = (value: number) => {
-    setScore(value)
-    setError(null)
-  }
+  const choose = (value: number) => form.setFieldValue('score', value)
   /** the radio group's keys: arrows choose the previous or next emotion and move the focus to it */
   const arrows = (e: React.KeyboardEvent<HTMLDivElement>) => {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key]
@@ -46,21 +45,18 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
     e.currentTarget.querySelectorAll<HTMLElement>('[role="radio"]')[scores.indexOf(next)]?.focus()
   }
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const problem = checkFeedback({ score, comment })
-    if (problem) return setError(t(problem))
+  const submit = form.submit(async (body) => {
     try {
-      await send.mutateAsync({ score: score!, comment: comment.trim(), page: pathname })
+      await send.mutateAsync({ ...body, comment: body.comment.trim(), page: pathname })
       setSent(true)
     } catch (err) {
-      setError(
+      form.setFormError(
         isError(err, 'rate_limited')
           ? t('You have sent a lot of feedback lately. Please try again in an hour.')
           : t('Your feedback could not be sent. Please try again.'),
       )
     }
-  }
+  })
 
   if (sent) {
     return (
@@ -117,15 +113,14 @@ function FeedbackForm({ onDone }: { onDone: () => void }) {
           minRows={3}
           maxRows={8}
           maxLength={FEEDBACK_COMMENT_MAX}
-          value={comment}
-          onChange={(e) => setComment(e.currentTarget.value)}
+          {...form.getInputProps('comment')}
           description={t('{{n}} of {{max}} characters', { n: comment.length, max: FEEDBACK_COMMENT_MAX })}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             {t('Cancel')}
           </Button>
-          <Button type="submit" loading={send.isPending}>
+          <Button type="submit" loading={form.submitting}>
             {t('Send feedback')}
           </Button>
         </Group>

@@ -121,4 +121,23 @@ describe('group keys', () => {
     expect(await within(dialog).findByText(ERRORS.group_limit.message)).toBeInTheDocument()
     expect(screen.getAllByRole('dialog')).toHaveLength(1)
   })
+
+  it("puts the server's refusal of a new size on the size field of the key's page", async () => {
+    setLogged()
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/group/': () => json(200, { groups: [source, key] }),
+      'POST /api/group/:id/resize/': () =>
+        json(400, { error_code: ERRORS.source_group_limit_reached.code, error: ERRORS.source_group_limit_reached.message, field: 'limit' }),
+    })
+    renderApp('/app/group-keys/20/group-key-info/')
+    const count = await screen.findByLabelText('Available licenses')
+    const user = userEvent.setup()
+    await user.tripleClick(count)
+    await user.keyboard('2')
+    await user.click(within(screen.getByRole('region', { name: 'Available in Lab key' })).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(count).toHaveAccessibleDescription(expect.stringContaining(ERRORS.source_group_limit_reached.message)))
+    expect(calls.find((c) => c.url === '/api/group/20/resize/')!.body).toEqual({ limit: 2 })
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
 })

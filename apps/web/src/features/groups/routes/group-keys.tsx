@@ -8,11 +8,11 @@ import {
   OS_TYPES,
   canSplit,
   checkSplit,
-  checkTitle,
   defaultGroupSize,
   groupKind,
   productRecord,
   productTitle,
+  splitBody,
   type GroupView,
 } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
@@ -20,8 +20,12 @@ import { useSplitGroup } from '../../../api/group-mutations.ts'
 import { useLicenses } from '../../../api/licenses.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
-import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { FormError } from '../../../components/FormError.tsx'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { paths } from '../../../config/paths.ts'
+
+/** The split body's title, beside the source and size the form picks (checked against the groups on screen). */
+const splitForm = splitBody.pick({ title: true })
 
 const isEnterprise = (g: GroupView) => productRecord(g.product)?.group_keys === 'enterprise'
 
@@ -172,48 +176,34 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
       })),
     [sources, t],
   )
-  const [sourceId, setSourceId] = useState<string | null>(null)
-  const source = sources.find((g) => String(g.id) === (sourceId ?? options[0]?.value))
-  const [name, setName] = useState('')
-  const [size, setSize] = useState<number | string>('')
-  const [errors, setErrors] = useState<{ name?: string; size?: string; source?: string }>({})
-  const [busy, setBusy] = useState(false)
-  const effectiveSize = size === '' && source ? defaultGroupSize(source.limit) : size
+  // the split body's title from the schema; the source and the size rules need the groups on screen
+  const form = useSchemaForm(splitForm, { source: null as string | null, title: '', limit: '' as number | string })
+  const sourceId = form.values.source ?? options[0]?.value
+  const source = sources.find((g) => String(g.id) === sourceId)
+  const effectiveSize = form.values.limit === '' && source ? defaultGroupSize(source.limit) : form.values.limit
+  // the field is the key's name: the title rule's text would speak of a title
+  const nameError =
+    form.errors.title === 'license_title_max_length_error' ? t('The name must be at most {{max}} characters', { max: LICENSE_TITLE_MAX }) : undefined
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const next: typeof errors = {}
-    if (!source) next.source = t('Choose the licenses to make the key from')
-    const titleProblem = checkTitle(name)
-    // the field is the key's name: the title rule's text would speak of a title
-    if (titleProblem)
-      next.name =
-        titleProblem === 'license_title_max_length_error' ? t('The name must be at most {{max}} characters', { max: LICENSE_TITLE_MAX }) : t(titleProblem)
+  const submit = form.submit(async ({ title }) => {
+    if (!source) return form.setFieldError('source', t('Choose the licenses to make the key from'))
     const n = Number(effectiveSize)
     // the sources offered are all splittable, so the problem is the size; the domain text is general,
     // here the form knows the source's limit
-    const sizeProblem = source ? checkSplit(source, n) : null
+    const sizeProblem = checkSplit(source, n)
     if (sizeProblem)
-      next.size =
+      return form.setFieldError(
+        'limit',
         sizeProblem === 'license_in_group_limit_error'
-          ? t('There are only {{limit}} licenses available to add', { limit: source!.limit })
+          ? t('There are only {{limit}} licenses available to add', { limit: source.limit })
           : sizeProblem === 'not_splittable' || sizeProblem === 'source_empty'
             ? t('There are no licenses available to add')
-            : t(sizeProblem)
-    setErrors(next)
-    if (Object.keys(next).length) return
-    setBusy(true)
-    try {
-      const res = await split.mutateAsync({ id: source!.id, title: name.trim(), limit: n })
-      onClose()
-      navigate(paths.groupKeyInfo(res.dest_group.id))
-    } catch (err) {
-      const fe = fieldErrorOf(err)
-      setErrors(fe?.field === 'title' ? { name: fe.message } : { size: fe?.message })
-    } finally {
-      setBusy(false)
-    }
-  }
+            : sizeProblem,
+      )
+    const res = await split.mutateAsync({ id: source.id, title, limit: n })
+    onClose()
+    void navigate(paths.groupKeyInfo(res.dest_group.id))
+  })
   return (
     <Modal opened={opened} onClose={onClose} title={t('Create a group key')} centered>
       <form onSubmit={submit} noValidate>
@@ -221,36 +211,35 @@ function CreateGroupKey({ opened, onClose, sources }: { opened: boolean; onClose
           <Select
             label={t('Licenses to use')}
             data={options}
-            value={sourceId ?? options[0]?.value ?? null}
-            onChange={(v) => (setSourceId(v), setSize(''))}
-            error={errors.source}
+            {...form.getInputProps('source')}
+            value={sourceId ?? null}
+            onChange={(v) => form.setValues({ source: v, limit: '' })}
             allowDeselect={false}
           />
           <TextInput
             label={t('Name')}
-            value={name}
             maxLength={LICENSE_TITLE_MAX + 1}
-            onChange={(e) => (setName(e.currentTarget.value), setErrors((x) => ({ ...x, name: undefined })))}
-            error={errors.name}
+            {...form.getInputProps('title')}
+            {...(nameError ? { error: nameError } : {})}
             data-autofocus
           />
           <NumberInput
             label={t('Number of licenses')}
             description={source ? t('2 to {{limit}}', { limit: source.limit }) : undefined}
+            {...form.getInputProps('limit')}
             value={effectiveSize}
-            onChange={(v) => (setSize(v), setErrors((x) => ({ ...x, size: undefined })))}
             min={1}
             max={GROUP_SIZE_MAX}
             allowDecimal={false}
             allowNegative={false}
             clampBehavior="none"
-            error={errors.size}
           />
+          <FormError message={form.formError} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('Cancel')}
             </Button>
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={form.submitting}>
               {t('Create')}
             </Button>
           </Group>

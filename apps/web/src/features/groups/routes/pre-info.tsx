@@ -2,14 +2,15 @@ import { useEffect, useState } from 'react'
 import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useParams } from 'react-router'
+import { z } from 'zod'
 import {
   GENERIC_MESSAGES,
   LICENSE_TITLE_MAX,
   OS_TYPES,
   PLATFORM_TITLES,
   SUPPORT_SERVICE,
-  checkTitle,
   groupOnHold,
+  newLicenseBody,
   productRecord,
   productTitle,
   type GroupView,
@@ -18,7 +19,9 @@ import {
 } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useNewLicenseFromGroup } from '../../../api/group-mutations.ts'
+import { FormError } from '../../../components/FormError.tsx'
 import { notifySuccess } from '../../../lib/notify.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'
 
@@ -101,47 +104,36 @@ function UpgradeEntry({ group, platform, holded }: { group: GroupView; platform:
   )
 }
 
-function useGenerate(group: GroupView, onGenerated: OnGenerated) {
-  const { t } = useTranslation()
-  const newLicense = useNewLicenseFromGroup()
-  const [title, setTitle] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const generate = async (e: React.FormEvent) => {
-    e.preventDefault()
-    if (title.trim()) {
-      const problem = checkTitle(title)
-      if (problem) return setError(t(problem))
-    }
-    setBusy(true)
-    try {
-      // the hook puts the answer into the cache, so the info page opens on it
-      const license = await newLicense.mutateAsync({ id: group.id, title: title.trim() || undefined })
-      onGenerated(license)
-      notifySuccess(group.type === 'nuitrack' ? t('Activation key generated') : t('License generated'), t('{{title}} is ready.', { title: license.title }))
-    } catch {
-      setBusy(false)
-    }
-  }
-  return { title, setTitle, error, setError, busy, generate }
-}
+/** The new license's title as typed: blank is no title (the server names it), else the title rule. */
+const generateForm = z.object({
+  title: z
+    .string()
+    .transform((v) => v.trim() || undefined)
+    .pipe(newLicenseBody.shape.title),
+})
 
 function GenerateForm({ group, holded, onGenerated }: { group: GroupView; holded: boolean; onGenerated: OnGenerated }) {
   const { t } = useTranslation()
-  const g = useGenerate(group, onGenerated)
+  const newLicense = useNewLicenseFromGroup()
+  const form = useSchemaForm(generateForm, { title: '' })
+  const submit = form.submit(async ({ title }) => {
+    // the hook puts the answer into the cache, so the info page opens on it
+    const license = await newLicense.mutateAsync({ id: group.id, title })
+    onGenerated(license)
+    notifySuccess(group.type === 'nuitrack' ? t('Activation key generated') : t('License generated'), t('{{title}} is ready.', { title: license.title }))
+  })
   return (
-    <form onSubmit={g.generate} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack>
         <TextInput
           label={t('Title of the new license (optional)')}
           placeholder={`${productTitle(group.product)} #…`}
-          value={g.title}
           maxLength={LICENSE_TITLE_MAX + 1}
-          onChange={(e) => (g.setTitle(e.currentTarget.value), g.setError(null))}
-          error={g.error}
+          {...form.getInputProps('title')}
         />
+        <FormError message={form.formError} />
         <Group>
-          <Button type="submit" loading={g.busy} disabled={holded || group.limit < 1}>
+          <Button type="submit" loading={form.submitting} disabled={holded || group.limit < 1}>
             {t('Generate the key')}
           </Button>
         </Group>

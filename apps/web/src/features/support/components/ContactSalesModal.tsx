@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { LIMITS, SALES_LIMITS, salesMessageBody, type ClientInfo } from '@portal/domain'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { contactSales, useContactSales, type ContactSalesState } from '../../../lib/contact-sales.ts'
-import { useZodForm } from '../../../lib/form.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
+import { FormError } from '../../../components/FormError.tsx'
 import { useSendSalesMessage } from '../api/contact-sales.ts'
 
 /** the details input takes more than the rule allows, so an over-long paste shows its error (section 9: details input 99999) */
@@ -15,7 +16,7 @@ const fullName = (info: ClientInfo | undefined) => [info?.name, info?.last_name]
 function ContactSalesForm({ state, info, onSent }: { state: ContactSalesState; info: ClientInfo | undefined; onSent: (email: string) => void }) {
   const { t } = useTranslation()
   const send = useSendSalesMessage()
-  const form = useZodForm(salesMessageBody, {
+  const form = useSchemaForm(salesMessageBody, {
     recipient: state.recipient,
     name: fullName(info),
     email: info?.email ?? '',
@@ -23,17 +24,10 @@ function ContactSalesForm({ state, info, onSent }: { state: ContactSalesState; i
   })
   const length = form.values.message.trim().length
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    const body = form.validate()
-    if (!body) return
-    try {
-      await send.mutateAsync(body)
-      onSent(body.email)
-    } catch (err) {
-      form.showServerError(err)
-    }
-  }
+  const submit = form.submit(async (body) => {
+    await send.mutateAsync(body)
+    onSent(body.email)
+  })
 
   return (
     <form onSubmit={submit} noValidate>
@@ -41,16 +35,8 @@ function ContactSalesForm({ state, info, onSent }: { state: ContactSalesState; i
         <Text size="sm" c="dimmed">
           {t('Tell us what you need and our sales team will get back to you within one working day.')}
         </Text>
-        <TextInput label={t('Name')} autoComplete="name" required maxLength={SALES_LIMITS.name} {...form.text('name')} error={form.errors.name} />
-        <TextInput
-          label={t('E-mail')}
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={LIMITS.emailMax + 1}
-          {...form.text('email')}
-          error={form.errors.email}
-        />
+        <TextInput label={t('Name')} autoComplete="name" required maxLength={SALES_LIMITS.name} {...form.getInputProps('name')} />
+        <TextInput label={t('E-mail')} type="email" autoComplete="email" required maxLength={LIMITS.emailMax + 1} {...form.getInputProps('email')} />
         <Textarea
           label={t('Details')}
           required
@@ -59,19 +45,14 @@ function ContactSalesForm({ state, info, onSent }: { state: ContactSalesState; i
           maxRows={12}
           maxLength={DETAILS_INPUT_MAX}
           description={t('{{count}} of {{max}} characters, at least {{min}}', { count: length, max: SALES_LIMITS.detailsMax, min: SALES_LIMITS.detailsMin })}
-          {...form.text('message')}
-          error={form.errors.message}
+          {...form.getInputProps('message')}
         />
-        {form.formError && (
-          <Alert color="red" role="alert" title={t('Request not sent')}>
-            {form.formError}
-          </Alert>
-        )}
+        <FormError message={form.formError} title={t('Request not sent')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={contactSales.close}>
             {t('Cancel')}
           </Button>
-          <Button type="submit" loading={send.isPending}>
+          <Button type="submit" loading={form.submitting}>
             {t('Send')}
           </Button>
         </Group>
