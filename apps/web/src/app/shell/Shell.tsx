@@ -17,7 +17,6 @@ import { groupsQueryOptions } from '../../api/groups.ts'
 import { licenseTotalQueryOptions } from '../../api/licenses.ts'
 import { OnceOpened } from '../../components/OnceOpened.tsx'
 import { markTourSeen, tourSeen } from './tour-seen.ts'
-import '../styles/signed-in.css'
 import classes from './shell.module.css'
 
 // the shell's dialogs load their code when they first open (app/shell/OnceOpened.tsx)
@@ -53,7 +52,7 @@ export function Shell() {
   // below the breakpoint the open menu covers the page: the keyboard goes into it, and Escape
   // closes it and comes back to the burger
   const burger = useRef<HTMLButtonElement>(null)
-  const menu = useRef<HTMLElement>(null)
+  const menu = useRef<HTMLDivElement>(null)
   useEffect(() => {
     if (opened) menu.current?.querySelector<HTMLElement>('button, a[href]')?.focus()
   }, [opened])

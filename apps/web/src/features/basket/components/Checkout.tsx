@@ -61,7 +61,7 @@ export function Checkout({
   const payable = total > 0 && lines.every((l) => l.unit_cents !== null)
 
   return (
-    <Grid gutter="lg">
+    <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Card withBorder padding="lg">
           <Stepper

@@ -422,7 +422,7 @@ function UpgradeOrder({
   }
 
   return (
-    <Grid gutter="lg">
+    <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Card withBorder padding="lg">
           <Stack gap="md">

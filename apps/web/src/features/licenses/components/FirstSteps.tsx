@@ -142,7 +142,7 @@ function BuyStep({ platform, trial }: { platform: Platform; trial: Trial | undef
       <Group mt="md">
         {trial && (
           <Button onClick={start} loading={starting}>
-            {t(trial.label, trial.labelValues)}
+            {t(trial.label, trial.labelValues ?? {})}
           </Button>
         )}
         {basket && (
