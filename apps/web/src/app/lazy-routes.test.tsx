@@ -34,8 +34,8 @@ function allowChunkErrorsOnConsole() {
 
 /** The table's root (the frame with its loading and error screens) around the given screens. */
 async function renderRoutes(children: RouteObject[], path: string) {
-  const [root] = appRoutes(makeQueryClient())
-  const router = createMemoryRouter([{ ...root!, children }], { initialEntries: [path] })
+  const [{ element, errorElement, HydrateFallback }] = appRoutes(makeQueryClient()) as [RouteObject]
+  const router = createMemoryRouter([{ element, errorElement, HydrateFallback, children }], { initialEntries: [path] })
   await act(
     async () =>
       void render(

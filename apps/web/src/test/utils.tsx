@@ -1,7 +1,8 @@
 import { act, render } from '@testing-library/react'
-import { createMemoryRouter, type Location } from 'react-router'
+import { createMemoryRouter, type Location, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { vi } from 'vitest'
+import type { QueryClient } from '@tanstack/react-query'
 import {
   CATALOGUE_PRICES,
   ERRORS,
@@ -87,11 +88,31 @@ export function mockApi(routes: Routes) {
   return calls
 }
 
+/** Every route of a table, depth first. */
+const everyRoute = (list: RouteObject[]): RouteObject[] => list.flatMap((r) => [r, ...everyRoute(r.children ?? [])])
+
+/**
+ * Every lazy route's code, loaded ahead: a test's screen then draws at the router's first render, as
+ * on a revisit; app/lazy-routes.test.tsx covers the loading itself, the fallback and a chunk that fails.
+ */
+const loaded = await Promise.all(everyRoute(appRoutes(makeQueryClient())).map((r) => (typeof r.lazy === 'function' ? r.lazy() : undefined)))
+
+/** The app's route table with each lazy route's parts already in place. */
+function loadedRoutes(client: QueryClient): RouteObject[] {
+  const table = appRoutes(client)
+  everyRoute(table).forEach((route, i) => {
+    if (!loaded[i]) return
+    Object.assign(route, loaded[i])
+    delete route.lazy
+  })
+  return table
+}
+
 /** Renders the whole app at a path, with a memory router the test can inspect and navigate. */
 export function renderApp(path: string, state?: unknown) {
   const [pathname, search] = path.split('?')
   const queryClient = makeQueryClient()
-  const memory = createMemoryRouter(appRoutes(queryClient), {
+  const memory = createMemoryRouter(loadedRoutes(queryClient), {
     initialEntries: [state ? { pathname: pathname!, search: search ? `?${search}` : '', state } : path],
   })
   const view = render(

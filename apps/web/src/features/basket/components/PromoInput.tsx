@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { Button, Group, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { PLATFORM_TITLES, PROMO_CODE_MAX, formatUsd, isProduct, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, PROMO_CODE_MAX, isProduct, type Platform } from '@portal/domain'
+import { formatUsd } from '../../../lib/format.ts'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { validatePromo } from '../api/promo.ts'
 
