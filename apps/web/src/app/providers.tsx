@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react'
 import { MantineProvider } from '@mantine/core'
+import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { I18nextProvider } from 'react-i18next'
 import { makeQueryClient } from '../lib/query-client.ts'
 import { initI18n } from './i18n.ts'
-import { LazyNotifications } from './notifications.tsx'
 import { cssVariablesResolver, theme } from './theme.ts'
 
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
@@ -15,7 +15,7 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
       {/* the portal is drawn light only: nothing offers another scheme */}
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" forceColorScheme="light">
         <QueryClientProvider client={client}>
-          <LazyNotifications position="top-right" />
+          <Notifications position="top-right" />
           {children}
         </QueryClientProvider>
       </MantineProvider>

@@ -75,25 +75,29 @@ const basketGate = screen(
 const platformTitle = (p: string | undefined) => (isPlatform(p) ? PLATFORM_TITLES[p] : null)
 
 /**
- * The route table. Its loaders fill `client`, the query cache the screens read; a loader settles once
- * its answers are in or have failed (a failure is the screen's to show as it draws). Signed out they
+ * The route table. Its loaders start the first requests of a signed-in screen into `client`, the
+ * query cache the screens read, and return at once: the screen draws as soon as its code is in, with
+ * its loading states until the answers come (and a failure is the screen's to show). Signed out they
  * ask for nothing: the guard sends the visitor to the login screen.
  */
 export function appRoutes(client: QueryClient): RouteObject[] {
   /** Every signed-in screen draws the profile (the shell's name and balance). */
-  const signedInData: LoaderFunction = async () => {
-    if (isLogged()) await prefetchSignedIn(client)
+  const signedInData: LoaderFunction = () => {
+    if (isLogged()) void prefetchSignedIn(client)
     return null
   }
   /** A dashboard: its first page of rows with the tab counts, the groups and the license total (a chunk of its own, app/prefetch-dashboard.ts). */
-  const dashboardData: LoaderFunction = async ({ params: { platform } }) => {
-    if (isLogged() && isPlatform(platform)) await import('./prefetch-dashboard.ts').then((m) => m.prefetchDashboard(client, platform))
+  const dashboardData: LoaderFunction = ({ params: { platform } }) => {
+    if (isLogged() && isPlatform(platform))
+      import('./prefetch-dashboard.ts').then(
+        (m) => m.prefetchDashboard(client, platform),
+        () => undefined,
+      )
     return null
   }
   const protectedRoute = { element: <Protected />, loader: signedInData }
 
-  return [
-  ] = [
+  return ([] = [
     {
       id: 'root',
       element: <RootLayout />,
@@ -355,5 +359,5 @@ export function appRoutes(client: QueryClient): RouteObject[] {
         { path: '*', element: <NotFoundRoute />, handle: titled(NOT_FOUND_TITLE) },
       ],
     },
-  ]
+  ])
 }
