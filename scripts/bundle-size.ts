@@ -117,12 +117,7 @@ const sum = (files: Sizes[]): Sizes =>
   files.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip, brotli: a.brotli + f.brotli }), { raw: 0, gzip: 0, brotli: 0 })
 
 /** A page's first load from the build: every file with its three sizes, and the JS and CSS totals. */
-export function pageBundle(
-  dist: string,
-  manifest: Manifest,
-  spec: PageSpec,
-  read = (file: string) => readFileSync(join(dist, file)),
-): PageBundle {
+export function pageBundle(dist: string, manifest: Manifest, spec: PageSpec, read = (file: string) => readFileSync(join(dist, file))): PageBundle {
   const { js, css } = firstLoadFiles(manifest, spec.routes)
   const files: FileSize[] = [
     ...js.map((file) => ({ file, kind: 'js' as const, ...sizesOf(read(file)) })),

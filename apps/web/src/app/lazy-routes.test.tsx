@@ -50,7 +50,9 @@ async function renderRoutes(children: RouteObject[], path: string) {
 describe('lazy routes (the real table, loaded on demand)', () => {
   it('every screen of the table is a lazy route: none is drawn by an element the entry holds', () => {
     const screens = allRoutes(appRoutes(makeQueryClient())).filter((r) => r.path && !r.children && r.handle)
-    const eager = screens.filter((r) => !r.lazy && !['Navigate', 'RedirectKeep', 'AppCatchAll', 'NotFoundRoute'].includes((r.element as { type?: { name?: string } }).type?.name ?? ''))
+    const eager = screens.filter(
+      (r) => !r.lazy && !['Navigate', 'RedirectKeep', 'AppCatchAll', 'NotFoundRoute'].includes((r.element as { type?: { name?: string } }).type?.name ?? ''),
+    )
     expect(eager.map((r) => r.path)).toEqual([])
     expect(screens.filter((r) => typeof r.lazy === 'function').length).toBeGreaterThan(20)
   })

@@ -97,7 +97,7 @@ export function appRoutes(client: QueryClient): RouteObject[] {
   }
   const protectedRoute = { element: <Protected />, loader: signedInData }
 
-  return ([] = [
+  return [
     {
       id: 'root',
       element: <RootLayout />,
@@ -359,5 +359,5 @@ export function appRoutes(client: QueryClient): RouteObject[] {
         { path: '*', element: <NotFoundRoute />, handle: titled(NOT_FOUND_TITLE) },
       ],
     },
-  ])
+  ]
 }

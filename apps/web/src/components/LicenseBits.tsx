@@ -25,7 +25,6 @@ export function StatusBadge({ status }: { status: LicenseState }) {
   )
 }
 
-
 /** What "Expires" says: the date, "Renews monthly/yearly" for a subscription without one, else "Never". */
 export function expiryLabel(license: Pick<LicenseView, 'expire_date' | 'next_payment' | 'is_subscription' | 'lifetime' | 'config'>, t: TFunction): string {
   const e = expiryText(license)
