@@ -428,21 +428,10 @@ function report(r: Results) {
       ? [
           'first-load JS, gzipped: login / dashboard',
           `${kb(gzLogin)} / ${kb(gzDashboard)}`,
-          `under ${kb(BUDGETS.gzipJs.login)} / ${kb(BUDGETS.gzipJs.dashboard)}`,
-          gzLogin < BUDGETS.gzipJs.login && gzDashboard < BUDGETS.gzipJs.dashboard,
+          `at most ${kb(BUDGETS.gzipJs.login)} / ${kb(BUDGETS.gzipJs.dashboard)}`,
+          gzLogin <= BUDGETS.gzipJs.login && gzDashboard <= BUDGETS.gzipJs.dashboard,
         ]
-      : ['first-load JS, gzipped: login / dashboard', r.bundlesReason, `under ${kb(BUDGETS.gzipJs.login)} / ${kb(BUDGETS.gzipJs.dashboard)}`, null],
-  )
-  const login = r.bundles?.report.transfer?.find((t) => t.page === 'login')
-  goals.push(
-    login
-      ? [
-          "bytes sent for the login page's JS and CSS",
-          kb(login.js.bytes + login.css.bytes),
-          `under ${kb(BUDGETS.transferredLogin)}`,
-          login.js.bytes + login.css.bytes < BUDGETS.transferredLogin,
-        ]
-      : ["bytes sent for the login page's JS and CSS", r.bundlesReason, `under ${kb(BUDGETS.transferredLogin)}`, null],
+      : ['first-load JS, gzipped: login / dashboard', r.bundlesReason, `at most ${kb(BUDGETS.gzipJs.login)} / ${kb(BUDGETS.gzipJs.dashboard)}`, null],
   )
 
   const two = r.twoProcess

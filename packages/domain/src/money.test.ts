@@ -107,7 +107,7 @@ describe('return addresses', () => {
   })
 })
 
-describe('groupDigits and formatUsd, without Intl', () => {
+describe('groupDigits and formatUsd', () => {
   const intl2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
   const intl0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
   // amounts as the portal has them (cents / 100), halves of a cent, and large and small numbers

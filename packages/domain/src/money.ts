@@ -16,25 +16,19 @@ export const centsToUsd = (cents: Cents) => Math.round(cents) / 100
 /** dollars → cents, rounding at the cent (0.1 + 0.2 dollars is 30 cents, not 30.000000000000004) */
 export const usdToCents = (usd: number): Cents => Math.round(Math.round(usd * 1000) / 10)
 
-/**
- * A number of 0 or more with en-US thousands separators and `decimals` places: 1234567.5, 2 →
- * "1,234,567.50". Written out rather than with Intl.NumberFormat: the first NumberFormat a page makes
- * loads ICU's number data on the main thread of every first load, for what a regular expression
- * does. money.test.ts holds it to Intl.
- */
+const numberFormats = new Map<number, Intl.NumberFormat>()
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: CURRENCY })
+
+/** A number with en-US thousands separators and `decimals` places (Intl.NumberFormat): 1234567.5, 2 → "1,234,567.50". */
 export function groupDigits(value: number, decimals = 0): string {
-  // rounded as the number is written (0.015 is 0.02, as Intl has it; toFixed sees 0.01499…), half up
-  const written = String(value)
-  const scaled = written.includes('e') ? Math.round(value * 10 ** decimals) : Math.round(Number(`${written}e${decimals}`))
-  const digits = String(scaled).padStart(decimals + 1, '0')
-  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+$)/g, ',')
-  return decimals ? `${whole}.${digits.slice(-decimals)}` : whole
+  let format = numberFormats.get(decimals)
+  if (!format) numberFormats.set(decimals, (format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })))
+  return format.format(value)
 }
 
 /** $1,234.56; an amount below 0.0001 in size shows as $0.00 (spec section 9), never as -$0.00 */
 export function formatUsd(amount: number): string {
-  const v = Math.abs(amount) < 0.0001 ? 0 : amount
-  return `${v < 0 ? '-' : ''}$${groupDigits(Math.abs(v), 2)}`
+  return usd.format(Math.abs(amount) < 0.0001 ? 0 : amount)
 }
 
 export const formatCents = (cents: Cents) => formatUsd(centsToUsd(cents))

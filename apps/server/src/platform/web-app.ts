@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler }
 import fp from 'fastify-plugin'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
-import { COOKIES } from '@portal/domain'
 import { etagMatches } from './etag.ts'
 import { DEVICE_API_PREFIX } from './device-api.ts'
 
@@ -56,7 +55,7 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   if (!existsSync(indexFile)) return
   const indexHtml = readFileSync(indexFile, 'utf8')
   const indexModified = statSync(indexFile).mtime.toUTCString()
-  const pages = [...routePages(root, indexHtml), { pattern: null, html: indexHtml, etag: htmlEtag(indexHtml) }]
+  const etag = htmlEtag(indexHtml)
 
   // a file without a .br/.gz sibling is compressed on the fly by @fastify/compress, which adds its own
   // `accept-encoding` to the Vary that setHeaders wrote (it looks for the name in lower case only):
@@ -87,13 +86,9 @@ export const webApp = fp(async (app: FastifyInstance, opts: { root: string }) =>
   })
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0]!
-    const signedIn = request.cookies[COOKIES.userStatus] === 'logged'
-    const { html, etag } = pages.find((p) => p.pattern === null || (p.pattern.test(path) && (signedIn || !p.signedIn)))!
-    // the page differs with the session cookie (a signed-in page's files are announced to signed-in visitors)
-    reply.header('cache-control', REVALIDATE_CACHE).header('etag', etag).header('last-modified', indexModified).header('vary', 'Cookie')
+    reply.header('cache-control', REVALIDATE_CACHE).header('etag', etag).header('last-modified', indexModified)
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    return reply.type('text/html').send(html)
+    return reply.type('text/html').send(indexHtml)
   }
   // a missing file of the build (an old release's chunk) is a 404, never the page in its place: the
   // app's router then shows its error screen instead of running HTML as a script
@@ -112,44 +107,6 @@ export const uniqueTokens = (value: string) => {
 }
 
 const htmlEtag = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
-
-/** One page's index.html: the pages whose path matches `pattern` (null: every other page). */
-interface PageHtml {
-  pattern: RegExp | null
-  /** announced to signed-in visitors only (the session's JS-readable cookie says so) */
-  signedIn?: boolean
-  html: string
-  etag: string
-}
-
-/**
- * index.html for the pages the build lists in .vite/route-preloads.json (apps/web/build-route-preloads.ts):
- * the same page with its screen's scripts as modulepreload links, its styles and the API calls it
- * opens with as preload links, so the browser fetches them beside the entry instead of after it has
- * run. A missing or unreadable list leaves every page the plain index.html.
- */
-export function routePages(root: string, indexHtml: string): PageHtml[] {
-  const file = join(root, '.vite', 'route-preloads.json')
-  if (!existsSync(file)) return []
-  try {
-    const list = JSON.parse(readFileSync(file, 'utf8')) as { pattern: string; signedIn?: boolean; js: string[]; css: string[]; fetch?: string[] }[]
-    return list.map((p) => {
-      const links = [
-        ...p.js.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}">`),
-        ...p.css.map((href) => `<link rel="preload" as="style" crossorigin href="${escapeAttr(href)}">`),
-        // the API calls the page makes as it opens: same-origin only, the session cookie rides along
-        // (crossorigin="anonymous" is fetch()'s own mode, so the app's request takes the answer)
-        ...(p.fetch ?? []).filter((href) => href.startsWith('/api/')).map((href) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttr(href)}">`),
-      ]
-      const html = indexHtml.replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
-      return { pattern: new RegExp(p.pattern), signedIn: p.signedIn === true, html, etag: htmlEtag(html) }
-    })
-  } catch {
-    return []
-  }
-}
-
-const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
 /** The index page's text when the build is there (the not-found handler serves it to browsers). */
 export const readIndexHtml = (root: string): string | undefined => {

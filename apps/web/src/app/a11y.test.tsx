@@ -2,7 +2,11 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { appRoutes } from './router.tsx'
+import { makeQueryClient } from '../lib/query-client.ts'
 import { faceLicenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../test/utils.tsx'
+
+/** The route table, as the app builds it. */
+const table = appRoutes(makeQueryClient())
 
 function backend() {
   mockApi(signedInRoutes({ licenses: [faceLicenseView()] }))
@@ -27,7 +31,7 @@ describe('document titles', () => {
 
   it('every screen route of the table names its screen', () => {
     const untitled: string[] = []
-    const walk = (list: typeof appRoutes, titledAbove: boolean) => {
+    const walk = (list: typeof table, titledAbove: boolean) => {
       for (const r of list) {
         const titled = titledAbove || (typeof r.handle === 'object' && r.handle !== null && 'title' in r.handle)
         const redirect = (r.element as { type?: { name?: string } } | undefined)?.type?.name
@@ -35,7 +39,7 @@ describe('document titles', () => {
         if (r.children) walk(r.children, titled && !r.path)
       }
     }
-    walk(appRoutes, false)
+    walk(table, false)
     expect(untitled).toEqual([])
   })
 })

@@ -33,7 +33,6 @@ export function initI18n() {
       interpolation: { escapeValue: false },
       returnNull: false,
       initAsync: false,
-      showSupportNotice: false,
     })
   }
   return i18next

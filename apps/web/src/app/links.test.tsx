@@ -5,13 +5,17 @@ import { PLATFORMS, STAFF_FORM_PATHS } from '@portal/domain'
 import { paths, routes } from '../config/paths.ts'
 import { faceGroupView as group, faceLicenseView as license, json, mockApi, profile, renderApp, setLogged, signedInRoutes } from '../test/utils.tsx'
 import { appRoutes } from './router.tsx'
+import { makeQueryClient } from '../lib/query-client.ts'
+
+/** The route table, as the app builds it. */
+const table = appRoutes(makeQueryClient())
 
 /** The catch-alls: a path that only they match is a "Page not found" (or a redirect away). */
 const CATCH_ALLS = new Set(['*', '/app/*'])
 
 /** The route a path lands on, or null when only a catch-all takes it. */
 function routeOf(path: string): string | null {
-  const matches = matchRoutes(appRoutes, path.split(/[?#]/)[0]!)
+  const matches = matchRoutes(table, path.split(/[?#]/)[0]!)
   const leaf = matches?.at(-1)?.route
   if (!leaf) return null
   const pattern =

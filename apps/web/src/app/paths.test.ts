@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { PLATFORMS } from '@portal/domain'
 import { paths } from '../config/paths.ts'
 import { appRoutes } from './router.tsx'
+import { makeQueryClient } from '../lib/query-client.ts'
+
+/** The route table, as the app builds it. */
+const table = appRoutes(makeQueryClient())
 
 /** Sample arguments for the path builders: every platform, an id and a token. */
 function expand(name: string, build: string | ((...args: never[]) => string)): string[] {
@@ -24,7 +28,7 @@ describe('the paths table and the router', () => {
     for (const [name, build] of Object.entries(paths)) {
       for (const path of expand(name, build)) {
         const url = new URL(path, 'http://x')
-        const matches = matchRoutes(appRoutes, url.pathname) ?? []
+        const matches = matchRoutes(table, url.pathname) ?? []
         const leaf = matches.at(-1)?.route
         const served = leaf && (leaf.index || (leaf.path !== undefined && !CATCH_ALL.has(leaf.path)))
         if (!served) unserved.push(`${name}: ${path}`)

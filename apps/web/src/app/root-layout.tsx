@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from 'react'
-import { Outlet, useLocation } from 'react-router'
+import { Outlet, ScrollRestoration, useMatches } from 'react-router'
 import { useErrorModalState } from '../lib/error-store.ts'
-import { RouteErrorBoundary, RouteLoading } from './route-fallbacks.tsx'
-import { useScrollRestoration } from './scroll-restoration.ts'
+import { useDocumentTitle } from './document-title.ts'
+import { RouteLoading } from './route-fallbacks.tsx'
 
 /** The error dialog and Mantine's Modal under it load with the first error: no screen shows it on arrival. */
 const ErrorModal = lazy(() => import('../features/errors/components/ErrorModal.tsx').then((m) => ({ default: m.ErrorModal })))
@@ -20,26 +20,18 @@ function ErrorModalOnDemand() {
 }
 
 /**
- * Every page's frame: the scroll position, the error dialog, and the screen, which shows the loading
- * screen while the first page's code loads and the error screen if a screen throws or its code fails
- * to load, until the next navigation.
+ * Every page's frame: the document's title from the matched routes, React Router's scroll
+ * restoration, the error dialog, and the screen (the loading screen while a part of it that loads on
+ * demand arrives).
  */
-/** Mounted with the first screen: a position restored on a reload needs the page it belongs to, not the loading screen. */
-function ScrollRestoration() {
-  useScrollRestoration()
-  return null
-}
-
 export function RootLayout() {
-  const { key } = useLocation()
+  useDocumentTitle(useMatches())
   return (
     <>
-      <RouteErrorBoundary resetKey={key}>
-        <Suspense fallback={<RouteLoading />}>
-          <Outlet />
-          <ScrollRestoration />
-        </Suspense>
-      </RouteErrorBoundary>
+      <Suspense fallback={<RouteLoading />}>
+        <Outlet />
+      </Suspense>
+      <ScrollRestoration />
       <ErrorModalOnDemand />
     </>
   )

@@ -1,4 +1,3 @@
-import { Component, type ReactNode } from 'react'
 import { Box, Button, Center, Group, Loader, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -16,7 +15,7 @@ export function RouteLoading() {
   )
 }
 
-/** A chunk that failed to load (a lost connection, or a release replaced the files) or a screen that threw. */
+/** A chunk that failed to load (a lost connection, or a release replaced the files) or a screen that threw: the router's error element. */
 export function RouteError() {
   const { t } = useTranslation()
   return (
@@ -39,31 +38,4 @@ export function RouteError() {
       </Center>
     </Box>
   )
-}
-
-interface BoundaryProps {
-  /** The history entry on view: an error is shown until the next navigation. */
-  resetKey: string
-  children: ReactNode
-}
-interface BoundaryState {
-  error: unknown
-  key: string
-}
-
-/** Shows RouteError for a screen that threw or whose code failed to load; a navigation draws the routes again. */
-export class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
-  override state: BoundaryState = { error: null, key: this.props.resetKey }
-
-  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
-    return { error: error ?? new Error('a screen threw nothing') }
-  }
-
-  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
-    return props.resetKey === state.key ? null : { error: null, key: props.resetKey }
-  }
-
-  override render() {
-    return this.state.error ? <RouteError /> : this.props.children
-  }
 }

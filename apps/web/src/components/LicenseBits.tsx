@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { STATE_LABELS, expiryText, type LicenseState, type LicenseView } from '@portal/domain'
-import { formatDay } from '../lib/dates.ts'
+import { formatDate } from '../lib/format.ts'
 
 const COLORS: Record<LicenseState, string> = { new: 'blue', active: 'green', suspended: 'red', holded: 'orange', paused: 'yellow' }
 
@@ -23,12 +23,6 @@ export function StatusBadge({ status }: { status: LicenseState }) {
       {t(STATE_LABELS[status])}
     </Badge>
   )
-}
-
-/** Dates like "Nov 22, 2026" (section 9). */
-export function formatDate(d: string | null | undefined): string {
-  if (!d) return '—'
-  return formatDay(d)
 }
 
 /** What "Expires" says: the date, "Renews monthly/yearly/every 3 months" for a subscription without one, else "Never". */

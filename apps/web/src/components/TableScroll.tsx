@@ -2,9 +2,8 @@ import type { CSSProperties, HTMLAttributes, ReactNode } from 'react'
 import classes from './TableScroll.module.css'
 
 /**
- * A table wider than its box scrolls sideways inside it, as Mantine's `Table.ScrollContainer
- * type="native"` does, without that component's static import of ScrollArea, which brings the
- * floating-ui library into the dashboard's first load.
+ * A table wider than its box scrolls sideways inside it, with a shadow at each edge that has more of
+ * the table beyond it, so a cut-off column reads as "scroll sideways".
  */
 export function TableScroll({ minWidth, children, ...rest }: { minWidth: number; children: ReactNode } & HTMLAttributes<HTMLDivElement>) {
   return (

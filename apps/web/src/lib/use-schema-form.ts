@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { useForm, type LooseKeys, type UseFormReturnType } from '@mantine/form'
-import { zod4Resolver } from 'mantine-form-zod-resolver'
+import { schemaResolver, useForm, type LooseKeys, type UseFormReturnType } from '@mantine/form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ApiError, fieldErrorOf } from './api-client.ts'
@@ -13,7 +12,7 @@ export interface SchemaFormOptions<V extends Values> {
   rename?: Record<string, LooseKeys<V>>
 }
 
-export type SchemaForm<V extends Values, Out> = UseFormReturnType<V, (values: V) => Out> & {
+export type SchemaForm<V extends Values, Out> = UseFormReturnType<V, Out> & {
   /**
    * The submit handler of every form: validates with the schema, runs `action` with the parsed body
    * (`form.submitting` is true while it runs), and puts a handled API error on the input its `field`
@@ -35,10 +34,10 @@ export function useSchemaForm<V extends Values, Out>(schema: z.ZodType<Out>, ini
   const { t, i18n } = useTranslation()
   const [formError, setFormError] = useState<string | null>(null)
   const translate = (message: unknown) => (typeof message === 'string' && i18n.exists(message) ? t(message) : message)
-  const form = useForm<V, (values: V) => Out>({
+  const form = useForm<V, Out>({
     initialValues,
-    // the first problem of a field is the one the user fixes first
-    validate: zod4Resolver(schema, { errorPriority: 'first' }),
+    // Mantine's own resolver of Standard Schema, which zod implements
+    validate: schemaResolver(schema, { sync: true }),
     transformValues: (values) => schema.parse(values),
     onValuesChange: () => setFormError(null),
     enhanceGetInputProps: ({ inputProps }) => (inputProps.error ? { error: translate(inputProps.error) } : undefined),

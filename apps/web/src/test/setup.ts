@@ -31,6 +31,8 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver
 window.HTMLElement.prototype.scrollIntoView = () => {}
+// Mantine's autosizing textarea listens for web fonts loading
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() })
 window.scrollTo = (() => {}) as typeof window.scrollTo
 
 // a console.error during a test is a failure: React warnings included

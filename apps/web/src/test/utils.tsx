@@ -1,6 +1,8 @@
 import { act, render } from '@testing-library/react'
-import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction, type RouteObject } from 'react-router'
+import { createMemoryRouter, type Location, type RouteObject } from 'react-router'
+import { RouterProvider } from 'react-router/dom'
 import { vi } from 'vitest'
+import type { QueryClient } from '@tanstack/react-query'
 import {
   CATALOGUE_PRICES,
   ERRORS,
@@ -18,7 +20,7 @@ import {
   type TransactionView,
 } from '@portal/domain'
 import { AppProviders } from '../app/providers.tsx'
-import { AppRoutes, appRoutes } from '../app/router.tsx'
+import { appRoutes } from '../app/router.tsx'
 import { makeQueryClient } from '../lib/query-client.ts'
 
 export interface Call {
@@ -86,37 +88,43 @@ export function mockApi(routes: Routes) {
   return calls
 }
 
-/**
- * Every lazy screen's code, loaded ahead: a test's screen then draws at once, as on a revisit;
- * app/lazy-routes.test.tsx covers the loading itself, the fallback and a chunk that fails.
- */
+/** Every route of a table, depth first. */
 const everyRoute = (list: RouteObject[]): RouteObject[] => list.flatMap((r) => [r, ...everyRoute(r.children ?? [])])
-await Promise.all(everyRoute(appRoutes).map((r) => (r.handle as { preload?: () => Promise<unknown> } | undefined)?.preload?.()))
+
+/**
+ * Every lazy route's code, loaded ahead: a test's screen then draws at the router's first render, as
+ * on a revisit; app/lazy-routes.test.tsx covers the loading itself, the fallback and a chunk that fails.
+ */
+const loaded = await Promise.all(everyRoute(appRoutes(makeQueryClient())).map((r) => (typeof r.lazy === 'function' ? r.lazy() : undefined)))
+
+/** The app's route table with each lazy route's parts already in place. */
+function loadedRoutes(client: QueryClient): RouteObject[] {
+  const table = appRoutes(client)
+  everyRoute(table).forEach((route, i) => {
+    if (!loaded[i]) return
+    Object.assign(route, loaded[i])
+    delete route.lazy
+  })
+  return table
+}
 
 /** Renders the whole app at a path, with a memory router the test can inspect and navigate. */
 export function renderApp(path: string, state?: unknown) {
   const [pathname, search] = path.split('?')
-  let location: Location | undefined
-  let navigate: NavigateFunction | undefined
-  function RouterProbe() {
-    location = useLocation()
-    navigate = useNavigate()
-    return null
-  }
   const queryClient = makeQueryClient()
+  const memory = createMemoryRouter(loadedRoutes(queryClient), {
+    initialEntries: [state ? { pathname: pathname!, search: search ? `?${search}` : '', state } : path],
+  })
   const view = render(
     <AppProviders queryClient={queryClient}>
-      <MemoryRouter initialEntries={[state ? { pathname: pathname!, search: search ? `?${search}` : '', state } : path]}>
-        <AppRoutes />
-        <RouterProbe />
-      </MemoryRouter>
+      <RouterProvider router={memory} />
     </AppProviders>,
   )
   const router = {
     /** Navigates as a link would, and lets the screens it draws settle. */
-    navigate: (to: string) => act(async () => void (await navigate!(to))),
+    navigate: (to: string) => act(async () => void (await memory.navigate(to))),
   }
-  return { ...view, router, queryClient, location: () => location! }
+  return { ...view, router, queryClient, location: (): Location => memory.state.location }
 }
 
 export const setLogged = () => {

@@ -3,7 +3,8 @@ import { Anchor, AppShell, Burger, Divider, Group, NavLink, Skeleton, Stack, Tex
 import { useDisclosure } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation, useNavigate } from 'react-router'
-import { PLATFORMS, PLATFORM_TITLES, displayName, formatUsd } from '@portal/domain'
+import { PLATFORMS, PLATFORM_TITLES, displayName } from '@portal/domain'
+import { formatUsd } from '../../lib/format.ts'
 import { PORTAL_VERSION } from '../../lib/version.ts'
 import { TOP_UP_NOT_PAID, external, paths } from '../../config/paths.ts'
 import { notifyNotice } from '../../lib/notify.ts'
@@ -17,7 +18,6 @@ import { groupsQueryOptions } from '../../api/groups.ts'
 import { licenseTotalQueryOptions } from '../../api/licenses.ts'
 import { OnceOpened } from '../../components/OnceOpened.tsx'
 import { markTourSeen, tourSeen } from './tour-seen.ts'
-import '../styles/signed-in.css'
 import classes from './shell.module.css'
 
 // the shell's dialogs load their code when they first open (app/shell/OnceOpened.tsx)
@@ -53,7 +53,7 @@ export function Shell() {
   // below the breakpoint the open menu covers the page: the keyboard goes into it, and Escape
   // closes it and comes back to the burger
   const burger = useRef<HTMLButtonElement>(null)
-  const menu = useRef<HTMLElement>(null)
+  const menu = useRef<HTMLDivElement>(null)
   useEffect(() => {
     if (opened) menu.current?.querySelector<HTMLElement>('button, a[href]')?.focus()
   }, [opened])

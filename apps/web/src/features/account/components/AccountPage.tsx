@@ -18,7 +18,7 @@ export function AccountPage({ children }: { children?: ReactNode }) {
   return (
     <>
       <PageTitle>{t('Account')}</PageTitle>
-      <Grid gutter="lg">
+      <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="lg">
             <ProfileCard key={`profile-${info.options.corporate_member}`} info={info} companyRef={companyRef} />

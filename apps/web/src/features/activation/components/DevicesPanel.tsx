@@ -3,7 +3,7 @@ import { Button, Card, Group, Modal, Table, Text, Title, VisuallyHidden } from '
 import { useTranslation } from 'react-i18next'
 import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '@portal/domain'
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
-import { formatDayTime } from '../../../lib/dates.ts'
+import { formatDayTime } from '../../../lib/format.ts'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
 const when = (d: string | null) => (d ? formatDayTime(d) : '—')

@@ -1,7 +1,7 @@
 import { Box, Group, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import type { ActivityEvent } from '@portal/domain'
-import { formatDayTime } from '../../../lib/dates.ts'
+import { formatDayTime } from '../../../lib/format.ts'
 import { describeActivity } from './describe.ts'
 
 /**

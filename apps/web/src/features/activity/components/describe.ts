@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
-import { formatCents, productTitle, type ActivityEvent } from '@portal/domain'
-import { formatDay } from '../../../lib/dates.ts'
+import { productTitle, type ActivityEvent } from '@portal/domain'
+import { formatCents, formatDay } from '../../../lib/format.ts'
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null)
 const num = (v: unknown) => (typeof v === 'number' ? v : null)

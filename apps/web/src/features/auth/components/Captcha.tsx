@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { Button, Checkbox, Group, Loader, Modal, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { solveChallenge } from 'altcha-lib'
+import { solveChallenge } from 'altcha-lib/v1'
 import type { CaptchaChallenge } from '@portal/domain'
 import { getCaptchaChallenge } from '../api/analytics-signup.ts'
 
-/** Finds the number behind the challenge (altcha-lib, Web Crypto); the work is what keeps bots out. */
+/** Finds the number behind the challenge (altcha-lib's v1 protocol, which the server's challenges use; Web Crypto); the work is what keeps bots out. */
 async function solve(c: CaptchaChallenge): Promise<string | null> {
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise
   if (!solution) return null

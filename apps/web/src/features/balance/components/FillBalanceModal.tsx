@@ -5,7 +5,6 @@ import { useLocation, useParams } from 'react-router'
 import { z } from 'zod'
 import {
   TOP_UP_MAX_DIGITS,
-  formatUsd,
   isAppReturnPath,
   isPlatform,
   refillBody,
@@ -15,6 +14,7 @@ import {
   type Cents,
   type ExternalPaymentSource,
 } from '@portal/domain'
+import { formatUsd } from '../../../lib/format.ts'
 import { paths } from '../../../config/paths.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { fillBalanceStore, useFillBalance, type FillBalanceRequest } from '../../../lib/fill-balance.ts'

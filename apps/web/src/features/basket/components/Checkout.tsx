@@ -9,7 +9,6 @@ import {
   STEPPER_MIN,
   balanceCanPay,
   discountedTotal,
-  formatCents,
   orderTotalCents,
   shortfallCents,
   stepperValue,
@@ -19,6 +18,7 @@ import {
   type OsType,
   type Platform,
 } from '@portal/domain'
+import { formatCents } from '../../../lib/format.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { leave } from '../../../lib/leave.ts'
 import { openFillBalance } from '../../../lib/fill-balance.ts'
@@ -61,7 +61,7 @@ export function Checkout({
   const payable = total > 0 && lines.every((l) => l.unit_cents !== null)
 
   return (
-    <Grid gutter="lg">
+    <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Card withBorder padding="lg">
           <Stepper

@@ -9,10 +9,10 @@ import {
   MONTH_SECONDS,
   contentOf,
   customFacePriceCents,
-  formatCents,
   type CustomFaceComponent,
   type CustomFaceSelection,
 } from '@portal/domain'
+import { formatCents, formatCount } from '../../../lib/format.ts'
 import { paths } from '../../../config/paths.ts'
 import type { ShownPriceRow } from '../api/prices.ts'
 import { basketStore } from './basket-store.ts'
@@ -103,7 +103,7 @@ export function CustomBuilder({ rows, loading }: { rows: readonly ShownPriceRow[
           <Select
             label={t('Database size')}
             description={t('How many faces the matcher searches')}
-            data={DATABASE_SIZES.filter((s) => s > 0).map((s) => ({ value: String(s), label: t('Up to {{size}} faces', { size: s.toLocaleString('en-US') }) }))}
+            data={DATABASE_SIZES.filter((s) => s > 0).map((s) => ({ value: String(s), label: t('Up to {{size}} faces', { size: formatCount(s) }) }))}
             value={String(draft.database)}
             onChange={(v) => v && setDraft((d) => ({ ...d, database: Number(v) }))}
             allowDeselect={false}

@@ -1,6 +1,7 @@
 import { Button, Group, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { PLATFORM_TITLES, PROMO_CODE_MAX, formatUsd, isProduct, promoValidateBody, type Platform } from '@portal/domain'
+import { PLATFORM_TITLES, PROMO_CODE_MAX, isProduct, promoValidateBody, type Platform } from '@portal/domain'
+import { formatUsd } from '../../../lib/format.ts'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { validatePromo } from '../api/promo.ts'

@@ -41,7 +41,8 @@ describe('license selection', () => {
     for (const platform of ['nuitrack', 'face', 'nuitrack-analytics'] as const) {
       mockApi(signedInRoutes({ profile: withPrices() }))
       const view = renderApp(`/app/${platform}/dashboard/`)
-      expect(await screen.findByRole('link', { name: 'Go to the basket' })).toHaveAttribute('href', `/app/${platform}/basket/`)
+      // the tile, and the first steps' link where they show
+      for (const link of await screen.findAllByRole('link', { name: 'Go to the basket' })) expect(link).toHaveAttribute('href', `/app/${platform}/basket/`)
       view.unmount()
     }
     mockApi(signedInRoutes({ profile: withPrices() }))
@@ -361,11 +362,11 @@ describe('the custom Face SDK builder', () => {
     expect(next).toBeDisabled()
     fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Face detector' }))
     expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$5.00')
-    expect(within(drawer).queryByRole('textbox', { name: 'Database size' })).toBeNull()
+    expect(within(drawer).queryByRole('combobox', { name: 'Database size' })).toBeNull()
     fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Matcher (face search)' }))
     // the matcher at the 1,000-face tier: $14
     expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$19.00')
-    expect(within(drawer).getByRole('textbox', { name: 'Database size' })).toHaveValue('Up to 1,000 faces')
+    expect(within(drawer).getByRole('combobox', { name: 'Database size' })).toHaveValue('Up to 1,000 faces')
     expect(JSON.parse(localStorage.getItem('portal.face-custom-draft')!)).toEqual({ components: ['detector', 'matcher'], database: 1000 })
     app.unmount()
 

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react'
 import { Button, Group, Radio, Stack, Table, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useParams } from 'react-router'
-import { FACE_ALL_IN_ONE_DEFAULT_MONTHS, PLATFORM_TITLES, formatCents, unitPriceCents, type OsType, type Platform, type SaleEntry } from '@portal/domain'
+import { FACE_ALL_IN_ONE_DEFAULT_MONTHS, PLATFORM_TITLES, unitPriceCents, type OsType, type Platform, type SaleEntry } from '@portal/domain'
+import { formatCents, formatCount } from '../../../lib/format.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { paths } from '../../../config/paths.ts'
 import { useBasketData, type ShownPriceRow } from '../api/prices.ts'
@@ -196,7 +197,7 @@ function ComponentsNote({ content }: { content: Record<string, number> }) {
   return (
     <Text size="xs" c="dimmed">
       {names.length === 1 ? t('1 component') : t('{{n}} components', { n: names.length })}
-      {content.database ? ` · ${t('database of {{size}} faces', { size: content.database.toLocaleString('en-US') })}` : ''}
+      {content.database ? ` · ${t('database of {{size}} faces', { size: formatCount(content.database) })}` : ''}
     </Text>
   )
 }

@@ -8,7 +8,6 @@ import {
   PLATFORM_TITLES,
   SUPPORT_SERVICE,
   balanceCanPay,
-  formatCents,
   shortfallCents,
   shownUpgradeCost,
   upgradePriceCents,
@@ -20,6 +19,7 @@ import {
   type PaymentSource,
   type Platform,
 } from '@portal/domain'
+import { formatCents } from '../../../lib/format.ts'
 import { useLicense } from '../../../api/licenses.ts'
 import { useGroups } from '../../../api/groups.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
@@ -422,7 +422,7 @@ function UpgradeOrder({
   }
 
   return (
-    <Grid gutter="lg">
+    <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Card withBorder padding="lg">
           <Stack gap="md">

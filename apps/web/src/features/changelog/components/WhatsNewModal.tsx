@@ -2,13 +2,9 @@ import { useState } from 'react'
 import { Badge, Button, Center, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useChangelog } from '../api/get-changelog.ts'
+import { formatUtcDay } from '../../../lib/format.ts'
 
 export const FIRST_RELEASES = 2
-
-function formatDate(iso: string) {
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' })
-}
 
 /** Release notes, newest first: the 2 latest, then the rest on request. */
 export function WhatsNewModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -45,7 +41,7 @@ export function WhatsNewModal({ opened, onClose }: { opened: boolean; onClose: (
                   {t('Version')} {e.version}
                 </Title>
                 <Badge variant="light" color="gray">
-                  {formatDate(e.date)}
+                  {formatUtcDay(e.date)}
                 </Badge>
               </Group>
               <List size="sm" spacing={4}>

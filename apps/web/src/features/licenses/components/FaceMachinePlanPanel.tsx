@@ -1,6 +1,7 @@
 import { Card, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { channelPrice, defaultConfigurationLines, formatCents, planLines, planOf, upgradePriceCents, type LicenseView } from '@portal/domain'
+import { channelPrice, defaultConfigurationLines, planLines, planOf, upgradePriceCents, type LicenseView } from '@portal/domain'
+import { formatCents } from '../../../lib/format.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'
 import { useFaceMachineRates } from '../api/face-machine-rates.ts'

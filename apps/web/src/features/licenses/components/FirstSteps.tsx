@@ -2,17 +2,8 @@ import { useMemo, useState } from 'react'
 import { Anchor, Button, Card, Group, Stepper, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import {
-  PLATFORM_TITLES,
-  fillSkippable,
-  firstSteps,
-  formatCents,
-  planPriceCents,
-  platformHasBasket,
-  usdToCents,
-  type FirstStepKind,
-  type Platform,
-} from '@portal/domain'
+import { PLATFORM_TITLES, fillSkippable, firstSteps, planPriceCents, platformHasBasket, usdToCents, type FirstStepKind, type Platform } from '@portal/domain'
+import { formatCents } from '../../../lib/format.ts'
 import { useStartTrial } from '../../../api/license-mutations.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { openFillBalance } from '../../../lib/fill-balance.ts'
@@ -154,7 +145,7 @@ function BuyStep({ platform, trial, trialUsed }: { platform: Platform; trial: Tr
       <Group mt="md">
         {trial && (
           <Button onClick={start} loading={starting}>
-            {t(trial.label, trial.labelValues)}
+            {t(trial.label, trial.labelValues ?? {})}
           </Button>
         )}
         {basket && (

@@ -19,7 +19,7 @@ import {
 } from '@portal/domain'
 import { usePauseLicense, useReleaseLicense, useRenameLicense, useResumeLicense } from '../../../api/license-mutations.ts'
 import { useGroups } from '../../../api/groups.ts'
-import { StatusBadge, expiryLabel, formatDate, termText } from '../../../components/LicenseBits.tsx'
+import { StatusBadge, expiryLabel, termText } from '../../../components/LicenseBits.tsx'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { paths, supportUrl } from '../../../config/paths.ts'
@@ -28,7 +28,7 @@ import { PauseDialog } from './PauseDialog.tsx'
 import { Field, SubscriptionPanel } from './SubscriptionPanel.tsx'
 import { AiUpgradePanel, TrialUpgradeButton } from './UpgradePanel.tsx'
 import { FaceMachinePlanPanel } from './FaceMachinePlanPanel.tsx'
-import { formatDayTime } from '../../../lib/dates.ts'
+import { formatDate, formatDayTime } from '../../../lib/format.ts'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {

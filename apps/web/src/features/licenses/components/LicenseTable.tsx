@@ -1,5 +1,5 @@
 import { lazy, memo } from 'react'
-import { Anchor, Button, Card, Group, Tabs, Text, Title } from '@mantine/core'
+import { Anchor, Button, Card, Group, SegmentedControl, Table, Tabs, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { STATE_LABELS, productTitle, type LicenseCounts, type LicenseState, type LicenseView, type Platform } from '@portal/domain'
@@ -7,8 +7,6 @@ import { PAGE_STEP } from '../../../api/licenses.ts'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import classes from './dashboard.module.css'
 import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
-import { PlainTable } from '../../../components/PlainTable.tsx'
-import { PlainSegmented } from '../../../components/PlainSegmented.tsx'
 import { TableScroll } from '../../../components/TableScroll.tsx'
 
 // a client with licenses never sees it: it suspends the dashboard's boundary (its loading state) while it loads
@@ -28,24 +26,24 @@ const LicenseRow = memo(function LicenseRow({ row: r, href }: { row: Row; href: 
   const navigate = useNavigate()
   const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
   return (
-    <PlainTable.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
-      <PlainTable.Td className={classes.title}>
+    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
+      <Table.Td className={classes.title}>
         {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
         <Anchor component={Link} to={href} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
           {title}
         </Anchor>
-      </PlainTable.Td>
-      <PlainTable.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</PlainTable.Td>
-      <PlainTable.Td className={classes.nowrap}>
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
+      <Table.Td className={classes.nowrap}>
         <StatusBadge status={r.status} />
-      </PlainTable.Td>
-      <PlainTable.Td className={classes.nowrap}>
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>
         <Text size="sm" ff="monospace">
           {r.kind === 'license' ? r.license.token : '—'}
         </Text>
-      </PlainTable.Td>
-      <PlainTable.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</PlainTable.Td>
-    </PlainTable.Tr>
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
+    </Table.Tr>
   )
 }, sameRow)
 
@@ -123,7 +121,7 @@ export function LicenseTable({
             {status === value && (
               <>
                 {productFilters && (
-                  <PlainSegmented
+                  <SegmentedControl
                     className={classes.filter}
                     aria-label={t('Product')}
                     value={product}
@@ -136,31 +134,31 @@ export function LicenseTable({
                 ) : (
                   <>
                     <TableScroll minWidth={720} data-testid="license-table-scroll">
-                      <PlainTable verticalSpacing="sm" className={classes.table}>
-                        <PlainTable.Thead>
-                          <PlainTable.Tr>
-                            <PlainTable.Th>{t('Title')}</PlainTable.Th>
-                            <PlainTable.Th>{t('Product')}</PlainTable.Th>
-                            <PlainTable.Th>{t('Status')}</PlainTable.Th>
-                            <PlainTable.Th>{t('Key')}</PlainTable.Th>
-                            <PlainTable.Th>{t('Expires')}</PlainTable.Th>
-                          </PlainTable.Tr>
-                        </PlainTable.Thead>
-                        <PlainTable.Tbody>
+                      <Table verticalSpacing="sm" highlightOnHover className={classes.table}>
+                        <Table.Thead>
+                          <Table.Tr>
+                            <Table.Th>{t('Title')}</Table.Th>
+                            <Table.Th>{t('Product')}</Table.Th>
+                            <Table.Th>{t('Status')}</Table.Th>
+                            <Table.Th>{t('Key')}</Table.Th>
+                            <Table.Th>{t('Expires')}</Table.Th>
+                          </Table.Tr>
+                        </Table.Thead>
+                        <Table.Tbody>
                           {visible.map((r) => (
                             <LicenseRow key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} row={r} href={hrefOf(r)} />
                           ))}
                           {visible.length === 0 && (
-                            <PlainTable.Tr>
-                              <PlainTable.Td colSpan={5}>
+                            <Table.Tr>
+                              <Table.Td colSpan={5}>
                                 <Text ta="center" c="dimmed" py="md">
                                   {t('No licenses match the filter.')}
                                 </Text>
-                              </PlainTable.Td>
-                            </PlainTable.Tr>
+                              </Table.Td>
+                            </Table.Tr>
                           )}
-                        </PlainTable.Tbody>
-                      </PlainTable>
+                        </Table.Tbody>
+                      </Table>
                     </TableScroll>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">

@@ -1,18 +1,8 @@
 import { Anchor, Button, Card, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import {
-  SUPPORT_EMAIL,
-  aiUpgradeSoldAs,
-  canUpgrade,
-  formatCents,
-  formatUsd,
-  showsAsTrial,
-  shownUpgradeCost,
-  upgradePriceCents,
-  type LicenseView,
-  type Platform,
-} from '@portal/domain'
+import { SUPPORT_EMAIL, aiUpgradeSoldAs, canUpgrade, showsAsTrial, shownUpgradeCost, upgradePriceCents, type LicenseView, type Platform } from '@portal/domain'
+import { formatCents, formatUsd } from '../../../lib/format.ts'
 import { paths } from '../../../config/paths.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Badge, Button, Table, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { isCredit, signedAmount, type TransactionStatus, type TransactionView } from '@portal/domain'
-import { formatDate } from '../../../components/LicenseBits.tsx'
+import { formatDate } from '../../../lib/format.ts'
 import { downloadInvoice } from '../api/transactions.ts'
 
 export const STATUS_LABELS: Record<TransactionStatus, string> = { ok: 'Paid', pending: 'Pending', declined: 'Declined', expired: 'Expired' }

@@ -1,5 +1,5 @@
-import dayjs from 'dayjs'
 import type { TransactionStatus, TransactionView } from '@portal/domain'
+import { localIsoDay } from '../../../lib/format.ts'
 
 export const TRANSACTION_FILTERS = ['all', 'ok', 'pending', 'declined', 'expired'] as const satisfies readonly ('all' | TransactionStatus)[]
 export type StatusFilter = (typeof TRANSACTION_FILTERS)[number]
@@ -8,7 +8,7 @@ export type StatusFilter = (typeof TRANSACTION_FILTERS)[number]
 export type DayRange = [string | null, string | null]
 
 /** The local calendar day a transaction was created on. */
-export const creationDay = (t: Pick<TransactionView, 'creation_date'>) => dayjs(t.creation_date).format('YYYY-MM-DD')
+export const creationDay = (t: Pick<TransactionView, 'creation_date'>) => localIsoDay(t.creation_date)
 
 /** The transactions of a status created within the days (both ends included). */
 export function filterTransactions<T extends Pick<TransactionView, 'status' | 'creation_date'>>(

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { formatDay, formatDayTime } from './dates.ts'
+import { formatDay, formatDayTime } from './format.ts'
 
 const intl = () => ({
   day: new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric' }),
