@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 
 const serverProject = (kind: 'pglite' | 'postgres') => ({
@@ -15,6 +14,17 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
   },
 })
 
+/**
+ * The web app's tests in two environments: components (`.test.tsx`) in jsdom, and everything else
+ * (rules, formatters, the translation tables, source scans) in plain Node, which starts in a fraction
+ * of the time. A `.test.ts` that needs the DOM says so with a `// @vitest-environment jsdom` line.
+ */
+const webProject = (name: string, include: string, environment: 'jsdom' | 'node', setupFiles: string[]) => ({
+  extends: './apps/web/vitest.config.ts',
+  root: './apps/web',
+  test: { name, include: [include], environment, setupFiles },
+})
+
 /** Domain, repo tooling (lint rules), server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
 export default defineConfig({
   test: {
@@ -23,7 +33,8 @@ export default defineConfig({
       { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node' } },
       serverProject('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
-      ...(existsSync('apps/web/vitest.config.ts') ? ['apps/web/vitest.config.ts'] : []),
+      webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts']),
+      webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts']),
     ],
   },
 })
