@@ -1,9 +1,46 @@
 import { defineConfig } from 'vitest/config'
 
-const serverProject = (kind: 'pglite' | 'postgres') => ({
+const SERVER_TESTS = 'apps/server/src/**/*.test.ts'
+
+/**
+ * With TEST_DATABASE_URL set (CI), the whole server suite runs on PostgreSQL, the production engine,
+ * and PGlite runs only what depends on the engine: the migrations (the global setup applies them to
+ * the snapshot), the database adapter and connection handling, the job queue and the CLI (which
+ * open the database themselves), the concurrency tests (PGlite queues what PostgreSQL runs in
+ * parallel), and one smoke file per module. Without TEST_DATABASE_URL everything runs on PGlite.
+ */
+const PGLITE_BESIDE_POSTGRES = [
+  'apps/server/src/db/**/*.test.ts',
+  'apps/server/src/cli/**/*.test.ts',
+  'apps/server/src/platform/jobs.test.ts',
+  'apps/server/src/platform/rate-limit.test.ts',
+  'apps/server/src/modules/*/concurrency.test.ts',
+  // one smoke file per module
+  'apps/server/src/modules/account/account.test.ts',
+  'apps/server/src/modules/activation/activation.test.ts',
+  'apps/server/src/modules/activity/activity.test.ts',
+  'apps/server/src/modules/analytics/analytics.test.ts',
+  'apps/server/src/modules/auth/signin.test.ts',
+  'apps/server/src/modules/balance/adjust.test.ts',
+  'apps/server/src/modules/basket/purchase.test.ts',
+  'apps/server/src/modules/cloud/cloud.test.ts',
+  'apps/server/src/modules/devmail/devmail.test.ts',
+  'apps/server/src/modules/feedback/feedback.test.ts',
+  'apps/server/src/modules/health/health.test.ts',
+  'apps/server/src/modules/licenses/smoke.test.ts',
+  'apps/server/src/modules/links/links.test.ts',
+  'apps/server/src/modules/payments/sandbox.test.ts',
+  'apps/server/src/modules/promo/promo.test.ts',
+  'apps/server/src/modules/subscriptions/renewal.test.ts',
+  'apps/server/src/modules/support/support.test.ts',
+  'apps/server/src/modules/transactions/transactions.test.ts',
+  'apps/server/src/modules/upgrades/sandbox-upgrade.test.ts',
+]
+
+const serverProject = (kind: 'pglite' | 'postgres', include: string[]) => ({
   test: {
     name: `server-${kind}`,
-    include: ['apps/server/src/**/*.test.ts'],
+    include,
     environment: 'node',
     env: { DB_KIND: kind },
     globalSetup: ['apps/server/src/test/global-setup.ts'],
@@ -31,8 +68,9 @@ export default defineConfig({
     projects: [
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node' } },
-      serverProject('pglite'),
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [serverProject('postgres', [SERVER_TESTS]), serverProject('pglite', PGLITE_BESIDE_POSTGRES)]
+        : [serverProject('pglite', [SERVER_TESTS])]),
       webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts']),
       webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts']),
     ],
