@@ -1,10 +1,46 @@
-import { existsSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 
-const serverProject = (kind: 'pglite' | 'postgres') => ({
+const SERVER_TESTS = 'apps/server/src/**/*.test.ts'
+
+/**
+ * With TEST_DATABASE_URL set (CI), the whole server suite runs on PostgreSQL, the production engine,
+ * and PGlite runs only what depends on the engine: the migrations (the global setup applies them to
+ * the snapshot), the database adapter and connection handling, the job queue and the CLI (which
+ * open the database themselves), the concurrency tests (PGlite queues what PostgreSQL runs in
+ * parallel), and one smoke file per module. Without TEST_DATABASE_URL everything runs on PGlite.
+ */
+const PGLITE_BESIDE_POSTGRES = [
+  'apps/server/src/db/**/*.test.ts',
+  'apps/server/src/cli/**/*.test.ts',
+  'apps/server/src/platform/jobs.test.ts',
+  'apps/server/src/platform/rate-limit.test.ts',
+  'apps/server/src/modules/*/concurrency.test.ts',
+  // one smoke file per module
+  'apps/server/src/modules/account/account.test.ts',
+  'apps/server/src/modules/activation/activation.test.ts',
+  'apps/server/src/modules/activity/activity.test.ts',
+  'apps/server/src/modules/analytics/analytics.test.ts',
+  'apps/server/src/modules/auth/signin.test.ts',
+  'apps/server/src/modules/balance/adjust.test.ts',
+  'apps/server/src/modules/basket/purchase.test.ts',
+  'apps/server/src/modules/cloud/cloud.test.ts',
+  'apps/server/src/modules/devmail/devmail.test.ts',
+  'apps/server/src/modules/feedback/feedback.test.ts',
+  'apps/server/src/modules/health/health.test.ts',
+  'apps/server/src/modules/licenses/smoke.test.ts',
+  'apps/server/src/modules/links/links.test.ts',
+  'apps/server/src/modules/payments/sandbox.test.ts',
+  'apps/server/src/modules/promo/promo.test.ts',
+  'apps/server/src/modules/subscriptions/renewal.test.ts',
+  'apps/server/src/modules/support/support.test.ts',
+  'apps/server/src/modules/transactions/transactions.test.ts',
+  'apps/server/src/modules/upgrades/sandbox-upgrade.test.ts',
+]
+
+const serverProject = (kind: 'pglite' | 'postgres', include: string[]) => ({
   test: {
     name: `server-${kind}`,
-    include: ['apps/server/src/**/*.test.ts'],
+    include,
     environment: 'node',
     env: { DB_KIND: kind },
     globalSetup: ['apps/server/src/test/global-setup.ts'],
@@ -15,15 +51,28 @@ const serverProject = (kind: 'pglite' | 'postgres') => ({
   },
 })
 
+/**
+ * The web app's tests in two environments: components (`.test.tsx`) in jsdom, and everything else
+ * (rules, formatters, the translation tables, source scans) in plain Node, which starts in a fraction
+ * of the time. A `.test.ts` that needs the DOM says so with a `// @vitest-environment jsdom` line.
+ */
+const webProject = (name: string, include: string, environment: 'jsdom' | 'node', setupFiles: string[]) => ({
+  extends: './apps/web/vitest.config.ts',
+  root: './apps/web',
+  test: { name, include: [include], environment, setupFiles },
+})
+
 /** Domain, repo tooling (lint rules), server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node' } },
-      serverProject('pglite'),
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
-      ...(existsSync('apps/web/vitest.config.ts') ? ['apps/web/vitest.config.ts'] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [serverProject('postgres', [SERVER_TESTS]), serverProject('pglite', PGLITE_BESIDE_POSTGRES)]
+        : [serverProject('pglite', [SERVER_TESTS])]),
+      webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts']),
+      webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts']),
     ],
   },
 })

@@ -1,18 +1,38 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
+import { formatRequestFile } from '@portal/domain'
+import { BASE_URL } from './playwright.config.ts'
 
 export const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/portal-e2e-data'
 export const PASSWORD = 'Str0ng-Pass'
 const ROOT = join(import.meta.dirname, '..')
 
 let counter = 0
-/** A fresh address per call, so tests never share an account. */
-export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}@example.com`
+/** A fresh address per call, so tests never share an account (the process id keeps parallel workers apart). */
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now().toString(36)}-${process.pid.toString(36)}-${(counter++).toString(36)}@example.com`
 
-/** The portal's CLI; with PGlite it hands the command to the running portal. */
+/**
+ * A portal command (`npm run portal -- <argv>`), run by the running portal: what the CLI does with
+ * PGlite, where it hands the command over loopback with the token from DATA_DIR/portal.json,
+ * without starting a process per command. Fails on a non-zero exit code.
+ */
+export async function portal(...argv: string[]): Promise<string> {
+  const { token } = JSON.parse(readFileSync(join(DATA_DIR, 'portal.json'), 'utf8')) as { token: string }
+  const res = await fetch(`${BASE_URL}/api/admin/cli/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': token },
+    body: JSON.stringify({ argv }),
+  })
+  if (!res.ok) throw new Error(`portal ${argv.join(' ')}: ${res.status} ${await res.text()}`)
+  const { code, output } = (await res.json()) as { code: number; output: string }
+  if (code !== 0) throw new Error(`portal ${argv.join(' ')} exited with ${code}: ${output}`)
+  return output
+}
+
+/** The portal's CLI as a customer runs it, in a process of its own (for what the CLI itself does). */
 export function cli(...args: string[]): string {
   return execFileSync('node', ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
     cwd: ROOT,
@@ -20,6 +40,10 @@ export function cli(...args: string[]): string {
     encoding: 'utf8',
   })
 }
+
+/** The activation request file a device makes (what `license:request` writes). */
+export const deviceRequest = (device: { serial: string; sensor?: string; reg?: string }) =>
+  formatRequestFile({ serial: device.serial, sensor_name: device.sensor ?? null, reg: device.reg ?? null })
 
 async function csrf(request: APIRequestContext): Promise<string> {
   const state = await request.storageState()

@@ -1,26 +1,60 @@
 #!/usr/bin/env bash
-# Every test: lint, types, domain, server on PGlite (and PostgreSQL when TEST_DATABASE_URL is set),
-# web components, then the production build in Chromium. Exits non-zero on any failure.
-set -euo pipefail
+# Every test: domain, server on PGlite (and PostgreSQL when TEST_DATABASE_URL is set), web components,
+# then the production build in Chromium. Lint, format and type checks run beside them (their caches
+# live in node_modules/.cache). Exits non-zero on any failure; the last line totals both runners.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+cache=node_modules/.cache/portal
+mkdir -p "$cache"
+failed_steps=()
+# a stage's wall time, for docs/benchmarks.md
+stage() { echo "== $1 (at ${SECONDS} s)"; }
 
 echo "== Node.js $(node --version) ($(command -v node))"
-bash scripts/ensure-chromium.sh
-echo "== lint";      npx eslint .
-echo "== format";    npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "prettier: run npm run format"; exit 1; }
-echo "== typecheck"; npm run -s typecheck
-echo "== unit, server and component tests"
-npx vitest run 2>&1 | tee -a "$log"
-echo "== build";     npm run -s build
-echo "== bundle budgets"; npm run -s size -- --check
-echo "== browser tests (Chromium)"
-npx playwright test -c e2e/playwright.config.ts 2>&1 | tee -a "$log"
+bash scripts/ensure-chromium.sh || exit 1
+
+# the static checks, one after another on one core while the tests use the other; read at the end
+static_checks() {
+  stage lint && npx eslint --cache --cache-location "$cache/eslint" . &&
+    stage format && { npx prettier --check --cache --cache-location "$cache/prettier" . > /dev/null || {
+      npx prettier --list-different .
+      echo "prettier: run npm run format"
+      false
+    }; } &&
+    stage typecheck && npm run -s typecheck && stage "static checks done"
+}
+static_checks > "$logs/static.log" 2>&1 &
+static_pid=$!
+
+stage "unit, server and component tests"
+npx vitest run 2>&1 | tee "$logs/vitest.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("vitest")
+
+stage build
+if npm run -s build > "$logs/build.log" 2>&1; then
+  stage "bundle budgets" npm run -s size -- --check || failed_steps+=("bundle budgets")
+  stage "browser tests (Chromium)"
+  npx playwright test -c e2e/playwright.config.ts 2>&1 | tee "$logs/playwright.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("playwright")
+else
+  cat "$logs/build.log"
+  failed_steps+=("build")
+fi
+
+stage "waiting for the static checks"
+wait "$static_pid" || failed_steps+=("lint, format or typecheck")
+cat "$logs/static.log"
 
 # one closing line for whoever reads the log: totals of both runners
-set +o pipefail
-strip() { sed -r 's/\x1b\[[0-9;]*m//g' "$log"; }
-vitest_passed=$(strip | grep -E '^\s*Tests\s' | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
-pw_passed=$(strip | grep -E '^\s*[0-9]+ passed' | grep -oE '^\s*[0-9]+' | awk '{s+=$1} END {print s+0}')
-echo "$(( ${vitest_passed:-0} + ${pw_passed:-0} )) passed, 0 failed"
+strip() { sed -r 's/\x1b\[[0-9;]*m//g' "$@" 2> /dev/null; }
+count() { grep -oE "[0-9]+ $1" | grep -oE '^[0-9]+' | awk '{s+=$1} END {print s+0}'; }
+vitest_passed=$(strip "$logs/vitest.log" | grep -E '^\s*Tests\s' | count passed)
+vitest_failed=$(strip "$logs/vitest.log" | grep -E '^\s*Tests\s' | count failed)
+pw_passed=$(strip "$logs/playwright.log" | grep -E '^\s*[0-9]+ passed' | count passed)
+pw_failed=$(strip "$logs/playwright.log" | grep -E '^\s*[0-9]+ (failed|flaky|interrupted)' | count '(failed|flaky|interrupted)')
+stage done
+if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed: ${failed_steps[*]}"; fi
+echo "$((vitest_passed + pw_passed)) passed, $((vitest_failed + pw_failed)) failed"
+[ ${#failed_steps[@]} -eq 0 ]

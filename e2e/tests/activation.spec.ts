@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
-import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
+import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test, portal, deviceRequest } from '../fixtures.ts'
 
 /** Custom Face SDK licenses for a client, made by a staff member through the API. */
 async function staffLicense(request: APIRequestContext, clientEmail: string, customTags: Record<string, unknown>, deviceBound: boolean) {
   const staff = await confirmedAccount(request)
-  cli('staff:grant', staff.email)
+  await portal('staff:grant', staff.email)
   expect((await apiPost(request, '/api/client/signin/', { username: staff.email, password: staff.password })).ok()).toBe(true)
   const res = await apiPost(request, '/api/resource/custom/create/', {
     title: deviceBound ? 'Offline camera' : 'USB workstation',
@@ -34,7 +34,7 @@ test('offline activation with a request file from the CLI; the downloaded file v
 
   const dir = mkdtempSync(join(tmpdir(), 'e2e-activation-'))
   const requestFile = join(dir, 'request.txt')
-  cli('license:request', '--serial', 'SN-4242', '--sensor', 'RealSense D435', '--reg', 'REG-77', '--out', requestFile)
+  writeFileSync(requestFile, deviceRequest({ serial: 'SN-4242', sensor: 'RealSense D435', reg: 'REG-77' }))
 
   await signIn(page, client.email)
   await page.goto(`/app/face/dashboard/${id}/info/`)
@@ -43,7 +43,7 @@ test('offline activation with a request file from the CLI; the downloaded file v
   await expectAccessible(page, 'activation-request-file')
   await screenshots(page, 'activation-request-file')
 
-  // no file yet: a sentence about the request file (issue 9 replaced the spec's unfinished text)
+  // no file yet: a sentence about the request file
   await page.getByRole('button', { name: 'Activate' }).click()
   await expect(page.getByText('Choose the activation request file made on the device first.')).toBeVisible()
   await page.getByLabel('Choose a request file').setInputFiles(requestFile)

@@ -1,7 +1,7 @@
-import { screenshots, cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
+import { screenshots, confirmedAccount, expect, expectAccessible, signIn, test, portal } from '../fixtures.ts'
 
 /** Gives an account a balance through the portal's CLI. */
-const fund = (email: string, usd: number) => cli('balance:adjust', email, String(usd), '--reason', 'e2e basket')
+const fund = (email: string, usd: number) => portal('balance:adjust', email, String(usd), '--reason', 'e2e basket')
 
 test('the license selection of every platform, the builder and the checkout steps', async ({ page }) => {
   test.setTimeout(120_000)
@@ -70,7 +70,7 @@ test('the license selection of every platform, the builder and the checkout step
 test('buy Nuitrack Pro from the balance and find its group on the dashboard', async ({ page }) => {
   test.setTimeout(90_000)
   const client = await confirmedAccount(page.request)
-  fund(client.email, 50)
+  await fund(client.email, 50)
   await signIn(page, client.email)
   await page.goto('/app/nuitrack/basket/license-selection/')
   await page.getByRole('link', { name: 'Buy Pro' }).click()
@@ -94,7 +94,7 @@ test('buy Nuitrack Pro from the balance and find its group on the dashboard', as
 test('build a custom Face SDK subscription and buy it from the balance', async ({ page }) => {
   test.setTimeout(90_000)
   const client = await confirmedAccount(page.request)
-  fund(client.email, 100)
+  await fund(client.email, 100)
   await signIn(page, client.email)
   await page.goto('/app/face/basket/license-selection/create/')
   const drawer = page.getByRole('dialog', { name: 'Build your own Face SDK subscription' })
@@ -146,10 +146,10 @@ test('buy Face SDK all-in-one for 6 months by card through the sandbox checkout'
 test('a promo code in the checkout: refusals under the input, then applied and cleared', async ({ page }) => {
   test.setTimeout(90_000)
   const suffix = Date.now().toString(36).toUpperCase()
-  cli('promo:create', `FACE10-${suffix}`, '--discount', '10%', '--platform', 'face')
-  cli('promo:create', `NUI5-${suffix}`, '--discount', '5', '--platform', 'nuitrack')
-  cli('promo:create', `OLD-${suffix}`, '--discount', '5', '--expires', '2020-01-01')
-  cli('promo:create', `ONE-${suffix}`, '--discount', '10%', '--platform', 'face', '--max-activations', '1')
+  await portal('promo:create', `FACE10-${suffix}`, '--discount', '10%', '--platform', 'face')
+  await portal('promo:create', `NUI5-${suffix}`, '--discount', '5', '--platform', 'nuitrack')
+  await portal('promo:create', `OLD-${suffix}`, '--discount', '5', '--expires', '2020-01-01')
+  await portal('promo:create', `ONE-${suffix}`, '--discount', '10%', '--platform', 'face', '--max-activations', '1')
   const client = await confirmedAccount(page.request)
   await signIn(page, client.email)
   await page.goto('/app/face/basket/license-selection/')

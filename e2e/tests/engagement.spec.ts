@@ -1,4 +1,4 @@
-import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
+import { apiPost, confirmedAccount, expect, expectAccessible, screenshots, signIn, test, portal } from '../fixtures.ts'
 
 test.describe('the onboarding tour', () => {
   test.use({ tour: true })
@@ -47,7 +47,7 @@ test('feedback from the widget reaches the staff list', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Send feedback' }).click()
   await expect(dialog).toContainText('Thank you!')
   await dialog.getByRole('button', { name: 'Done' }).click()
-  const list = cli('feedback:list')
+  const list = await portal('feedback:list')
   expect(list).toContain(`${client.email}\t5 happy\t/app/face/dashboard/\tThe trial took a minute to start`)
 })
 

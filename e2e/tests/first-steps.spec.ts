@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { screenshots, cli, confirmedAccount, expect, expectAccessible, signIn, test } from '../fixtures.ts'
+import { screenshots, confirmedAccount, expect, expectAccessible, signIn, test, portal } from '../fixtures.ts'
 
 const step = (page: Page) => page.getByRole('region', { name: 'First steps' }).getByTestId('first-step')
 
@@ -41,7 +41,7 @@ test('the first steps advance: nuitrack buy to success by the trial, face fill t
   await page.keyboard.press('Escape')
   await expect(fill).toHaveCount(0)
   // a top-up (here by staff) and the balance refetched: the fill step is done
-  cli('balance:adjust', client.email, '30', '--reason', 'e2e first steps')
+  await portal('balance:adjust', client.email, '30', '--reason', 'e2e first steps')
   await page.reload()
   await expect(step(page)).toHaveAttribute('data-step', 'buy')
   await expect(steps.getByRole('link', { name: 'Go to the basket' })).toHaveAttribute('href', '/app/face/basket/')

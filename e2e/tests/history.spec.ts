@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
+import { apiPost, confirmedAccount, expect, expectAccessible, screenshots, signIn, test, deviceRequest } from '../fixtures.ts'
 
 test("sees the license's history after renaming and activating it", async ({ page }) => {
   // two screens, four screenshots and two axe runs on a shared machine
@@ -14,7 +14,7 @@ test("sees the license's history after renaming and activating it", async ({ pag
 
   const dir = mkdtempSync(join(tmpdir(), 'e2e-history-'))
   const requestFile = join(dir, 'request.txt')
-  cli('license:request', '--serial', 'SN-5150', '--sensor', 'Orbbec Astra', '--reg', 'REG-5150', '--out', requestFile)
+  writeFileSync(requestFile, deviceRequest({ serial: 'SN-5150', sensor: 'Orbbec Astra', reg: 'REG-5150' }))
 
   await page.goto(`/app/nuitrack/dashboard/${id}/info/`)
   const history = page.getByRole('region', { name: 'History' })

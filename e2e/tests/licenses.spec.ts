@@ -1,4 +1,4 @@
-import { cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
+import { confirmedAccount, expect, expectAccessible, screenshots, signIn, test, portal } from '../fixtures.ts'
 
 test('staff hand out licenses; the client filters, pages, renames, makes and resizes a group key, generates and revokes', async ({ page, browser }) => {
   // a long walk through many screens: 40-55 s on a loaded 2-core machine, so it gets room beyond the default 60 s
@@ -8,7 +8,7 @@ test('staff hand out licenses; the client filters, pages, renames, makes and res
   const staffContext = await browser.newContext()
   const staffPage = await staffContext.newPage()
   const staff = await confirmedAccount(staffPage.request)
-  cli('staff:grant', staff.email)
+  await portal('staff:grant', staff.email)
   await signIn(staffPage, staff.email)
   await staffPage.goto('/app/staff/custom-license/perpetual/')
   await expect(staffPage.getByRole('heading', { name: 'Custom licenses' })).toBeVisible()
@@ -37,8 +37,8 @@ test('staff hand out licenses; the client filters, pages, renames, makes and res
   await expect(page.getByRole('link', { name: 'Door cameras' }).first()).toBeVisible()
 
   // a Nuitrack pool: 30 to generate, 25 licenses already made
-  cli('licenses:grant', client.email, 'nuitrack_subscribe', '30', '--os-type', '1')
-  cli('licenses:bulk', client.email, '25')
+  await portal('licenses:grant', client.email, 'nuitrack_subscribe', '30', '--os-type', '1')
+  await portal('licenses:bulk', client.email, '25')
   await page.goto('/app/nuitrack/dashboard/')
   await expect(page.getByTestId('license-row')).toHaveCount(20)
   await expect(page.getByText('Showing 20 of 26')).toBeVisible()
@@ -127,7 +127,7 @@ test('a non-staff client is refused the staff form', async ({ page }) => {
 
 test("a dashboard's first data is asked for once: the route's loader fills the cache the screen reads", async ({ page }) => {
   const client = await confirmedAccount(page.request)
-  cli('licenses:grant', client.email, 'nuitrack_subscribe', '3', '--os-type', '1')
+  await portal('licenses:grant', client.email, 'nuitrack_subscribe', '3', '--os-type', '1')
   await signIn(page, client.email)
   const asked: string[] = []
   page.on('request', (r) => {
@@ -145,8 +145,8 @@ test("a dashboard's first data is asked for once: the route's loader fills the c
 
 test('back from a license returns to where the dashboard was scrolled; a new page opens at its top', async ({ page }) => {
   const client = await confirmedAccount(page.request)
-  cli('licenses:grant', client.email, 'nuitrack_subscribe', '30', '--os-type', '1')
-  cli('licenses:bulk', client.email, '25')
+  await portal('licenses:grant', client.email, 'nuitrack_subscribe', '30', '--os-type', '1')
+  await portal('licenses:bulk', client.email, '25')
   await signIn(page, client.email)
   await page.setViewportSize({ width: 1280, height: 600 })
   await page.goto('/app/nuitrack/dashboard/')

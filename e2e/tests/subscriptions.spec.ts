@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test'
-import { apiPost, cli, confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
+import { apiPost, confirmedAccount, expect, expectAccessible, screenshots, signIn, test, portal } from '../fixtures.ts'
 
 /** A generated license of a product bought (or granted) into the client's default group. */
 async function licenseFromGroup(request: APIRequestContext, product: string): Promise<{ id: number; token: string }> {
@@ -17,7 +17,7 @@ test('a Nuitrack subscription: cancel keeps it active until its end, reactivate 
   const request = page.context().request
   const { email } = await confirmedAccount(request)
   await signIn(page, email)
-  cli('balance:adjust', email, '20', '--reason', 'e2e subscriptions')
+  await portal('balance:adjust', email, '20', '--reason', 'e2e subscriptions')
   const bought = await apiPost(request, '/api/resource/subscribe/', {
     payment_source: 'balance',
     success_url: '/app/nuitrack/license-purchase-success/',
@@ -64,8 +64,8 @@ test('Nuitrack Pro upgraded to AI from its info screen, paid from the balance, k
   const request = page.context().request
   const { email } = await confirmedAccount(request)
   await signIn(page, email)
-  cli('licenses:grant', email, 'nuitrack_online', '1')
-  cli('balance:adjust', email, '100', '--reason', 'e2e upgrade')
+  await portal('licenses:grant', email, 'nuitrack_online', '1')
+  await portal('balance:adjust', email, '100', '--reason', 'e2e upgrade')
   const license = await licenseFromGroup(request, 'nuitrack_online')
 
   await page.goto(`/app/nuitrack/dashboard/${license.id}/info/`)

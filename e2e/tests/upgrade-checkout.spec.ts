@@ -3,7 +3,7 @@ import { apiPost, confirmedAccount, expect, expectAccessible, screenshots, signI
 /**
  * The trial upgrade checkout against the real server and the sandbox provider: the hold while the
  * checkout is open, a cancel that ends it, then a payment that upgrades the license in place.
- * Needs the server's POST /api/license/{id}/upgrade/ (issue 13's upgrades).
+ * Needs the server's POST /api/license/{id}/upgrade/.
  */
 test('a Face Machine trial upgraded from its checkout: on hold while paying, cancel, pay, upgraded in place', async ({ page }) => {
   test.setTimeout(120_000)

@@ -153,8 +153,16 @@ export function postgresDb(url: string, max = 10): Db {
   }
 }
 
-export async function pgliteDb(dataDir?: string): Promise<Db> {
-  const lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create()
+/**
+ * An embedded database in `dataDir`, or in memory without one; `loadDataDir` starts it from a
+ * `dumpDataDir()` snapshot instead of an empty cluster.
+ */
+export async function pgliteDb(dataDir?: string, opts: { loadDataDir?: Blob } = {}): Promise<Db> {
+  return pgliteOver(dataDir ? await PGlite.create(dataDir, opts) : await PGlite.create(opts))
+}
+
+/** The port over a PGlite instance the caller opened (the tests' snapshot maker dumps it afterwards). */
+export function pgliteOver(lite: PGlite): Db {
   // PGlite runs one statement at a time; a queue keeps a transaction's statements together.
   let queue: Promise<unknown> = Promise.resolve()
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {

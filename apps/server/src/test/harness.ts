@@ -1,15 +1,14 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { afterAll, beforeEach, expect } from 'vitest'
+import { afterAll, beforeEach, expect, inject } from 'vitest'
 import { COOKIES } from '@portal/domain'
 import { buildApp } from '../app.ts'
-import { migrate, pgliteDb, postgresDb, type Db } from '../db/db.ts'
+import { pgliteDb, postgresDb, type Db } from '../db/db.ts'
 import { MovableClock } from '../platform/clock.ts'
 import { loadConfig, type Config } from '../platform/config.ts'
-import { seedCatalogue } from '../modules/catalogue/queries.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
 import { insertClient } from '../modules/account/queries.ts'
 import { TEMPLATE_DB, withDatabase } from './global-setup.ts'
@@ -25,7 +24,7 @@ let sharedUrl: string | null = null
 /** The worker's PostgreSQL database URL (null on PGlite), for a second app on the same database. */
 export const workerDatabaseUrl = () => sharedUrl
 
-/** One database per test worker: an in-memory PGlite, or a PostgreSQL copy of the template. */
+/** One database per test worker: an in-memory PGlite from the snapshot, or a PostgreSQL copy of the template. */
 export function workerDb(): Promise<Db> {
   shared ??= (async () => {
     if (DB_KIND === 'postgres') {
@@ -39,10 +38,7 @@ export function workerDb(): Promise<Db> {
       sharedUrl = withDatabase(url, name)
       return postgresDb(sharedUrl, 20)
     }
-    const db = await pgliteDb()
-    await migrate(db)
-    await seedCatalogue(db)
-    return db
+    return pgliteDb(undefined, { loadDataDir: new Blob([readFileSync(inject('pgliteSnapshot'))]) })
   })()
   return shared
 }

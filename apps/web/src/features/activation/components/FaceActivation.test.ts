@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { licenseView } from '../../../test/utils.tsx'
+import { licenseView } from '../../../test/fixtures.ts'
 import { activationMode } from './FaceActivation.tsx'
 
 const activation = (id: number) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { STATUS_TABS, buildRows, productMatches } from './filters.ts'
 import type { GroupView, LicenseView } from '@portal/domain'
-import { groupView, licenseView } from '../../../test/utils.tsx'
+import { groupView, licenseView } from '../../../test/fixtures.ts'
 
 const lic = (id: number, product: string, status: LicenseView['state'], type: LicenseView['type'] = 'nuitrack') =>
   licenseView({ id, type, license_status: status === 'paused' ? 'new' : status, state: status, is_trial: false, config: { product } })

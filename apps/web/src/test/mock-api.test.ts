@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '@portal/domain'
-import { json, licenseView, mockApi, profile, takeUnexpectedCalls } from './utils.tsx'
+import { licenseView, profile } from './fixtures.ts'
+import { json, mockApi, takeUnexpectedCalls } from './mock-api.ts'
 
 describe('the test fetch', () => {
   it('answers the declared routes, with path parameters and the query string kept', async () => {

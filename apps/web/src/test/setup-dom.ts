@@ -1,0 +1,47 @@
+import '@testing-library/jest-dom/vitest'
+import { afterEach } from 'vitest'
+import { cleanup, configure } from '@testing-library/react'
+import { errorStore } from '../lib/error-store.ts'
+
+// every screen is a lazy screen: a test's first visit to one transforms and imports its module, slower than
+// the one second findBy… waits by default
+configure({ asyncUtilTimeout: 5000 })
+
+// Mantine reads these browser APIs that jsdom lacks
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  // the tests' browser asks for reduced motion: Mantine's dialogs and menus open and close without
+  // timed transitions, whose frames could otherwise land in the middle of another act()
+  value: (query: string) => ({
+    matches: query.includes('prefers-reduced-motion: reduce'),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+})
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver
+window.HTMLElement.prototype.scrollIntoView = () => {}
+// Mantine's autosizing textarea listens for web fonts loading
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() })
+window.scrollTo = (() => {}) as typeof window.scrollTo
+
+// runs before setup.ts's checks (after-hooks run in reverse order): what unmounting logs is checked too
+afterEach(() => {
+  cleanup()
+  // the error modal's store is a module singleton: a modal left open must not reach the next test
+  errorStore.close()
+  // what a test's session remembered (the first steps, a remembered path) must not reach the next test
+  sessionStorage.clear()
+  document.cookie.split(';').forEach((c) => {
+    document.cookie = `${c.split('=')[0]!.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`
+  })
+})
