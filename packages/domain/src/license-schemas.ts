@@ -81,10 +81,13 @@ export function staffCustomTags(order: {
   return { ok: true, tags: merged }
 }
 
+/** How many licenses staff make in one go, at most (the form says it at its Count field). */
+export const STAFF_LICENSE_COUNT_MAX = 1000
+
 export const staffLicenseBody = z
   .object({
     title: titleField,
-    count: boundedInt().min(1, 'count_min_error').max(1000, 'count_max_error'),
+    count: boundedInt().min(1, 'count_min_error').max(STAFF_LICENSE_COUNT_MAX, 'count_max_error'),
     client_email: text().trim().min(1, 'email_empty_error').max(150, 'email_max_length_error').email('email_validation_error'),
     config: z.object({
       product: productSchema,

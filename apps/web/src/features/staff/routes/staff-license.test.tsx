@@ -39,6 +39,22 @@ describe('staff custom-license form', () => {
     expect(title).not.toHaveAttribute('aria-invalid', 'true')
   })
 
+  it('says the count the API allows at the Count field, and refuses more there', async () => {
+    setLogged()
+    const calls = backend(true)
+    renderApp('/app/staff/custom-license/perpetual/')
+    await screen.findByRole('heading', { name: 'Custom licenses' })
+    const count = field('Count')
+    expect(count).toHaveAttribute('maxlength', '4')
+    expect(screen.getByTestId('count-limit')).toHaveTextContent('1 to 1,000')
+    fireEvent.change(field('Title'), { target: { value: 'Door cameras' } })
+    fireEvent.change(field('User e-mail'), { target: { value: 'buyer@example.com' } })
+    fireEvent.change(count, { target: { value: '1001' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+    await waitFor(() => expect(count).toHaveAccessibleDescription('Make at most 1000 licenses at a time'))
+    expect(calls.some((c) => c.url === '/api/resource/custom/create/')).toBe(false)
+  })
+
   it('a subscription without validity says so at the Validity field; a bad e-mail at the e-mail', async () => {
     setLogged()
     backend(true)

@@ -26,6 +26,7 @@ import {
   EXCLUSIVE_LOCKS,
   LICENSE_TITLE_MAX,
   PLATFORM_ARCHITECTURES,
+  STAFF_LICENSE_COUNT_MAX,
   VALIDITY_UNITS,
   checkStaffValidity,
   enabledLockOptions,
@@ -41,6 +42,7 @@ import { PageTitle } from '../../../components/PageTitle.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
+import { formatCount } from '../../../lib/format.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
 
 type Variant = 'perpetual' | 'subscription'
@@ -281,10 +283,17 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
             />
             <TextInput
               label={t('Count')}
+              // the limit the API allows, said at the field; the rule's own message names it on a refusal
+              rightSection={
+                <Text size="xs" c="dimmed" data-testid="count-limit">
+                  {t('1 to {{max}}', { max: formatCount(STAFF_LICENSE_COUNT_MAX) })}
+                </Text>
+              }
+              rightSectionWidth={72}
               data-field="count"
               inputMode="numeric"
               value={count}
-              maxLength={30}
+              maxLength={String(STAFF_LICENSE_COUNT_MAX).length}
               onChange={(e) => edit('count', setCount)(digits(e.currentTarget.value))}
               error={errors.count}
               required
