@@ -1,6 +1,19 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { faceGroupView, faceLicenseView, groupView, json, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
+import { SUPPORT_EMAIL } from '@portal/domain'
+import {
+  faceGroupView,
+  faceLicenseView,
+  groupView,
+  json,
+  mockApi,
+  profile,
+  renderApp,
+  seededPrices,
+  setLogged,
+  signedInRoutes,
+  licenseListAnswer,
+} from '../../../test/utils.tsx'
 
 describe('pre-info: generating a license from a group', () => {
   it('the last license of a group lands on its info page and stays there', async () => {
@@ -82,10 +95,14 @@ describe('pre-info: the group upgrade to AI', () => {
 
   it('a group upgraded by support has no checkout, only the way to support; other groups have no upgrade', async () => {
     setLogged()
-    mockApi(signedInRoutes({ groups: [proGroup({ upgradeable: { toAI: 'bySupport' } })] }))
+    mockApi(signedInRoutes({ profile: { ...profile(), prices: seededPrices() }, groups: [proGroup({ upgradeable: { toAI: 'bySupport' } })] }))
     const view = renderApp('/app/nuitrack/dashboard/12/pre-info/')
     expect(await screen.findByRole('link', { name: 'contact support' })).toHaveAttribute('href', '/api/service/redirect/?service=freshdesk')
     expect(screen.queryByRole('link', { name: 'Upgrade to AI' })).toBeNull()
+    // as on the license screen: the mail to support with the group named, and what the upgrade costs
+    const mail = screen.getByRole('link', { name: `write to ${SUPPORT_EMAIL}` })
+    expect(mail.getAttribute('href')).toMatch(new RegExp(`^mailto:${SUPPORT_EMAIL}\\?subject=Upgrade%20of%20group%20%2312%20to%20Nuitrack%20AI&body=`))
+    expect(await screen.findByTestId('upgrade-cost')).toHaveTextContent('The upgrade to Nuitrack AI costs $99.90 a license.')
     view.unmount()
 
     mockApi(signedInRoutes({ groups: [faceGroupView()] }))

@@ -8,11 +8,14 @@ import {
   LICENSE_TITLE_MAX,
   OS_TYPES,
   PLATFORM_TITLES,
+  SUPPORT_EMAIL,
   SUPPORT_SERVICE,
+  aiUpgradeSoldAs,
   groupOnHold,
   newLicenseBody,
   productRecord,
   productTitle,
+  upgradePriceCents,
   type GroupView,
   type LicenseView,
   type Platform,
@@ -24,6 +27,9 @@ import { notifySuccess } from '../../../lib/notify.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { errorStore } from '../../../lib/error-store.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'
+import { formatCents } from '../../../lib/format.ts'
+import { priceRowsOf } from '../../../lib/prices.ts'
+import { useProfile } from '../../../lib/use-profile.ts'
 
 /**
  * /{platform}/dashboard/{groupId}/pre-info/: a group slot without a license yet. Nuitrack has its own
@@ -72,8 +78,15 @@ type OnGenerated = (license: LicenseView) => void
  */
 function UpgradeEntry({ group, platform, holded }: { group: GroupView; platform: Platform; holded: boolean }) {
   const { t } = useTranslation()
+  const profile = useProfile()
   const to = productRecord(group.product)?.upgrade?.to
   if (!group.upgradeable.toAI || !to) return null
+  // what one license's upgrade costs, as the license screen says it
+  const soldAs = aiUpgradeSoldAs(group.product)
+  const cents = soldAs && profile.data ? upgradePriceCents(soldAs, priceRowsOf(profile.data.prices)) : null
+  const subject = t('Upgrade of group #{{id}} to Nuitrack AI', { id: group.id })
+  const body = t('Please upgrade the licenses of my group "{{title}}" (#{{id}}) from Nuitrack Pro to Nuitrack AI.', { title: group.title, id: group.id })
+  const mailto = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="upgrade-title">
       <Stack gap="sm" align="flex-start">
@@ -92,12 +105,31 @@ function UpgradeEntry({ group, platform, holded }: { group: GroupView; platform:
             </Button>
           )
         ) : (
-          <Text size="sm">
-            <Trans
-              defaults="This upgrade is done by our support team: <support>contact support</support>."
-              components={{ support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit /> }}
-            />
-          </Text>
+          <>
+            {cents !== null && (
+              <Text size="sm" data-testid="upgrade-cost">
+                {t('The upgrade to Nuitrack AI costs {{price}} a license.', { price: formatCents(cents) })}
+              </Text>
+            )}
+            <Text size="sm">
+              {t('This upgrade is done by our support team:')}{' '}
+              {holded ? (
+                <Text span fw={600}>
+                  {t('write to {{email}}', { email: SUPPORT_EMAIL })}
+                </Text>
+              ) : (
+                <Anchor href={mailto} inherit>
+                  {t('write to {{email}}', { email: SUPPORT_EMAIL })}
+                </Anchor>
+              )}
+            </Text>
+            <Text size="sm">
+              <Trans
+                defaults="Questions first? <support>contact support</support>."
+                components={{ support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform])} target="_blank" rel="noopener noreferrer" inherit /> }}
+              />
+            </Text>
+          </>
         )}
       </Stack>
     </Card>
