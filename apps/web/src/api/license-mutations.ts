@@ -6,6 +6,7 @@ import { licenseHistoryQueryOptions } from '../features/activity/api/license-his
 import { activateWorkspace } from './activate-workspace.ts'
 import { cancelSubscription } from './cancel-subscription.ts'
 import { profileQueryOptions } from '../lib/auth.ts'
+import { hideIfUnavailable, licenseActionKey, type LicenseAction } from '../lib/hidden-actions.ts'
 import { groupsQueryOptions } from './groups.ts'
 import { reactivateSubscription, type ReactivateBody } from './reactivate-subscription.ts'
 import {
@@ -45,22 +46,38 @@ function dropLicense(qc: QueryClient, id: number) {
   void qc.invalidateQueries({ queryKey: licensePagesKey() })
 }
 
-const useLicenseMutation = <A>(fn: (args: A) => Promise<LicenseView>) => {
+/**
+ * A mutation of one license. With `action`, a refusal as action_unavailable (9febaea3) hides that
+ * action of the license wherever it is shown; the error modal says why.
+ */
+const useLicenseMutation = <A>(fn: (args: A) => Promise<LicenseView>, action?: { name: LicenseAction; id: (args: A) => number }) => {
   const qc = useQueryClient()
-  return useMutation({ mutationFn: fn, onSuccess: (view) => putLicense(qc, view) })
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (view) => putLicense(qc, view),
+    onError: (err, args) => {
+      if (action) hideIfUnavailable(err, licenseActionKey(action.id(args), action.name))
+    },
+  })
 }
 
+const byId = (id: number) => id
+const byArgsId = ({ id }: { id: number }) => id
+
 export const useRenameLicense = () => useLicenseMutation(({ id, title }: { id: number; title: string }) => renameLicense(id, title))
-export const usePauseLicense = () => useLicenseMutation(pauseLicense)
-export const useResumeLicense = () => useLicenseMutation(resumeLicense)
-export const useActivateOffline = () => useLicenseMutation(({ id, input }: { id: number; input: OfflineInput }) => activateOffline(id, input))
-export const useReleaseDevice = () => useLicenseMutation(({ id, deviceId }: { id: number; deviceId: number }) => releaseDevice(id, deviceId))
+export const usePauseLicense = () => useLicenseMutation(pauseLicense, { name: 'pause', id: byId })
+export const useResumeLicense = () => useLicenseMutation(resumeLicense, { name: 'resume', id: byId })
+export const useActivateOffline = () =>
+  useLicenseMutation(({ id, input }: { id: number; input: OfflineInput }) => activateOffline(id, input), { name: 'activate', id: byArgsId })
+export const useReleaseDevice = () =>
+  useLicenseMutation(({ id, deviceId }: { id: number; deviceId: number }) => releaseDevice(id, deviceId), { name: 'release-device', id: byArgsId })
 
 /** Revoking frees the license's place in its group: the license goes, the group's counts change. */
 export function useReleaseLicense() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: releaseLicense,
+    onError: (err, id) => hideIfUnavailable(err, licenseActionKey(id, 'revoke')),
     onSuccess: (_answer, id) => {
       dropLicense(qc, id)
       return qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
 import { errorStore } from '../lib/error-store.ts'
+import { hiddenActions } from '../lib/hidden-actions.ts'
 
 // every screen is a lazy screen: a test's first visit to one transforms and imports its module, slower than
 // the one second findBy… waits by default
@@ -39,6 +40,8 @@ afterEach(() => {
   cleanup()
   // the error modal's store is a module singleton: a modal left open must not reach the next test
   errorStore.close()
+  // so are the actions the server said are unavailable
+  hiddenActions.clear()
   // what a test's session remembered (the first steps, a remembered path) must not reach the next test
   sessionStorage.clear()
   document.cookie.split(';').forEach((c) => {

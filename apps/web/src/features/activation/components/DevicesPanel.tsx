@@ -3,6 +3,7 @@ import { Button, Card, Group, Modal, Table, Text, Title, VisuallyHidden } from '
 import { useTranslation } from 'react-i18next'
 import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '@portal/domain'
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
+import { licenseActionKey, useActionHidden } from '../../../lib/hidden-actions.ts'
 import { formatDayTime } from '../../../lib/format.ts'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
@@ -12,6 +13,7 @@ const when = (d: string | null) => (d ? formatDayTime(d) : '—')
 export function DevicesPanel({ license }: { license: LicenseView }) {
   const { t } = useTranslation()
   const releaseDevice = useReleaseDevice()
+  const releaseHidden = useActionHidden(licenseActionKey(license.id, 'release-device'))
   const [target, setTarget] = useState<Activation | null>(null)
   const [busy, setBusy] = useState(false)
   const release = async () => {
@@ -68,9 +70,11 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
                   <Table.Td>{when(d.first_seen)}</Table.Td>
                   <Table.Td>{when(d.last_seen)}</Table.Td>
                   <Table.Td>
-                    <Button size="xs" variant="light" color="red" onClick={() => setTarget(d)} disabled={license.status === 2}>
-                      {t('Release')}
-                    </Button>
+                    {!releaseHidden && (
+                      <Button size="xs" variant="light" color="red" onClick={() => setTarget(d)} disabled={license.status === 2}>
+                        {t('Release')}
+                      </Button>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}

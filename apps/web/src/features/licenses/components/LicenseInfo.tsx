@@ -29,6 +29,7 @@ import { Field, SubscriptionPanel } from './SubscriptionPanel.tsx'
 import { AiUpgradePanel, TrialUpgradeButton } from './UpgradePanel.tsx'
 import { FaceMachinePlanPanel } from './FaceMachinePlanPanel.tsx'
 import { formatDate, formatDayTime } from '../../../lib/format.ts'
+import { licenseActionKey, useActionHidden } from '../../../lib/hidden-actions.ts'
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
@@ -64,7 +65,10 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
   const trial = showsAsTrial(license)
   const months = license.lifetime ? termMonths({ product: license.config.product, config: license.config }) : null
   // a stopped or ended cloud subscription comes back through its notice in the subscription block
-  const pausable = cloud && !paused && license.subscription_status !== 'cancelled' && phase !== 'stopped' && phase !== 'cancelled'
+  const pauseHidden = useActionHidden(licenseActionKey(license.id, 'pause'))
+  const resumeHidden = useActionHidden(licenseActionKey(license.id, 'resume'))
+  const revokeHidden = useActionHidden(licenseActionKey(license.id, 'revoke'))
+  const pausable = !pauseHidden && cloud && !paused && license.subscription_status !== 'cancelled' && phase !== 'stopped' && phase !== 'cancelled'
   const resume = (
     <Button
       onClick={() =>
@@ -159,7 +163,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
               )
             )}
             <Group gap="sm">
-              {resume}
+              {!resumeHidden && resume}
               <TrialUpgradeButton license={license} platform={platform} onHold={onHold} />
             </Group>
           </Stack>
@@ -268,7 +272,7 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
                 />
               </Text>
             )}
-            {revocable ? (
+            {revokeHidden ? null : revocable ? (
               <Button color="red" variant="light" onClick={() => setConfirmRevoke(true)} disabled={onHold}>
                 {t('Revoke the license')}
               </Button>

@@ -36,6 +36,23 @@ function serve(initial: LicenseView) {
 const badge = () => within(screen.getByRole('heading', { level: 1 }).parentElement!).getByTestId('status-badge')
 
 describe('pausing a cloud subscription', () => {
+  it('a pause the server says is unavailable (9febaea3) shows the error and hides the action', async () => {
+    setLogged()
+    mockApi({
+      ...signedInRoutes(),
+      'GET /api/license/5/': () => json(200, trial(false)),
+      'GET /api/license/': (c) => licenseListAnswer([trial(false)], c.url),
+      'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
+      'POST /api/license/5/pause/': () => json(400, { error_code: ERRORS.action_unavailable.code, error: ERRORS.action_unavailable.message }),
+    })
+    renderApp('/app/face-machine/dashboard/5/info/')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Pause the trial' }))
+    await user.click(within(await screen.findByRole('dialog', { name: 'Pause this trial?' })).getByRole('button', { name: 'Pause the trial' }))
+    expect(await screen.findByText(ERRORS.action_unavailable.message)).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Pause the trial' })).toBeNull())
+  })
+
   it('asks first, names the consequences, and cancelling (button or Escape) pauses nothing', async () => {
     setLogged()
     const { posts } = serve(trial(false))

@@ -18,9 +18,14 @@ describe('dashboard: the lazily loaded first steps and empty table', () => {
 
   it('a new client sees the loading state, then the first steps and the empty table at once', async () => {
     setLogged()
-    mockApi(signedInRoutes())
+    // the list answers once the test has seen the loading state: a fast answer cannot skip it
+    let answer = () => {}
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    const routes = signedInRoutes()
+    mockApi({ ...routes, 'GET /api/license/': async (c) => (await held, routes['GET /api/license/']!(c)) })
     renderApp('/app/nuitrack/dashboard/')
     expect(await screen.findByLabelText('Loading licenses')).toBeInTheDocument()
+    answer()
     expect(await screen.findByRole('region', { name: 'First steps' })).toBeInTheDocument()
     // the same commit: nothing moves once the first steps are there
     expect(screen.getByText('You have no licenses yet')).toBeInTheDocument()
