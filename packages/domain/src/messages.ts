@@ -34,6 +34,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   product_filter_error: 'Not a product filter of this platform',
   // money (money.ts)
   refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
+  refill_whole_dollars_error: 'Whole dollars only: enter the amount without cents',
   return_url_error: 'The return address must be a page of this portal',
   // the feedback widget (feedback.ts)
   feedback_emotion_required: 'Please choose how you feel about the portal',

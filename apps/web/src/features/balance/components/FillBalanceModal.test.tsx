@@ -57,8 +57,25 @@ describe('fill-balance modal', () => {
   it('takes whole dollars of at most 6 digits', async () => {
     const { amount, user } = await openFromMenu()
     await user.clear(amount)
-    await user.type(amount, '12.5x34567890')
-    expect(amount).toHaveValue('125345')
+    await user.type(amount, '1x234567890')
+    expect(amount).toHaveValue('123456')
+  })
+
+  it('refuses cents in words next to the field, never joining them into the dollars', async () => {
+    const { dialog, amount, user } = await openFromMenu()
+    // the field has the focus when the dialog opens, its prefilled 100 selected: what is typed replaces it
+    await waitFor(() => expect(amount).toHaveFocus())
+    await user.keyboard('25.50')
+    expect(amount).toHaveValue('25.50')
+    expect(amount).toHaveAccessibleDescription(/Whole dollars only: enter the amount without cents/)
+    expect(within(dialog).getByRole('button', { name: 'Pay by card' })).toBeDisabled()
+    expect(within(dialog).getByRole('button', { name: 'PayPal' })).toBeDisabled()
+    expect(within(dialog).getByTestId('whole-dollars')).toHaveTextContent('.00')
+    await user.clear(amount)
+    await user.type(amount, '25')
+    expect(amount).toHaveValue('25')
+    expect(amount).not.toHaveAccessibleDescription(/Whole dollars only/)
+    expect(within(dialog).getByRole('button', { name: 'Pay by card' })).toBeEnabled()
   })
 
   it('pays by card: the refill body names the platform pages, then the browser goes to the checkout', async () => {
@@ -141,13 +158,12 @@ describe('fill-balance modal', () => {
 })
 
 describe('the starting amount', () => {
-  it('is 100, the shortfall (at least 20), or an asked amount the rules take', () => {
+  it('is 100, the shortfall (at least 20), or the asked amount as asked (the field says when it is below the minimum)', () => {
     expect(startingAmount({})).toBe(100)
     expect(startingAmount({ shortfallCents: 500 })).toBe(20)
     expect(startingAmount({ shortfallCents: 12_001 })).toBe(121)
     expect(startingAmount({ amount: 250 })).toBe(250)
-    expect(startingAmount({ amount: 5 })).toBe(100)
-    expect(startingAmount({ amount: 1_000_000 })).toBe(100)
-    expect(startingAmount({ amount: 30, shortfallCents: 5_000 })).toBe(50)
+    expect(startingAmount({ amount: 5 })).toBe(5)
+    expect(startingAmount({ amount: 30, shortfallCents: 5_000 })).toBe(30)
   })
 })

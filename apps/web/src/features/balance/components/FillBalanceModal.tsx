@@ -30,14 +30,28 @@ export const topUpForm = (shortfall: Cents) =>
   z.object({
     amount: z
       .string()
+      // cents are refused in words of their own, before any other rule
+      .refine((v) => !/[.,]/.test(v), { message: 'refill_whole_dollars_error', abort: true })
       .regex(/^\d+$/, 'refill_amount_error')
       .transform(Number)
       .pipe(refillBody.shape.amount.refine((n) => topUpProblem(n, shortfall) === null, 'refill_amount_error')),
   })
 
-/** The amount the modal starts with: the one asked for when the rules take it, else 100 or the shortfall. */
+/**
+ * The amount the modal starts with: the one asked for (whole dollars), as asked, even below the
+ * minimum, which the field then shows in red; else 100 or the shortfall.
+ */
 export function startingAmount({ amount, shortfallCents = 0 }: FillBalanceRequest): number {
-  return amount !== undefined && topUpProblem(amount, shortfallCents) === null ? amount : topUpDefault(shortfallCents)
+  return amount !== undefined ? amount : topUpDefault(shortfallCents)
+}
+
+/**
+ * What the amount field keeps of what was typed: digits, and a decimal point or comma as typed, so
+ * that the field says cents are refused (whole dollars only) instead of joining "25.50" into 2550.
+ */
+export function typedAmount(typed: string): string {
+  const kept = typed.replace(/[^\d.,]/g, '')
+  return kept.slice(0, /[.,]/.test(kept) ? TOP_UP_MAX_DIGITS + 3 : TOP_UP_MAX_DIGITS)
 }
 
 /** The fill-balance modal of the whole app: open it with `openFillBalance()` from lib/fill-balance.ts. */
@@ -63,7 +77,7 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
   const form = useSchemaForm(topUpForm(shortfall), { amount: String(startingAmount(request)) })
   const [paying, setPaying] = useState<ExternalPaymentSource | null>(null)
 
-  const amount = form.values.amount === '' ? NaN : Number(form.values.amount)
+  const amount = /^\d+$/.test(form.values.amount) ? Number(form.values.amount) : NaN
   const belowMinimum = !(amount >= minimum)
   const platform = isPlatform(param) ? param : 'nuitrack'
   const here = `${location.pathname}${location.search}`
@@ -101,11 +115,22 @@ function FillBalanceForm({ request }: { request: FillBalanceRequest }) {
         <TextInput
           label={t('Amount, USD')}
           leftSection="$"
+          rightSection={
+            <Text size="xs" c="dimmed" data-testid="whole-dollars">
+              {t('.00')}
+            </Text>
+          }
           inputMode="numeric"
           autoComplete="off"
-          maxLength={TOP_UP_MAX_DIGITS}
+          maxLength={TOP_UP_MAX_DIGITS + 3}
           {...form.getInputProps('amount')}
-          onChange={(e) => form.setFieldValue('amount', e.currentTarget.value.replace(/\D/g, '').slice(0, TOP_UP_MAX_DIGITS))}
+          // the prefilled amount is selected, so what is typed replaces it
+          onFocus={(e) => e.currentTarget.select()}
+          onChange={(e) => {
+            const typed = typedAmount(e.currentTarget.value)
+            form.setFieldValue('amount', typed)
+            if (/[.,]/.test(typed)) form.setFieldError('amount', 'refill_whole_dollars_error')
+          }}
           description={
             <Text span inherit c={belowMinimum ? 'var(--mantine-color-error)' : undefined} fw={belowMinimum ? 600 : undefined} data-below={belowMinimum}>
               {t('Minimum amount: {{amount}}', { amount: formatUsd(minimum) })}

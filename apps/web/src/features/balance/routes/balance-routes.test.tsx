@@ -17,8 +17,18 @@ describe('/app/{platform}/add-funds/', () => {
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/'))
   })
 
-  it('an amount the rules refuse (or none) starts at the default 100', async () => {
-    for (const path of ['/app/nuitrack/add-funds/?amount=5', '/app/nuitrack/add-funds/?amount=abc', '/app/nuitrack/add-funds/']) {
+  it('?amount=5 prefills 5 with the minimum in red and payment disabled, never a silent 100', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    renderApp('/app/nuitrack/add-funds/?amount=5')
+    const dialog = await screen.findByRole('dialog', { name: 'Add funds' })
+    expect(within(dialog).getByLabelText('Amount, USD')).toHaveValue('5')
+    expect(within(dialog).getByText('Minimum amount: $20.00')).toHaveAttribute('data-below', 'true')
+    expect(within(dialog).getByRole('button', { name: 'Pay by card' })).toBeDisabled()
+  })
+
+  it('no amount, or one that is not whole dollars, starts at the default 100', async () => {
+    for (const path of ['/app/nuitrack/add-funds/?amount=abc', '/app/nuitrack/add-funds/?amount=25.50', '/app/nuitrack/add-funds/']) {
       setLogged()
       mockApi(signedInRoutes())
       const app = renderApp(path)
