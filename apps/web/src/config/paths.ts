@@ -105,6 +105,16 @@ export const paths = {
 
 /** The query a top-up's unpaid return carries: the shell tells the customer, and takes it off the address. */
 export const TOP_UP_NOT_PAID = { name: 'topup', value: 'not-paid' } as const
+/** The same for a purchase's card or PayPal checkout left unpaid (declined or cancelled). */
+export const PURCHASE_NOT_PAID = { name: 'payment', value: 'not-paid' } as const
+
+/** An address of this app with a query added (a checkout's unpaid return). */
+export function withQuery(path: string, query: { name: string; value: string }): string {
+  const [pathname, search = ''] = path.split('?') as [string, string?]
+  const params = new URLSearchParams(search)
+  params.set(query.name, query.value)
+  return `${pathname}?${params.toString()}`
+}
 
 /** The helpdesk (or cloud service) redirect, optionally about one license. */
 export const supportUrl = (service: string, licenseId?: number | string) =>

@@ -43,6 +43,17 @@ describe('the shell', () => {
     expect(screen.getAllByText('The top-up was not paid')).toHaveLength(1)
   })
 
+  it("a purchase's unpaid return to its checkout says the payment was not completed and the basket is kept, once", async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const app = renderApp('/app/nuitrack/basket/checkout/?payment=not-paid')
+    expect(await screen.findByText('The payment was not completed')).toBeInTheDocument()
+    expect(screen.getByText(/declined or cancelled, and nothing was charged\. Your basket is kept/)).toBeInTheDocument()
+    await waitFor(() => expect(app.location().search).toBe(''))
+    expect(app.location().pathname).toBe('/app/nuitrack/basket/checkout/')
+    expect(screen.getAllByText('The payment was not completed')).toHaveLength(1)
+  })
+
   it("a dialog's code loads when it first opens: the feedback dialog is not in the page before", async () => {
     setLogged()
     mockApi(signedInRoutes())

@@ -6,7 +6,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router'
 import { PLATFORMS, PLATFORM_TITLES, displayName } from '@portal/domain'
 import { formatUsd } from '../../lib/format.ts'
 import { PORTAL_VERSION } from '../../lib/version.ts'
-import { TOP_UP_NOT_PAID, external, paths } from '../../config/paths.ts'
+import { PURCHASE_NOT_PAID, TOP_UP_NOT_PAID, external, paths } from '../../config/paths.ts'
 import { notifyNotice } from '../../lib/notify.ts'
 import { useWhatsNewOnRelease } from '../../features/changelog/components/use-whats-new-on-release.ts'
 import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
@@ -49,7 +49,7 @@ export function Shell() {
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
-  useTopUpNotPaidNotice()
+  useNotPaidNotice()
   // below the breakpoint the open menu covers the page: the keyboard goes into it, and Escape
   // closes it and comes back to the burger
   const burger = useRef<HTMLButtonElement>(null)
@@ -222,19 +222,28 @@ function useTour(email: string | undefined, pathname: string) {
 }
 
 /**
- * A top-up's checkout that was left unpaid (cancelled, or declined) comes back with TOP_UP_NOT_PAID: the
- * customer is told that nothing was charged, once, and the address loses the query (a reload does not
- * say it again).
+ * A checkout that was left unpaid (cancelled, or declined) comes back with TOP_UP_NOT_PAID (a top-up)
+ * or PURCHASE_NOT_PAID (a purchase, back on its checkout with the basket kept): the customer is told
+ * that nothing was charged, once, and the address loses the query (a reload does not say it again).
  */
-function useTopUpNotPaidNotice() {
+function useNotPaidNotice() {
   const { t } = useTranslation()
   const { pathname, search } = useLocation()
   const navigate = useNavigate()
   useEffect(() => {
     const params = new URLSearchParams(search)
-    if (params.get(TOP_UP_NOT_PAID.name) !== TOP_UP_NOT_PAID.value) return
-    notifyNotice(t('The top-up was not paid'), t('Nothing was charged, and your balance is as it was. You can try again with Add funds.'))
+    const topUp = params.get(TOP_UP_NOT_PAID.name) === TOP_UP_NOT_PAID.value
+    const purchase = params.get(PURCHASE_NOT_PAID.name) === PURCHASE_NOT_PAID.value
+    if (!topUp && !purchase) return
+    if (topUp) notifyNotice(t('The top-up was not paid'), t('Nothing was charged, and your balance is as it was. You can try again with Add funds.'))
+    if (purchase) {
+      notifyNotice(
+        t('The payment was not completed'),
+        t('The card or PayPal payment was declined or cancelled, and nothing was charged. Your basket is kept: choose how to pay and try again.'),
+      )
+    }
     params.delete(TOP_UP_NOT_PAID.name)
+    params.delete(PURCHASE_NOT_PAID.name)
     const rest = params.toString()
     navigate(`${pathname}${rest ? `?${rest}` : ''}`, { replace: true })
   }, [pathname, search, navigate, t])

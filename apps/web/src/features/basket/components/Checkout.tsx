@@ -22,7 +22,7 @@ import { formatCents } from '../../../lib/format.ts'
 import { ApiError } from '../../../lib/api-client.ts'
 import { leave } from '../../../lib/leave.ts'
 import { openFillBalance } from '../../../lib/fill-balance.ts'
-import { paths } from '../../../config/paths.ts'
+import { PURCHASE_NOT_PAID, paths, withQuery } from '../../../config/paths.ts'
 import { PURCHASE_PROMO_ERRORS, buy, subscribe, type PurchaseBody } from '../api/purchase.ts'
 import { useRefreshProfile } from '../api/refresh.ts'
 import { isSubscription, osTypesOf, type ShownLine } from './catalogue.ts'
@@ -242,7 +242,8 @@ function PaymentStep({
     const body: PurchaseBody = {
       payment_source: method,
       success_url: paths.licensePurchaseSuccess(platform),
-      cancel_url: here,
+      // a card or PayPal payment left unpaid comes back here, where the shell says so
+      cancel_url: withQuery(here, PURCHASE_NOT_PAID),
       items: lines.map((l) => ({ config: l.config, count: l.count })),
       ...(promo ? { promocode: promo.promocode } : {}),
     }

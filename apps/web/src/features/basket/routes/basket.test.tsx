@@ -183,7 +183,7 @@ describe('checkout', () => {
     expect(sent!.body).toEqual({
       payment_source: 'balance',
       success_url: '/app/face/license-purchase-success/',
-      cancel_url: '/app/face/basket/checkout/',
+      cancel_url: '/app/face/basket/checkout/?payment=not-paid',
       items: [{ config: { product: 'face_online_subscribe', license_expire_delta: 2_592_000 }, count: 2 }],
     })
     expect(await screen.findByText('Your licenses will be added soon. This may take some time.')).toBeInTheDocument()
@@ -219,7 +219,7 @@ describe('checkout', () => {
     await waitFor(() => expect(go).toHaveBeenCalledWith('/api/payments/sandbox/s1/'))
     expect(sent!.body).toMatchObject({
       payment_source: 'paypal',
-      cancel_url: '/app/nuitrack/basket/checkout/subscriptions/ai/',
+      cancel_url: '/app/nuitrack/basket/checkout/subscriptions/ai/?payment=not-paid',
       items: [{ config: { product: 'nuitrack_ai_perpetual', license_expire_delta: null, os_type: 1 }, count: 1 }],
     })
   })
