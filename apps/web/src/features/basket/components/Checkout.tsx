@@ -10,6 +10,7 @@ import {
   balanceCanPay,
   discountedTotal,
   orderTotalCents,
+  pricePerTerm,
   shortfallCents,
   stepperValue,
   OS_TYPES,
@@ -106,7 +107,7 @@ export function OrderSummary({
   loading,
   empty,
 }: {
-  lines: Pick<ShownLine, 'key' | 'title' | 'count' | 'unit_cents' | 'amount_cents'>[]
+  lines: (Pick<ShownLine, 'key' | 'title' | 'count' | 'unit_cents' | 'amount_cents'> & Partial<Pick<ShownLine, 'renews_every_months'>>)[]
   subtotal: Cents
   total: Cents
   promo: AppliedPromo | null
@@ -131,16 +132,28 @@ export function OrderSummary({
       ) : (
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {lines.map((l) => (
-            <Group key={l.key} component="li" justify="space-between" wrap="nowrap" align="flex-start">
-              <Text size="sm">
-                {t(l.title)} × {l.count}
-              </Text>
-              <Text size="sm" fw={500}>
-                {l.unit_cents === null ? t('Not for sale') : formatCents(l.amount_cents)}
-              </Text>
-            </Group>
+            <li key={l.key}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Text size="sm">
+                  {t(l.title)} × {l.count}
+                </Text>
+                <Text size="sm" fw={500}>
+                  {l.unit_cents === null ? t('Not for sale') : formatCents(l.amount_cents)}
+                </Text>
+              </Group>
+              {l.unit_cents !== null && l.renews_every_months && (
+                <Text size="xs" c="dimmed" data-testid="renewal-note">
+                  {t('Then {{price}} until you cancel.', { price: pricePerTerm(formatCents(l.amount_cents), l.renews_every_months) })}
+                </Text>
+              )}
+            </li>
           ))}
         </Stack>
+      )}
+      {promo && lines.some((l) => l.renews_every_months) && (
+        <Text size="xs" c="dimmed" mt="xs" data-testid="promo-first-period">
+          {t('The promo code applies to the first period only; renewals are charged at the full price.')}
+        </Text>
       )}
       <Divider my="sm" />
       {promo && (

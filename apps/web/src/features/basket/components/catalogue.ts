@@ -6,6 +6,7 @@ import {
   productRecord,
   productTitle,
   saleEntriesOf,
+  termMonths,
   type Cents,
   type OsType,
   type Platform,
@@ -37,15 +38,18 @@ export interface ShownLine {
   /** null: the price table has no row for it (not for sale) */
   unit_cents: Cents | null
   amount_cents: Cents
+  /** a subscription's term in months: it renews at the line's amount every term until cancelled */
+  renews_every_months: number | null
 }
 
 /** Each line priced by the domain from the rows the server prices from. */
 export function priceLines(items: readonly { key: string; config: PurchaseItem['config']; count: number }[], rows: readonly PriceRow[]): ShownLine[] {
   return items.map((item) => {
     const priced = priceOrder([{ config: item.config, count: item.count }], rows)
-    if ('problem' in priced) return { ...item, title: productTitle(item.config.product), unit_cents: null, amount_cents: 0 }
+    if ('problem' in priced) return { ...item, title: productTitle(item.config.product), unit_cents: null, amount_cents: 0, renews_every_months: null }
     const line = priced.lines[0]!
-    return { ...item, title: line.entry.title, unit_cents: line.unit_cents, amount_cents: line.amount_cents }
+    const renews = isSubscription(item.config.product) ? termMonths({ product: item.config.product, config: line.entry.config }) : null
+    return { ...item, title: line.entry.title, unit_cents: line.unit_cents, amount_cents: line.amount_cents, renews_every_months: renews }
   })
 }
 

@@ -238,6 +238,22 @@ describe('checkout', () => {
     expect(screen.getByText('$39.90 a year')).toBeInTheDocument()
   })
 
+  it('a subscription line says what it renews at and how often; a perpetual one says nothing of renewal', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    const view = renderApp('/app/nuitrack/basket/checkout/subscriptions/pro/')
+    expect(await screen.findByRole('radio', { name: 'Nuitrack Pro subscription' })).toBeChecked()
+    const note = await screen.findByTestId('renewal-note')
+    expect(note.textContent).toMatch(/^Then \$[\d,.]+ a month until you cancel\.$/)
+    expect(screen.queryByTestId('promo-first-period')).toBeNull()
+    view.unmount()
+
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/nuitrack/basket/checkout/subscriptions/ai/', { addLicenseType: 'ai' })
+    fireEvent.click(await screen.findByRole('radio', { name: 'Nuitrack AI perpetual' }))
+    await waitFor(() => expect(total()).toBe('$299.90'))
+    expect(screen.queryByTestId('renewal-note')).toBeNull()
+  })
+
   it('insufficient funds (the balance moved meanwhile): the balance is read again and the shortfall offered', async () => {
     basketWith('face', [{ product: 'face_online_subscribe', license_expire_delta: 2_592_000, count: 1 }])
     let balance = 100
