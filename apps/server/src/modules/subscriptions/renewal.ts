@@ -224,7 +224,9 @@ async function plan(ctx: RenewalCtx, subscriptionId: number, now: Date, allowAut
     // written by another run of this attempt and settled in its transaction: nothing left to do
     if (await findChargeByKey(tx, key)) return { done: 'skipped' }
     const description = renewalLine(license)
-    const lines = [{ description, quantity: 1, amount_cents: price }]
+    // the period this renewal pays for, printed on its invoice
+    const period = { from: periodEnd.toISOString(), to: new Date(periodEnd.getTime() + term * 1000).toISOString() }
+    const lines = [{ description, quantity: 1, amount_cents: price, period }]
     const base = { clientId, subscriptionId: sub.id, licenseId: license.id }
 
     if (sub.payment_source !== 'balance') {

@@ -3,6 +3,8 @@ import { type LicenseView } from '@portal/domain'
 import { signedInClient, useTestApp } from '../../test/harness.ts'
 import { credit } from '../../test/money.ts'
 import { runRenewals } from './renewal.ts'
+import { pdfText } from '../../test/pdf.ts'
+import { formatInvoiceDate } from '../transactions/service.ts'
 
 /** A 3-month Face SDK all-in-one term is a 3-month term on the info screen, the invoice and the mails. */
 const t = useTestApp()
@@ -28,6 +30,15 @@ describe('the real term of a purchase', () => {
       [client.id],
     )
     expect(renewal).toMatchObject({ amount_cents: 15_000, lines: [{ description: 'Renewal of Kiosk for 3 months' }] })
+    // each invoice prints the service period it pays for: the purchase's from its payment, the
+    // renewal's from the end of the period before, each 3 months long
+    const docs = (await agent.get('/api/transaction/')).json().transactions as { description: string; invoice_url: string }[]
+    const periodOf = async (url: string) => /Service period: (\w+ \d+, \d{4}) – (\w+ \d+, \d{4})/.exec(await pdfText((await agent.get(url)).rawPayload))
+    const renewalPeriod = await periodOf(docs.find((d) => d.description.startsWith('Renewal'))!.invoice_url)
+    expect(renewalPeriod?.[1]).toBe(formatInvoiceDate(new Date(license.expire_date!)))
+    expect(renewalPeriod?.[2]).toBe(formatInvoiceDate(new Date(new Date(license.expire_date!).getTime() + THREE_MONTHS * 1000)))
+    const purchasePeriod = await periodOf(docs.find((d) => !d.description.startsWith('Renewal'))!.invoice_url)
+    expect(purchasePeriod).not.toBeNull()
 
     // the balance is spent: the next renewal fails, and its mail names the price per term
     const renewed = (await agent.get(`/api/license/${license.id}/`)).json() as LicenseView

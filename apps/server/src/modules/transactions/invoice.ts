@@ -32,7 +32,7 @@ export interface InvoiceData {
     /** for corporate accounts: the company's name, address and tax id (VAT) */
     company: { name: string; address: string; vat: string } | null
   }
-  lines: { description: string; quantity: number; amount_cents: Cents }[]
+  lines: { description: string; quantity: number; amount_cents: Cents; period?: { from: string; to: string } | null }[]
   totalCents: Cents
   paymentMethod: string
   transactionId: number
@@ -192,6 +192,13 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   for (const line of data.lines) {
     const description = data.settlement === 'prepaid_credit' ? `${PREPAID_CREDIT_LINE}: ${line.description}` : line.description
     doc.text(printable(description), left, y, { width: width * 0.6 })
+    if (line.period) {
+      doc
+        .fillColor(GREY)
+        .fontSize(9)
+        .text(`Service period: ${formatInvoiceDate(new Date(line.period.from))} – ${formatInvoiceDate(new Date(line.period.to))}`, { width: width * 0.6 })
+      doc.fillColor('black').fontSize(10)
+    }
     const end = doc.y
     doc.text(String(line.quantity), qtyX, y, { width: width * 0.12, align: 'right' })
     doc.text(formatCents(line.amount_cents), amountX, y, { width: amountW, align: 'right' })

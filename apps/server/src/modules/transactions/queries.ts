@@ -13,6 +13,8 @@ export interface TransactionLine {
   kind?: 'discount'
   /** a custom Face SDK line: the components and database size the customer chose */
   license_content?: Record<string, number>
+  /** a renewal: the service period it pays for (ISO dates) */
+  period?: { from: string; to: string }
 }
 
 export interface TransactionRow {

@@ -1,8 +1,24 @@
-import { TRANSACTION_STATUS, formatInvoiceNumber, centsToUsd, transactionStatusOf, type TransactionView } from '@portal/domain'
+import {
+  TRANSACTION_STATUS,
+  formatInvoiceNumber,
+  centsToUsd,
+  renewalTermSeconds,
+  saleEntryById,
+  transactionStatusOf,
+  type TransactionView,
+} from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { invoiceSeller, renderInvoice, type InvoiceData, type InvoiceSettlement } from './invoice.ts'
-import { findInvoiceRecord, findTransaction, listTransactions, recordInvoiceSeller, type InvoiceRecordRow, type TransactionRow } from './queries.ts'
+import {
+  findInvoiceRecord,
+  findTransaction,
+  listTransactions,
+  recordInvoiceSeller,
+  type InvoiceRecordRow,
+  type TransactionLine,
+  type TransactionRow,
+} from './queries.ts'
 
 export {
   closeTransaction,
@@ -74,12 +90,26 @@ export function invoiceData(ctx: Pick<AppContext, 'config'>, t: TransactionRow, 
       email: record.buyer.email,
       company: company ? { name: company.name ?? '', address: company.address ?? '', vat: company.vat ?? '' } : null,
     },
-    lines: record.lines.length ? record.lines : [{ description: t.description, quantity: 1, amount_cents: record.total_cents }],
+    lines: record.lines.length
+      ? record.lines.map((l) => ({ ...l, period: l.period ?? servicePeriodOf(l, record.issued_at) }))
+      : [{ description: t.description, quantity: 1, amount_cents: record.total_cents }],
     totalCents: record.total_cents,
     paymentMethod: paymentMethodOf({ payment_method: record.payment_method, payment_source: t.payment_source }) ?? '',
     transactionId: t.id,
     settlement: settlementOf(t),
   }
+}
+
+/**
+ * The service period of a line bought through the basket with a term (a subscription, a term
+ * license): from the payment, for the sold entry's term. A renewal's line carries its own period;
+ * perpetual lines have none.
+ */
+export function servicePeriodOf(line: Pick<TransactionLine, 'entry_id'>, issuedAt: Date): { from: string; to: string } | null {
+  const entry = line.entry_id ? saleEntryById(line.entry_id) : null
+  if (!entry) return null
+  const term = renewalTermSeconds({ product: entry.product, config: entry.config })
+  return term ? { from: issuedAt.toISOString(), to: new Date(issuedAt.getTime() + term * 1000).toISOString() } : null
 }
 
 /** Top-ups sell prepaid credit; what the balance pays applies it; a card or PayPal purchase is paid. */
