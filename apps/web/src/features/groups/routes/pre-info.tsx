@@ -8,7 +8,6 @@ import {
   LICENSE_TITLE_MAX,
   OS_TYPES,
   PLATFORM_TITLES,
-  SUPPORT_EMAIL,
   SUPPORT_SERVICE,
   aiUpgradeSoldAs,
   groupOnHold,
@@ -23,6 +22,7 @@ import {
 import { useGroups } from '../../../api/groups.ts'
 import { useNewLicenseFromGroup } from '../../../api/group-mutations.ts'
 import { FormError } from '../../../components/FormError.tsx'
+import { SupportUpgradeMail } from '../../../components/SupportUpgradeMail.tsx'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { errorStore } from '../../../lib/error-store.ts'
@@ -86,7 +86,6 @@ function UpgradeEntry({ group, platform, holded }: { group: GroupView; platform:
   const cents = soldAs && profile.data ? upgradePriceCents(soldAs, priceRowsOf(profile.data.prices)) : null
   const subject = t('Upgrade of group #{{id}} to Nuitrack AI', { id: group.id })
   const body = t('Please upgrade the licenses of my group "{{title}}" (#{{id}}) from Nuitrack Pro to Nuitrack AI.', { title: group.title, id: group.id })
-  const mailto = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="upgrade-title">
       <Stack gap="sm" align="flex-start">
@@ -111,18 +110,7 @@ function UpgradeEntry({ group, platform, holded }: { group: GroupView; platform:
                 {t('The upgrade to Nuitrack AI costs {{price}} a license.', { price: formatCents(cents) })}
               </Text>
             )}
-            <Text size="sm">
-              {t('This upgrade is done by our support team:')}{' '}
-              {holded ? (
-                <Text span fw={600}>
-                  {t('write to {{email}}', { email: SUPPORT_EMAIL })}
-                </Text>
-              ) : (
-                <Anchor href={mailto} inherit>
-                  {t('write to {{email}}', { email: SUPPORT_EMAIL })}
-                </Anchor>
-              )}
-            </Text>
+            <SupportUpgradeMail subject={subject} body={body} onHold={holded} />
             <Text size="sm">
               <Trans
                 defaults="Questions first? <support>contact support</support>."

@@ -1,12 +1,13 @@
-import { Anchor, Button, Card, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { SUPPORT_EMAIL, aiUpgradeSoldAs, canUpgrade, showsAsTrial, shownUpgradeCost, upgradePriceCents, type LicenseView, type Platform } from '@portal/domain'
+import { aiUpgradeSoldAs, canUpgrade, showsAsTrial, shownUpgradeCost, upgradePriceCents, type LicenseView, type Platform } from '@portal/domain'
 import { formatCents, formatUsd } from '../../../lib/format.ts'
 import { paths } from '../../../config/paths.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'
 import { useAnalyticsUpgradeCost } from '../../../api/analytics-upgrade-cost.ts'
+import { SupportUpgradeMail } from '../../../components/SupportUpgradeMail.tsx'
 
 /**
  * The trial a license can be upgraded from (section 4): a tagged trial whose product has a paid one.
@@ -58,7 +59,6 @@ export function AiUpgradePanel({ license, platform, onHold }: { license: License
   const costText = cents !== null ? t('The upgrade to Nuitrack AI costs {{price}}.', { price: formatCents(cents) }) : null
   const subject = t('Upgrade of license #{{id}} to Nuitrack AI', { id: license.id })
   const body = t('Please upgrade my license {{token}} (#{{id}}) from Nuitrack Pro to Nuitrack AI.', { token: license.token, id: license.id })
-  const mailto = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="upgrade-title">
       <Title order={2} size="h4" mb="md" id="upgrade-title">
@@ -80,18 +80,7 @@ export function AiUpgradePanel({ license, platform, onHold }: { license: License
             </Button>
           )
         ) : (
-          <Text size="sm">
-            {t('This upgrade is done by our support team:')}{' '}
-            {onHold ? (
-              <Text span fw={600}>
-                {t('write to {{email}}', { email: SUPPORT_EMAIL })}
-              </Text>
-            ) : (
-              <Anchor href={mailto} inherit>
-                {t('write to {{email}}', { email: SUPPORT_EMAIL })}
-              </Anchor>
-            )}
-          </Text>
+          <SupportUpgradeMail subject={subject} body={body} onHold={onHold} />
         )}
       </Stack>
     </Card>
