@@ -58,6 +58,7 @@ export const contractCalls: ContractCalls = {
   transactionInvoice: { method: 'GET', path: '/transaction/:id/invoice/' },
   paymentWebhookSandbox: { method: 'POST', path: '/payments/webhook/sandbox/' },
   paymentWebhookStripe: { method: 'POST', path: '/payments/webhook/stripe/' },
+  paymentWebhookPaypal: { method: 'POST', path: '/payments/webhook/paypal/' },
   sandboxSession: { method: 'GET', path: '/sandbox/checkout/:session_id/' },
   sandboxPay: { method: 'POST', path: '/sandbox/checkout/:session_id/pay/' },
   sandboxCancel: { method: 'POST', path: '/sandbox/checkout/:session_id/cancel/' },

@@ -52,7 +52,7 @@ export const sandboxSessionSchema = z.object({
   lines: z.array(z.object({ description: z.string(), quantity: z.number(), amount: z.number() })),
   amount: z.number(),
   currency: z.string(),
-  status: z.enum(['open', 'paid', 'declined', 'cancelled', 'expired']),
+  status: z.enum(['open', 'pending', 'paid', 'declined', 'cancelled', 'expired']),
 })
 
 /** Top-up, payment documents and invoices, the payment providers' webhooks and the sandbox provider's checkout. */
@@ -127,6 +127,17 @@ export const moneyContracts = {
     errors: ['webhook_signature', 'external_payments_unavailable', 'route_not_found'],
   }),
 
+  paymentWebhookPaypal: contract({
+    method: 'POST',
+    path: '/payments/webhook/paypal/',
+    auth: 'public',
+    tags: ['payments'],
+    summary:
+      "PayPal events (PAYMENT.CAPTURE.COMPLETED, DENIED, REFUNDED, REVERSED, VAULT.PAYMENT-TOKEN.DELETED), verified by PayPal's verify-webhook-signature call with PAYPAL_WEBHOOK_ID; 404 where PayPal is not configured, 503 while PAYPAL_WEBHOOK_ID is missing",
+    response: { 200: z.object({ received: z.literal(true) }) },
+    errors: ['webhook_signature', 'external_payments_unavailable', 'route_not_found'],
+  }),
+
   sandboxSession: contract({
     method: 'GET',
     path: '/sandbox/checkout/:session_id/',
@@ -143,10 +154,10 @@ export const moneyContracts = {
     auth: 'public',
     tags: ['sandbox'],
     summary:
-      'Pay (or, with outcome decline, decline) a sandbox checkout, a card one with a test card (card_number): the sandbox sends its signed webhook and answers where the browser goes next',
+      'Pay (or, with outcome decline, decline; with outcome pending, pay but hold it for review until sandbox:settle) a sandbox checkout, a card one with a test card (card_number): the sandbox sends its signed webhook (a held payment when it is settled) and answers where the browser goes next',
     params: sessionParams,
     // card checkouts: the test card paid with (4242 4242 4242 4242 when left out)
-    body: z.object({ outcome: z.enum(['pay', 'decline']).default('pay'), card_number: z.string().max(40).optional() }),
+    body: z.object({ outcome: z.enum(['pay', 'decline', 'pending']).default('pay'), card_number: z.string().max(40).optional() }),
     response: { 200: redirectSchema },
     errors: ['route_not_found', 'payment_closed'],
   }),

@@ -65,3 +65,20 @@ export async function savePaymentMethod(tx: Queryable, clientId: number, m: Save
   )
   return rows[0]!.id
 }
+
+/**
+ * A saved method the provider no longer keeps (PayPal deleted the vault token): the subscriptions
+ * and groups that renewed on it keep no method (their renewal then asks the customer for one) and
+ * the row goes. Answers the client it was of, or null when the portal did not know it.
+ */
+export async function deletePaymentMethod(tx: Queryable, provider: string, token: string): Promise<{ id: number; client_id: number } | null> {
+  const [m] = await tx.query<{ id: number; client_id: number }>('SELECT id, client_id FROM payment_methods WHERE provider = $1 AND token = $2 FOR UPDATE', [
+    provider,
+    token,
+  ])
+  if (!m) return null
+  await tx.query('UPDATE subscriptions SET payment_method_id = NULL WHERE payment_method_id = $1', [m.id])
+  await tx.query('UPDATE license_groups SET payment_method_id = NULL WHERE payment_method_id = $1', [m.id])
+  await tx.query('DELETE FROM payment_methods WHERE id = $1', [m.id])
+  return { id: Number(m.id), client_id: Number(m.client_id) }
+}

@@ -17,7 +17,7 @@ import {
   type TransactionRow,
 } from '../transactions/service.ts'
 import { renewalsNeedMethodMail } from './mails.ts'
-import { applyLedgerEntry, recordPaymentEvent, savePaymentMethod } from './queries.ts'
+import { applyLedgerEntry, deletePaymentMethod, recordPaymentEvent, savePaymentMethod } from './queries.ts'
 
 /**
  * Billing: how a transaction is settled, whatever was bought (a top-up, a basket order, a renewal, a
@@ -178,6 +178,13 @@ export async function applyPaymentEvent(ctx: BillingCtx, event: PaymentEvent): P
     }
     const fulfil = ctx.fulfilments.get(t.kind)
     if (!fulfil) throw new Error(`no fulfilment for transactions of kind ${t.kind}`)
+    if (t.status === TRANSACTION_STATUS.expired) {
+      // the provider completed it after we gave up (a capture held past our expiry): credited, once, and an operator looks
+      ctx.log.error(
+        { provider: event.provider, transaction: t.id, client: t.client_id, session: event.sessionId, event: event.eventId, expired_at: t.expires_at },
+        'payment completed after its checkout expired: credited now; check what it bought (a hold or promo code it reserved was released at expiry)',
+      )
+    }
     const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
     const now = ctx.clock.now()
     await fulfil.paid(ctx, tx, t, { methodId, now })
@@ -199,4 +206,24 @@ async function tellRenewalsNeedMethod(ctx: BillingCtx, tx: Queryable, t: Transac
   )
   const client = await findClientById(tx, t.client_id)
   if (client) await ctx.mailer.enqueue(tx, renewalsNeedMethodMail(ctx.config.PUBLIC_URL, client.email, { paidWith: event.paymentMethod ?? null }))
+}
+
+/**
+ * The provider no longer keeps a saved method (PayPal's VAULT.PAYMENT-TOKEN.DELETED): applied once
+ * through the payment event log; the subscriptions on it renew on no method, which asks the customer
+ * for one at the renewal. Answers whether it changed anything.
+ */
+export async function forgetPaymentMethod(ctx: BillingCtx, notice: { provider: PaymentEvent['provider']; eventId: string; token: string }): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const fresh = await recordPaymentEvent(tx, { provider: notice.provider, eventId: notice.eventId, sessionId: notice.token, outcome: 'cancelled' }, null)
+    if (!fresh) return false
+    const gone = await deletePaymentMethod(tx, notice.provider, notice.token)
+    ctx.log.warn(
+      { provider: notice.provider, client: gone?.client_id ?? null },
+      gone
+        ? 'the provider deleted a saved payment method: renewals on it will ask for another'
+        : 'the provider deleted a payment method the portal did not keep',
+    )
+    return gone !== null
+  })
 }

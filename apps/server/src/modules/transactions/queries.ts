@@ -231,6 +231,22 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
   return rows.map(toRow)
 }
 
+/**
+ * The transactions a provider may still settle: pending ones, and ones expired since `since` (a
+ * capture a provider held past our expiry), with the provider's id of their checkout; oldest first.
+ */
+export async function listReconcilable(db: Queryable, since: Date, limit = 100, afterId = 0): Promise<TransactionRow[]> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions
+      WHERE provider_session_id IS NOT NULL AND id > $3
+        AND (status = 1 OR (status = 3 AND expires_at >= $1))
+        AND COALESCE(expires_at, created_at) >= $1
+      ORDER BY id LIMIT $2`,
+    [since, limit, afterId],
+  )
+  return rows.map(toRow)
+}
+
 /** a transaction by its id alone (the receipt job's), whoever's it is */
 export async function findTransactionById(db: Queryable, id: number): Promise<TransactionRow | null> {
   const [row] = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE id = $1`, [id])

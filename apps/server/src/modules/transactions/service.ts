@@ -10,6 +10,7 @@ export {
   findTransactionBySession,
   insertTransaction,
   listExpiredPending,
+  listReconcilable,
   lockTransaction,
   lockTransactionBySession,
   markTransactionPaid,

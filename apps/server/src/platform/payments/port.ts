@@ -70,6 +70,25 @@ export interface PaymentEvent {
   savedMethodMissing?: true
 }
 
+/**
+ * What a provider's webhook reports beside a checkout's outcome: money it gave back or took back
+ * (a refund, a reversal or a dispute of a capture), or a saved payment method it no longer keeps.
+ */
+export type ProviderNotice =
+  | { kind: 'method_deleted'; provider: PaymentProviderName; eventId: string; token: string }
+  | {
+      kind: 'refunded' | 'reversed'
+      provider: PaymentProviderName
+      eventId: string
+      /** the checkout (order) whose payment it takes back, when the event names it */
+      sessionId: string | null
+      /** the provider's id of the payment taken back (PayPal's capture id: the event id it was credited under) */
+      paymentRef?: string
+      amountCents?: Cents
+    }
+
+export const isPaymentEvent = (e: PaymentEvent | ProviderNotice): e is PaymentEvent => 'outcome' in e
+
 /** A payment method a provider keeps for us: its reference and what the portal shows of it. */
 export interface SavedPaymentMethod {
   provider: PaymentProviderName
@@ -136,6 +155,19 @@ export interface PaymentProvider {
    * throws WebhookSignatureError when the signature does not match
    */
   parseWebhook?(req: WebhookRequest): PaymentEvent | null | Promise<PaymentEvent | null>
+  /**
+   * PayPal: verifies a webhook with PayPal (verify-webhook-signature) and reads it: a capture's
+   * outcome, a refund or reversal of one, a vaulted method deleted; null for a type the portal does
+   * not act on; throws WebhookSignatureError when PayPal does not vouch for it
+   */
+  readWebhook?(req: WebhookRequest): Promise<PaymentEvent | ProviderNotice | null>
+  /**
+   * reads a checkout (or a charge) at the provider as it stands now: the paid or declined event it
+   * ended in (the same event id its webhook or capture carries, so it applies once whichever comes
+   * first), or null while it is still open or held (a pending capture). A retry and the reconcile
+   * job read the order this way and never create another for the same charge.
+   */
+  lookup?(sessionId: string): Promise<PaymentEvent | null>
   /**
    * PayPal: captures an approved order and answers the event it makes, or, when the buyer's funding
    * source was refused (INSTRUMENT_DECLINED), where to send the buyer to choose another one
