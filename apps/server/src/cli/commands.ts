@@ -16,7 +16,7 @@ import { FEEDBACK_HELP, runFeedbackCommand } from './feedback-commands.ts'
 import { CHANGELOG_HELP, runChangelogCommand } from './changelog-commands.ts'
 import { BALANCE_HELP, balanceAdjustCommand } from './balance-commands.ts'
 import type { CommandResult } from './result.ts'
-import { PAYMENTS_HELP, reconcileCommand, redeliverCommand, sandboxSettleCommand } from './payment-commands.ts'
+import { PAYMENTS_HELP, reconcileCommand, redeliverCommand, refundCommand, sandboxDisputeCommand, sandboxSettleCommand } from './payment-commands.ts'
 import type { AppContext } from '../context.ts'
 import type { SandboxWebhooks } from '../modules/payments/sandbox.ts'
 
@@ -136,6 +136,10 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
       return redeliverCommand(db, args, services.sandboxWebhooks)
     case 'payments:reconcile':
       return reconcileCommand(args, services.ctx)
+    case 'payments:refund':
+      return refundCommand(args, services.ctx)
+    case 'sandbox:dispute':
+      return sandboxDisputeCommand(args, services.ctx)
     case 'sandbox:settle':
       return sandboxSettleCommand(args, services.ctx, services.sandboxWebhooks)
     case undefined:

@@ -1,7 +1,16 @@
 import type { AppContext } from '../context.ts'
 import type { Queryable } from '../db/db.ts'
 import { redeliverSandboxEvent, type SandboxWebhooks } from '../modules/payments/sandbox.ts'
-import { RECONCILE_DEFAULT_HOURS, reconcilePayments, settleSandboxCheckout } from '../modules/payments/service.ts'
+import {
+  RECONCILE_DEFAULT_HOURS,
+  RefundRefused,
+  disputeSandboxTransaction,
+  reconcilePayments,
+  refundTransaction,
+  settleSandboxCheckout,
+} from '../modules/payments/service.ts'
+import { PaymentUnavailable } from '../platform/payments/port.ts'
+import { formatCents, formatCreditNoteNumber } from '@portal/domain'
 import { AppError } from '../platform/errors.ts'
 import type { CommandResult } from './result.ts'
 
@@ -78,4 +87,53 @@ export async function sandboxSettleCommand(
     throw err
   }
   return { code: 0, output: `Settled ${sessionId} as ${outcome}: its webhook is queued for the portal.` }
+}
+
+const flag = (args: string[], name: string) => {
+  const at = args.indexOf(name)
+  return at >= 0 ? args[at + 1] : undefined
+}
+
+/** payments:refund: a staff refund through the provider. */
+export async function refundCommand(args: string[], ctx: (() => Promise<AppContext>) | undefined): Promise<CommandResult> {
+  const usage = { code: 2, output: 'Usage: payments:refund <transaction_id> [--amount USD] --reason TEXT' }
+  const id = Number(args[0])
+  const reason = flag(args, '--reason')?.trim()
+  const amountText = flag(args, '--amount')
+  if (!Number.isSafeInteger(id) || id <= 0 || !reason) return usage
+  let amountCents: number | undefined
+  if (amountText !== undefined) {
+    const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(amountText)
+    if (!m) return usage
+    amountCents = Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'))
+  }
+  if (!ctx) return { code: 1, output: 'payments:refund needs the portal (its payment providers).' }
+  try {
+    const r = await refundTransaction(await ctx(), { transactionId: id, reason, ...(amountCents !== undefined ? { amountCents } : {}) })
+    if (!r.applied || !r.creditNote) return { code: 1, output: `Transaction ${id} was refunded at the provider before: nothing more to do.` }
+    const owed = r.owedCents > 0 ? ` The balance was spent: ${formatCents(r.owedCents)} is owed.` : ''
+    return {
+      code: 0,
+      output: `Refunded ${formatCents(r.creditNote.amount_cents)} of transaction ${id}: credit note ${formatCreditNoteNumber(r.creditNote.number)}, ${r.suspended.length} license(s) suspended, the customer is mailed.${owed}`,
+    }
+  } catch (err) {
+    if (err instanceof RefundRefused) return { code: 1, output: err.message }
+    if (err instanceof PaymentUnavailable) return { code: 1, output: `The provider did not refund: ${err.message}. Nothing changed; try again.` }
+    throw err
+  }
+}
+
+/** sandbox:dispute: a sandbox chargeback, lost or won. */
+export async function sandboxDisputeCommand(args: string[], ctx: (() => Promise<AppContext>) | undefined): Promise<CommandResult> {
+  const usage = { code: 2, output: 'Usage: sandbox:dispute <transaction_id> [--outcome lost|won]' }
+  const id = Number(args[0])
+  const outcome = flag(args, '--outcome') ?? 'lost'
+  if (!Number.isSafeInteger(id) || id <= 0 || (outcome !== 'lost' && outcome !== 'won')) return usage
+  if (!ctx) return { code: 1, output: 'sandbox:dispute needs the portal.' }
+  try {
+    return { code: 0, output: await disputeSandboxTransaction(await ctx(), id, outcome) }
+  } catch (err) {
+    if (err instanceof RefundRefused) return { code: 1, output: err.message }
+    throw err
+  }
 }

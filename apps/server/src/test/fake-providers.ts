@@ -407,6 +407,10 @@ export interface FakePaypal extends FakeServer {
   webhook(eventType: string, resource: Record<string, unknown>): { body: string; headers: Record<string, string> }
   /** a capture's webhook resource (PAYMENT.CAPTURE.*): the capture as it stands, with its order */
   captureResource(orderId: string): Record<string, unknown>
+  /** the refunds made (POST /v2/payments/captures/{id}/refund), PayPal-Request-Id honoured */
+  refunds: { id: string; status: string; amount: { currency_code: string; value: string }; capture: string }[]
+  /** a refund's webhook resource (PAYMENT.CAPTURE.REFUNDED): the refund, linked up to its capture */
+  refundResource(refundId: string): Record<string, unknown>
   /** how many verify-webhook-signature calls answered SUCCESS / FAILURE */
   verifications: { success: number; failure: number }
 }
@@ -614,6 +618,22 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       orders.set(id, order)
       return { status: vaultId ? 201 : 200, body: view(order) }
     }
+    const refundPath = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(req.path)
+    if (req.method === 'POST' && refundPath) {
+      const capture = captures.get(decodeURIComponent(refundPath[1]!))
+      if (!capture) return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } }
+      if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') return { status: 422, body: unprocessable('CAPTURE_FULLY_REFUNDED') }
+      const body = (req.body ? JSON.parse(req.body) : {}) as { amount?: { currency_code: string; value: string } }
+      const refund = {
+        id: `REF${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+        status: 'COMPLETED',
+        amount: body.amount ?? capture.amount,
+        capture: capture.id,
+      }
+      self().refunds.push(refund)
+      capture.status = body.amount && body.amount.value !== capture.amount.value ? 'PARTIALLY_REFUNDED' : 'REFUNDED'
+      return { status: 201, body: { id: refund.id, status: refund.status, amount: refund.amount } }
+    }
     const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
     const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
     if (m && !order) return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } }
@@ -692,6 +712,17 @@ export async function startFakePaypal(): Promise<FakePaypal> {
     vaultFailsAtCapture: false,
     now: () => Date.now(),
     webhookId: 'WH-FAKE-PORTAL',
+    refunds: [],
+    refundResource(refundId: string) {
+      const refund = self().refunds.find((r) => r.id === refundId)
+      if (!refund) throw new Error(`no fake refund ${refundId}`)
+      return {
+        id: refund.id,
+        status: refund.status,
+        amount: refund.amount,
+        links: [{ href: `${fake.url}/v2/payments/captures/${refund.capture}`, rel: 'up', method: 'GET' }],
+      }
+    },
     verifications: { success: 0, failure: 0 },
     webhook(eventType: string, resource: Record<string, unknown>) {
       const event = {

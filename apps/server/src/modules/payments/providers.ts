@@ -10,6 +10,7 @@ import {
   type WebhookRequest,
 } from '../../platform/payments/port.ts'
 import { findTransactionBySession } from '../transactions/service.ts'
+import { applyTakenBack } from './refunds.ts'
 import { applyPaymentEvent, forgetPaymentMethod, type AppliedEvent, type BillingCtx } from '../billing/service.ts'
 
 /**
@@ -106,7 +107,7 @@ export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: st
  * credits, once); a refund or reversal is reversed by billing; a deleted vault token is forgotten.
  * PayPal not configured: 404; configured without PAYPAL_WEBHOOK_ID: 503, so PayPal delivers it again.
  */
-export async function receivePaypalWebhook(ctx: Ctx, req: WebhookRequest, reverse?: (notice: ProviderNotice) => Promise<void>): Promise<void> {
+export async function receivePaypalWebhook(ctx: Ctx, req: WebhookRequest): Promise<void> {
   const paypal = ctx.payments.byName('paypal')
   if (!paypal?.readWebhook) return fail('route_not_found')
   let event: PaymentEvent | ProviderNotice | null
@@ -126,9 +127,5 @@ export async function receivePaypalWebhook(ctx: Ctx, req: WebhookRequest, revers
   if (!event) return
   if (isPaymentEvent(event)) return void warnIfPaidButClosed(ctx, event, await applyPaymentEvent(ctx, event))
   if (event.kind === 'method_deleted') return void (await forgetPaymentMethod(ctx, event))
-  if (reverse) return reverse(event)
-  ctx.log.error(
-    { provider: event.provider, event: event.eventId, order: event.sessionId, kind: event.kind },
-    'PayPal took a payment back: an operator must reverse it',
-  )
+  await applyTakenBack(ctx, event)
 }

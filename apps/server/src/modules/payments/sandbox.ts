@@ -16,6 +16,7 @@ import {
   type CheckoutSession,
   type PaymentEvent,
   type PaymentProvider,
+  type RefundRequest,
   type SavedPaymentMethod,
 } from '../../platform/payments/port.ts'
 import {
@@ -229,6 +230,10 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
         ...(stored.payment_method ? { paymentMethod: stored.payment_method } : {}),
       }
       return stored.decline_reason ? { event, declineReason: stored.decline_reason } : { event }
+    },
+    /** the sandbox gives the money back at once (no real money moved): a refund id per idempotency key */
+    async refund(req: RefundRequest): Promise<{ refundId: string }> {
+      return { refundId: `sbre_${createHmac('sha256', webhooks.secret).update(req.idempotencyKey).digest('base64url').slice(0, 24)}` }
     },
     async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
       const id = `sbx_${randomBytes(18).toString('base64url')}`

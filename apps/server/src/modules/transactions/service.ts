@@ -7,6 +7,7 @@ import { findInvoiceRecord, findTransaction, listTransactions, recordInvoiceSell
 export {
   closeTransaction,
   deleteTransaction,
+  findTransactionById,
   findTransactionBySession,
   insertTransaction,
   listExpiredPending,

@@ -12,6 +12,7 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   type ProviderNotice,
+  type RefundRequest,
   type SavedPaymentMethod,
 } from './port.ts'
 
@@ -478,7 +479,9 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
             ...(captureId ? { paymentRef: decodeURIComponent(captureId) } : {}),
             kind: event.event_type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refunded' : 'reversed',
             provider: 'paypal',
-            eventId: String(event.id),
+            // keyed by the refund itself: the portal's own refund (payments:refund) and PayPal's webhook about it reverse once
+            eventId:
+              event.event_type === 'PAYMENT.CAPTURE.REFUNDED' ? `refund:${resource.id ?? String(event.id)}` : `reversal:${resource.id ?? String(event.id)}`,
             sessionId: orderId,
             ...(cents !== null ? { amountCents: cents } : {}),
           }
@@ -487,6 +490,30 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
           return resource.id ? { kind: 'method_deleted', provider: 'paypal', eventId: String(event.id), token: resource.id } : null
         default:
           return null
+      }
+    },
+
+    /** PayPal's refund of the order's capture (POST /v2/payments/captures/{id}/refund), PayPal-Request-Id the key. */
+    async refund(req: RefundRequest): Promise<{ refundId: string }> {
+      let order: Order
+      try {
+        order = await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(req.sessionId)}`)
+      } catch (err) {
+        throw unavailable('order lookup', err)
+      }
+      const capture = captureOf(order)
+      if (!capture) throw new PaymentUnavailable(`PayPal order ${req.sessionId} has no capture to refund`)
+      try {
+        const refund = await api<{ id?: string; status?: string }>(
+          'POST',
+          `/v2/payments/captures/${encodeURIComponent(capture.id)}/refund`,
+          { amount: usd(req.amountCents), note_to_payer: req.reason.slice(0, 255) },
+          prefixedKey(await options.keyPrefix(), req.idempotencyKey),
+        )
+        if (!refund.id) throw new PaymentUnavailable('PayPal answered a refund without an id')
+        return { refundId: refund.id }
+      } catch (err) {
+        throw unavailable('refund', err)
       }
     },
 

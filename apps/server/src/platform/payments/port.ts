@@ -135,6 +135,15 @@ export interface ChargeResult {
   declineReason?: string
 }
 
+export interface RefundRequest {
+  transactionId: number
+  /** the provider's id of the checkout or charge (CheckoutSession.sessionId, the charge's event sessionId) */
+  sessionId: string
+  amountCents: Cents
+  idempotencyKey: string
+  reason: string
+}
+
 /** A capture to try again after the buyer chose another funding source at the provider: the transaction stays pending. */
 export interface CaptureRetry {
   /** the provider's approval page of the same order */
@@ -168,6 +177,12 @@ export interface PaymentProvider {
    * job read the order this way and never create another for the same charge.
    */
   lookup?(sessionId: string): Promise<PaymentEvent | null>
+  /**
+   * gives money of a paid checkout or charge back to the payer (Stripe Refunds, PayPal's capture
+   * refund, the sandbox): the whole payment, or `amountCents` of it. The idempotency key makes a
+   * retried call refund once. Answers the provider's refund id (its refund webhook names it too).
+   */
+  refund?(req: RefundRequest): Promise<{ refundId: string }>
   /**
    * PayPal: captures an approved order and answers the event it makes, or, when the buyer's funding
    * source was refused (INSTRUMENT_DECLINED), where to send the buyer to choose another one

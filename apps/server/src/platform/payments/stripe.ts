@@ -11,6 +11,7 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   type SavedPaymentMethod,
+  type RefundRequest,
 } from './port.ts'
 
 /**
@@ -249,6 +250,25 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
 
   return {
     name: 'stripe',
+
+    /**
+     * Stripe Refunds on the payment's PaymentIntent: a charge's session id is its PaymentIntent, a
+     * Checkout Session's is read from the session. The idempotency key makes a retried call refund once.
+     */
+    async refund(req: RefundRequest): Promise<{ refundId: string }> {
+      try {
+        const intent = req.sessionId.startsWith('pi_') ? req.sessionId : idOf((await stripe.checkout.sessions.retrieve(req.sessionId)).payment_intent)
+        if (!intent) throw new PaymentUnavailable(`Stripe session ${req.sessionId} has no payment to refund`)
+        const refund = await stripe.refunds.create(
+          { payment_intent: intent, amount: req.amountCents, reason: 'requested_by_customer', metadata: { transaction_id: String(req.transactionId) } },
+          { idempotencyKey: prefixedKey(await options.keyPrefix(), req.idempotencyKey) },
+        )
+        return { refundId: refund.id }
+      } catch (err) {
+        if (err instanceof PaymentUnavailable) throw err
+        throw new PaymentUnavailable(`Stripe refund failed: ${(err as Error).message}`, { cause: err })
+      }
+    },
 
     /**
      * An off-session PaymentIntent on the saved card, confirmed at once, under the caller's
