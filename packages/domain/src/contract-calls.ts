@@ -56,6 +56,7 @@ export const contractCalls: ContractCalls = {
   paypalCapture: { method: 'POST', path: '/paypal/capture-payment/' },
   transactionList: { method: 'GET', path: '/transaction/' },
   transactionInvoice: { method: 'GET', path: '/transaction/:id/invoice/' },
+  transactionCreditNote: { method: 'GET', path: '/transaction/credit-note/:id/' },
   paymentWebhookSandbox: { method: 'POST', path: '/payments/webhook/sandbox/' },
   paymentWebhookStripe: { method: 'POST', path: '/payments/webhook/stripe/' },
   paymentWebhookPaypal: { method: 'POST', path: '/payments/webhook/paypal/' },

@@ -40,6 +40,27 @@ export const transactionSchema = z.object({
 })
 export type TransactionView = z.infer<typeof transactionSchema>
 
+/** A credit note: the document that corrects a paid transaction's invoice when its money was taken back. */
+export const creditNoteSchema = z.object({
+  id: z.number(),
+  /** CN-000001: its own gapless series */
+  number: z.string(),
+  /** the invoice it corrects (INV-000042) */
+  corrects_invoice: z.string(),
+  transaction_id: z.number(),
+  /** refund, dispute or reversal (a provider took the payment back) */
+  kind: z.enum(['refund', 'dispute', 'reversal']),
+  /** USD, 2 decimals, taken back */
+  amount: z.number(),
+  reason: z.string(),
+  issued_at: z.string(),
+  /** a dispute closed in the merchant's favour: what it suspended is restored */
+  restored: z.boolean(),
+  /** GET it for the PDF */
+  pdf_url: z.string(),
+})
+export type CreditNoteView = z.infer<typeof creditNoteSchema>
+
 const sessionParams = z.object({ session_id: text().max(200) })
 const idParams = z.object({ id: text() })
 const redirectSchema = z.object({ redirect_url: z.string() })
@@ -91,8 +112,15 @@ export const moneyContracts = {
     path: '/transaction/',
     auth: 'client',
     tags: ['transactions'],
-    summary: "The client's transactions, newest first",
-    response: { 200: z.object({ transactions: z.array(transactionSchema) }) },
+    summary: "The client's payment documents: the transactions and the credit notes correcting their invoices, newest first, and what is owed",
+    response: {
+      200: z.object({
+        transactions: z.array(transactionSchema),
+        credit_notes: z.array(creditNoteSchema),
+        /** USD: a refunded top-up's spent credit, paid by the next top-up */
+        owed: z.number(),
+      }),
+    },
     errors: [],
   }),
   transactionInvoice: contract({
@@ -101,6 +129,18 @@ export const moneyContracts = {
     auth: 'client',
     tags: ['transactions'],
     summary: 'The invoice of a paid transaction, as a PDF attachment invoice-{id}.pdf',
+    params: idParams,
+    // a PDF, not JSON
+    response: {},
+    errors: ['not_found'],
+  }),
+
+  transactionCreditNote: contract({
+    method: 'GET',
+    path: '/transaction/credit-note/:id/',
+    auth: 'client',
+    tags: ['transactions'],
+    summary: 'A credit note of the client as a PDF attachment CN-000001.pdf',
     params: idParams,
     // a PDF, not JSON
     response: {},

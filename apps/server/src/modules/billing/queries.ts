@@ -1,6 +1,7 @@
 import type { Cents } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import type { PaymentEvent, SavedPaymentMethod } from '../../platform/payments/port.ts'
+import { CREDIT_NOTE_COLUMNS, toCreditNote, type CreditNoteRow } from '../transactions/service.ts'
 
 // ---- the ledger: every cent a client's balance moves, one entry per transaction ----
 
@@ -93,44 +94,6 @@ export async function deletePaymentMethod(tx: Queryable, provider: string, token
 
 // ---- reversals: credit notes, what is owed, suspended licenses ----
 
-export interface CreditNoteRow {
-  id: number
-  number: number
-  client_id: number
-  transaction_id: number
-  kind: 'refund' | 'dispute' | 'reversal'
-  amount_cents: number
-  reason: string
-  provider_ref: string | null
-  issued_at: Date
-  restored_at: Date | null
-}
-const CREDIT_NOTE_COLUMNS = 'id, number, client_id, transaction_id, kind, amount_cents, reason, provider_ref, issued_at, restored_at'
-const toCreditNote = (r: CreditNoteRow): CreditNoteRow => ({
-  ...r,
-  id: Number(r.id),
-  number: Number(r.number),
-  client_id: Number(r.client_id),
-  transaction_id: Number(r.transaction_id),
-  amount_cents: Number(r.amount_cents),
-})
-
-/** The next credit note number, gapless: the counter's row is locked until the issuing transaction ends. */
-export async function insertCreditNote(
-  tx: Queryable,
-  n: Pick<CreditNoteRow, 'client_id' | 'transaction_id' | 'kind' | 'amount_cents' | 'reason' | 'provider_ref'> & { issued_at: Date },
-): Promise<CreditNoteRow> {
-  const [counter] = await tx.query<{ last: string | number }>(
-    'INSERT INTO credit_note_counter (id, last) VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET last = credit_note_counter.last + 1 RETURNING last',
-  )
-  const [row] = await tx.query<CreditNoteRow>(
-    `INSERT INTO credit_notes (number, client_id, transaction_id, kind, amount_cents, reason, provider_ref, issued_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CREDIT_NOTE_COLUMNS}`,
-    [Number(counter!.last), n.client_id, n.transaction_id, n.kind, n.amount_cents, n.reason, n.provider_ref, n.issued_at],
-  )
-  return toCreditNote(row!)
-}
-
 /** What was refunded of a transaction so far (its credit notes not restored). */
 export async function refundedCents(tx: Queryable, transactionId: number): Promise<number> {
   const [row] = await tx.query<{ sum: string | number | null }>(
@@ -138,18 +101,6 @@ export async function refundedCents(tx: Queryable, transactionId: number): Promi
     [transactionId],
   )
   return Number(row?.sum ?? 0)
-}
-
-export async function listCreditNotes(db: Queryable, clientId: number): Promise<CreditNoteRow[]> {
-  const rows = await db.query<CreditNoteRow>(`SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE client_id = $1 ORDER BY issued_at DESC, id DESC`, [
-    clientId,
-  ])
-  return rows.map(toCreditNote)
-}
-
-export async function findCreditNote(db: Queryable, clientId: number, id: number): Promise<CreditNoteRow | null> {
-  const [row] = await db.query<CreditNoteRow>(`SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE client_id = $1 AND id = $2`, [clientId, id])
-  return row ? toCreditNote(row) : null
 }
 
 /** The open dispute of a transaction (its credit note not restored), locked. */

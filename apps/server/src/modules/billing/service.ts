@@ -17,11 +17,13 @@ import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/s
 import {
   RECEIPT_JOB,
   closeTransaction,
+  insertCreditNote,
   insertTransaction,
   lockTransaction,
   lockTransactionBySession,
   markTransactionPaid,
   nextInvoiceNumber,
+  type CreditNoteRow,
   type TransactionLine,
   type TransactionRow,
 } from '../transactions/service.ts'
@@ -31,7 +33,6 @@ import {
   creditForRestoredNote,
   debitForCreditNote,
   deletePaymentMethod,
-  insertCreditNote,
   lockOpenDispute,
   markCreditNoteRestored,
   recordPaymentEvent,
@@ -39,10 +40,9 @@ import {
   restoreLicensesOf,
   savePaymentMethod,
   suspendLicensesOf,
-  type CreditNoteRow,
 } from './queries.ts'
 
-export { findCreditNote, listCreditNotes, owedCents, transactionOfPayment, type CreditNoteRow } from './queries.ts'
+export { owedCents, transactionOfPayment } from './queries.ts'
 
 /**
  * Billing: how a transaction is settled, whatever was bought (a top-up, a basket order, a renewal, a

@@ -184,10 +184,25 @@ describe('refunds', () => {
 
 describe('sandbox:dispute', () => {
   it('lost: the license it paid for is suspended with the reason and a history line, a credit note; won: restored', async () => {
-    const { client, email } = await signedInClient(t)
+    const { agent, client, email } = await signedInClient(t)
     const { transactionId, licenseId } = await paidLicensePurchase(client.id)
     const lost = await runCommand(t.db, ['sandbox:dispute', String(transactionId)], services())
     expect(lost.code, lost.output).toBe(0)
+    // the payment documents list the credit note, correcting the invoice, with its PDF
+    const docs = (await agent.get('/api/transaction/')).json() as {
+      credit_notes: { number: string; corrects_invoice: string; pdf_url: string; amount: number }[]
+      owed: number
+    }
+    expect(docs.credit_notes).toHaveLength(1)
+    expect(docs.credit_notes[0]).toMatchObject({ amount: 29, restored: false })
+    expect(docs.credit_notes[0]!.number).toMatch(/^CN-\d{6}$/)
+    expect(docs.credit_notes[0]!.corrects_invoice).toMatch(/^INV-\d{6}$/)
+    const pdf = await agent.get(docs.credit_notes[0]!.pdf_url)
+    expect(pdf.statusCode).toBe(200)
+    expect(pdf.headers['content-type']).toBe('application/pdf')
+    expect(pdf.headers['content-disposition']).toContain(`${docs.credit_notes[0]!.number}.pdf`)
+    const stranger = await signedInClient(t)
+    expect((await stranger.agent.get(docs.credit_notes[0]!.pdf_url)).statusCode).toBe(404)
     const [license] = await t.db.query<{ status: number; suspended_reason: string | null }>('SELECT status, suspended_reason FROM licenses WHERE id = $1', [
       licenseId,
     ])
