@@ -40,7 +40,7 @@ export const clientInfoSchema = z.object({
   /** USD, 2 decimals */
   balance: z.number(),
   /** USD, 2 decimals: a refunded top-up's credit that was already spent; purchases from the balance wait until a top-up pays it */
-  owed: z.number(),
+  owed: z.number().default(0),
   token: z.string(),
   options: optionsSchema,
   company: companySchema,

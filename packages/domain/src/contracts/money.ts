@@ -116,9 +116,10 @@ export const moneyContracts = {
     response: {
       200: z.object({
         transactions: z.array(transactionSchema),
-        credit_notes: z.array(creditNoteSchema),
+        // (defaults: an answer of a server without refunds reads as none)
+        credit_notes: z.array(creditNoteSchema).default([]),
         /** USD: a refunded top-up's spent credit, paid by the next top-up */
-        owed: z.number(),
+        owed: z.number().default(0),
       }),
     },
     errors: [],
