@@ -16,6 +16,7 @@ import { recordActivityForLicenses, recordPaid } from '../activity/service.ts'
 import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
 import {
   RECEIPT_JOB,
+  clientOfTransaction,
   closeTransaction,
   insertCreditNote,
   insertTransaction,
@@ -284,9 +285,9 @@ export interface ReversalResult {
 export async function reversePayment(ctx: BillingCtx, r: Reversal): Promise<ReversalResult> {
   const nothing: ReversalResult = { applied: false, creditNote: null, suspended: [], owedCents: 0 }
   return ctx.db.transaction(async (tx) => {
-    const [owner] = await tx.query<{ client_id: string | number }>('SELECT client_id FROM transactions WHERE id = $1', [r.transactionId])
-    if (!owner) return nothing
-    const client = await findClientById(tx, Number(owner.client_id), true)
+    const owner = await clientOfTransaction(tx, r.transactionId)
+    if (owner === null) return nothing
+    const client = await findClientById(tx, owner, true)
     const t = await lockTransaction(tx, r.transactionId)
     if (!t || !client) return nothing
     if (!(await recordPaymentEvent(tx, { provider: r.provider, eventId: r.eventKey, sessionId: t.provider_session_id ?? '', outcome: 'cancelled' }, t.id)))
@@ -347,9 +348,9 @@ export async function reversePayment(ctx: BillingCtx, r: Reversal): Promise<Reve
  */
 export async function restoreDisputed(ctx: BillingCtx, r: { transactionId: number; provider: PaymentEvent['provider']; eventKey: string }): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
-    const [owner] = await tx.query<{ client_id: string | number }>('SELECT client_id FROM transactions WHERE id = $1', [r.transactionId])
-    if (!owner) return false
-    const client = await findClientById(tx, Number(owner.client_id), true)
+    const owner = await clientOfTransaction(tx, r.transactionId)
+    if (owner === null) return false
+    const client = await findClientById(tx, owner, true)
     const t = await lockTransaction(tx, r.transactionId)
     if (!t || !client) return false
     if (!(await recordPaymentEvent(tx, { provider: r.provider, eventId: r.eventKey, sessionId: t.provider_session_id ?? '', outcome: 'paid' }, t.id)))

@@ -106,9 +106,12 @@ export async function closeSandboxSession(
   return rows.length === 1
 }
 
-/** open → pending: the payment is held for review, no webhook yet; false when it was no longer open */
-export async function holdSandboxSession(tx: Queryable, id: string): Promise<boolean> {
-  const rows = await tx.query(`UPDATE sandbox_sessions SET status = 'pending' WHERE id = $1 AND status = 'open' RETURNING id`, [id])
+/** open → pending: the payment is held for review (with the card it was paid with), no webhook yet; false when it was no longer open */
+export async function holdSandboxSession(tx: Queryable, id: string, heldCard: string | null): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE sandbox_sessions SET status = 'pending', metadata = metadata || $2::jsonb WHERE id = $1 AND status = 'open' RETURNING id`,
+    [id, JSON.stringify({ held_card: heldCard })],
+  )
   return rows.length === 1
 }
 

@@ -362,8 +362,7 @@ export async function completeSandboxCheckout(
       // held for review, as a provider holds a capture: no webhook until sandbox:settle decides it
       if (s.source === 'stripe' && !sandboxTestCard(cardNumber))
         fail('validation_failed', 'Use one of the sandbox test cards, e.g. 4242 4242 4242 4242', 'card_number')
-      if (!(await holdSandboxSession(tx, s.id))) fail('payment_closed')
-      await tx.query(`UPDATE sandbox_sessions SET metadata = metadata || $2::jsonb WHERE id = $1`, [s.id, JSON.stringify({ held_card: cardNumber ?? null })])
+      if (!(await holdSandboxSession(tx, s.id, cardNumber ?? null))) fail('payment_closed')
       return { redirect_url: s.success_url }
     }
     return closeWithEvent(ctx, tx, webhooks, s, requested, cardNumber, 'open')

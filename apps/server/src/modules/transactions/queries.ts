@@ -339,3 +339,9 @@ export async function findOwedCents(db: Queryable, clientId: number): Promise<nu
   const [row] = await db.query<{ owed: string | number }>('SELECT owed_cents AS owed FROM clients WHERE id = $1', [clientId])
   return Number(row?.owed ?? 0)
 }
+
+/** whose a transaction is (to take the client's row first, before the transaction's) */
+export async function clientOfTransaction(db: Queryable, id: number): Promise<number | null> {
+  const [row] = await db.query<{ client_id: string | number }>('SELECT client_id FROM transactions WHERE id = $1', [id])
+  return row ? Number(row.client_id) : null
+}

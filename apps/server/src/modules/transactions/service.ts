@@ -25,6 +25,7 @@ import {
 
 export {
   CREDIT_NOTE_COLUMNS,
+  clientOfTransaction,
   closeTransaction,
   findCreditNote,
   insertCreditNote,
