@@ -16,6 +16,7 @@ const ui: Record<string, string> = {
   'email_change.done': 'Your e-mail is now {{email}}.',
   'account.switched': 'Your account is now {{type}}.',
   'balance.owed': 'Owed {{amount}}: the next top-up pays it',
+  'license.suspended_because': 'This license is suspended: {{reason}}. Contact us if you think this is a mistake.',
   'credit_note.corrects': 'Corrects {{invoice}}',
   ...HISTORY_TEXTS,
 }

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { PRODUCTS, platformOfProduct } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { runCommand } from '../../cli/commands.ts'
 import { FAKE_PAYPAL_CLIENT, startFakePaypal } from '../../test/fake-providers.ts'
@@ -61,8 +62,15 @@ async function paidPaypalTopUp(clientId: number, email: string, amountCents: num
 async function paidLicensePurchase(clientId: number) {
   return t.db.transaction(async (tx) => {
     const [license] = await tx.query<{ id: number }>(
-      `INSERT INTO licenses (client_id, type, product, title, token, expire_date) VALUES ($1, 'nuitrack', 'nuitrack-pro', 'Studio camera', $2, now() + interval '30 days') RETURNING id`,
-      [clientId, `T${Math.random().toString(36).slice(2)}`],
+      `INSERT INTO licenses (client_id, type, product, title, config, token, expire_date)
+       VALUES ($1, $2, $3, 'Studio camera', $4::jsonb, $5, now() + interval '30 days') RETURNING id`,
+      [
+        clientId,
+        platformOfProduct(PRODUCTS[0]),
+        PRODUCTS[0],
+        JSON.stringify({ product: PRODUCTS[0], os_type: null }),
+        `T${Math.random().toString(36).slice(2)}`,
+      ],
     )
     const licenseId = Number(license!.id)
     const row = await insertTransaction(tx, {
@@ -209,6 +217,12 @@ describe('sandbox:dispute', () => {
     expect(license).toMatchObject({ status: 1 })
     expect(license!.suspended_reason).toContain('payment disputed (CN-')
     expect(await count(t.db, "activity_events WHERE license_id = $1 AND kind = 'suspended'", [licenseId])).toBe(1)
+    // its info page says why
+    const infoRes = await agent.get(`/api/license/${licenseId}/`)
+    expect(infoRes.statusCode, infoRes.body).toBe(200)
+    const info = infoRes.json() as { license_status: string; suspended_reason: string | null }
+    expect(info.license_status).toBe('suspended')
+    expect(info.suspended_reason).toContain('payment disputed')
     expect((await lastMailTo(t.db, email))?.subject).toBe('A payment of yours was taken back')
     // a second dispute of the same payment: nothing more
     expect((await runCommand(t.db, ['sandbox:dispute', String(transactionId), '--outcome', 'lost'], services())).output).toContain('already disputed')
