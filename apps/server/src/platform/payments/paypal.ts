@@ -2,6 +2,7 @@ import type { Cents } from '@portal/domain'
 import type { Config } from '../config.ts'
 import { prefixedKey } from './idempotency.ts'
 import {
+  PaymentRefused,
   PaymentUnavailable,
   type ChargeRequest,
   type ChargeResult,
@@ -296,6 +297,9 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
           const reason = issueOf(err.body, 'unprocessable_entity')
           return declined(orderId ?? `paypal-charge:${req.idempotencyKey}`, `${orderId ?? req.idempotencyKey}:${reason}`, reason)
         }
+        // refused for good (a bad request, credentials or permissions, a vault token PayPal no longer has): no retry changes it
+        if (err instanceof PaypalApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && err.status !== 408)
+          throw new PaymentRefused(issueOf(err.body, `http_${err.status}`), `PayPal refused the charge: ${err.message}`, { cause: err })
         throw unavailable('charge', err)
       }
       const body = {

@@ -218,3 +218,21 @@ export class WebhookSignatureError extends Error {
     this.name = 'WebhookSignatureError'
   }
 }
+
+/**
+ * The provider refused the call for good: a retry with the same request gets the same answer (an
+ * unknown customer, a deleted vault token, a restricted account, credentials or permissions). Only
+ * connection errors, 5xx, 429 and lock timeouts are PaymentUnavailable (retried); this is a failed
+ * attempt with its reason, told to the customer and logged for an operator.
+ */
+export class PaymentRefused extends Error {
+  constructor(
+    /** the provider's code for it (resource_missing, permission_denied, invalid_resource_id …) */
+    readonly reason: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'PaymentRefused'
+  }
+}

@@ -12,6 +12,7 @@ import {
   type PaymentProvider,
   type SavedPaymentMethod,
   type RefundRequest,
+  PaymentRefused,
 } from './port.ts'
 
 /**
@@ -175,6 +176,14 @@ export function stripeEventToPayment(event: Stripe.Event): PaymentEvent | null {
   }
 }
 
+/** A Stripe error that a retry cannot change: a 4xx other than 429 (rate limit) and 409 lock_timeout, with an answer at all. */
+function isFinalRefusal(err: InstanceType<typeof Stripe.errors.StripeError>): boolean {
+  const status = err.statusCode ?? 0
+  if (status < 400 || status >= 500 || status === 429) return false
+  if (err.code === 'lock_timeout' || err.code === 'rate_limit' || err.code === 'idempotency_key_in_use') return false
+  return true
+}
+
 export function createStripeProvider(config: StripeConfig, options: StripeOptions): PaymentProvider {
   if (!config.STRIPE_SECRET_KEY) throw new Error('STRIPE_SECRET_KEY is not set')
   const stripe = new Stripe(config.STRIPE_SECRET_KEY, {
@@ -313,6 +322,9 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
           }
         }
         if (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500) return afterServerError(req, err)
+        // a 4xx that is not 429 nor a lock timeout: the same request gets the same refusal, retrying is pointless
+        if (err instanceof Stripe.errors.StripeError && isFinalRefusal(err))
+          throw new PaymentRefused(err.code ?? err.type, `Stripe refused the charge: ${err.message}`, { cause: err })
         throw new PaymentUnavailable(`Stripe did not charge the saved card: ${(err as Error).message}`, { cause: err })
       }
     },
