@@ -50,6 +50,7 @@ import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
 import { sandboxApiRoutes, sandboxPageRoutes } from './modules/payments/routes.ts'
 import { schedulePaymentExpiry } from './modules/payments/expiry.ts'
+import { schedulePaymentReconcile } from './modules/payments/reconcile.ts'
 import { balanceRoutes } from './modules/balance/routes.ts'
 import { createStripeProvider } from './platform/payments/stripe.ts'
 import { createPaypalProvider } from './platform/payments/paypal.ts'
@@ -135,6 +136,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments, clock: opts.clock ?? new MovableClock(), fulfilments }
   if (sandbox) registerSandboxDelivery(jobs, db, sandbox.webhooks)
   schedulePaymentExpiry(jobs, ctx)
+  // pending and recently expired payments read back from their provider (modules/payments/reconcile.ts)
+  schedulePaymentReconcile(jobs, ctx)
   // the sandbox delivers its webhooks to this process's own listening address (no proxy hop)
   app.addHook('onListen', async () => {
     ownAddress = ownHttpAddress(app.server.address())

@@ -18,6 +18,8 @@ export const ACTIVITY_KINDS = [
   'revoked',
   'cancelled',
   'reactivated',
+  'suspended',
+  'restored',
 ] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 

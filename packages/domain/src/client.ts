@@ -39,6 +39,8 @@ export const clientInfoSchema = z.object({
   id: z.number(),
   /** USD, 2 decimals */
   balance: z.number(),
+  /** USD, 2 decimals: a refunded top-up's credit that was already spent; purchases from the balance wait until a top-up pays it */
+  owed: z.number().default(0),
   token: z.string(),
   options: optionsSchema,
   company: companySchema,

@@ -33,4 +33,12 @@ export * from './contract.ts'
 export { contracts, type ContractCalls } from './contracts/index.ts'
 export { contractCalls } from './contract-calls.ts'
 export { offlineActivationBody } from './contracts/activation.ts'
-export { paymentSchema, refillBody, sandboxSessionSchema, transactionSchema, type TransactionView } from './contracts/money.ts'
+export {
+  creditNoteSchema,
+  paymentSchema,
+  refillBody,
+  sandboxSessionSchema,
+  transactionSchema,
+  type CreditNoteView,
+  type TransactionView,
+} from './contracts/money.ts'

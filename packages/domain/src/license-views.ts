@@ -60,6 +60,8 @@ export const licenseViewSchema = z.object({
   paused_at: dateText,
   data_erase_date: dateText,
   data_erased_at: dateText,
+  /** suspended because the payment for it was refunded or disputed: why (its credit note); null otherwise */
+  suspended_reason: z.string().nullable().default(null),
 })
 export type LicenseView = z.infer<typeof licenseViewSchema>
 

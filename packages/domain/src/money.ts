@@ -83,6 +83,8 @@ export const signedAmount = (t: { type: number; amount: number }) => `${isCredit
 
 /** An invoice's number as the invoice and the payment documents print it: 42 → INV-000042. */
 export const formatInvoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`
+/** a credit note's number: its own gapless series beside the invoices' */
+export const formatCreditNoteNumber = (n: number) => `CN-${String(n).padStart(6, '0')}`
 
 /** How long a checkout may stay unpaid before its transaction expires. */
 export const PAYMENT_SESSION_HOURS = 24

@@ -16,7 +16,8 @@ import { FEEDBACK_HELP, runFeedbackCommand } from './feedback-commands.ts'
 import { CHANGELOG_HELP, runChangelogCommand } from './changelog-commands.ts'
 import { BALANCE_HELP, balanceAdjustCommand } from './balance-commands.ts'
 import type { CommandResult } from './result.ts'
-import { PAYMENTS_HELP, redeliverCommand } from './payment-commands.ts'
+import { PAYMENTS_HELP, reconcileCommand, redeliverCommand, refundCommand, sandboxDisputeCommand, sandboxSettleCommand } from './payment-commands.ts'
+import type { AppContext } from '../context.ts'
 import type { SandboxWebhooks } from '../modules/payments/sandbox.ts'
 
 export const HELP = `Usage: npm run portal -- <command> [args]
@@ -41,6 +42,8 @@ while the portal runs, the CLI sends the command to the running portal over loop
 export interface CommandServices {
   /** the sandbox payment provider's webhook signer and address; undefined where the sandbox is off */
   sandboxWebhooks?: () => SandboxWebhooks | undefined
+  /** the portal's context (payment providers, fulfilments, job queue): the running portal's own, or one the CLI builds */
+  ctx?: () => Promise<AppContext>
 }
 
 /** Commands that run against a database; the CLI and the running portal both call this. */
@@ -131,6 +134,14 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
       return balanceAdjustCommand(db, args)
     case 'payments:redeliver':
       return redeliverCommand(db, args, services.sandboxWebhooks)
+    case 'payments:reconcile':
+      return reconcileCommand(args, services.ctx)
+    case 'payments:refund':
+      return refundCommand(args, services.ctx)
+    case 'sandbox:dispute':
+      return sandboxDisputeCommand(args, services.ctx)
+    case 'sandbox:settle':
+      return sandboxSettleCommand(args, services.ctx, services.sandboxWebhooks)
     case undefined:
     case 'help':
     case '--help':

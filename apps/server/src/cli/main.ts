@@ -6,6 +6,8 @@ import { HELP, runCommand } from './commands.ts'
 import { runLicenseCommand } from './license-commands.ts'
 import { sandboxAllowed } from '../platform/payments/registry.ts'
 import { sandboxWebhooks } from '../modules/payments/sandbox.ts'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../app.ts'
 
 /** `npm run portal -- <command>`: see HELP in commands.ts. */
 async function main(argv: string[]): Promise<number> {
@@ -29,9 +31,16 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') })
   try {
     if (argv[0] !== 'migrate') await migrate(db)
-    const result = await runCommand(db, argv, { sandboxWebhooks: () => (sandboxAllowed(config) ? sandboxWebhooks(config) : undefined) })
-    console.log(result.output)
-    return result.code
+    // the commands that settle payments need the portal's context: an app built here, its job loop off
+    let app: FastifyInstance | undefined
+    const ctx = async () => (app ??= await buildApp({ config: { ...config, LOG_LEVEL: 'warn' }, db, runJobs: false })).ctx
+    try {
+      const result = await runCommand(db, argv, { sandboxWebhooks: () => (sandboxAllowed(config) ? sandboxWebhooks(config) : undefined), ctx })
+      console.log(result.output)
+      return result.code
+    } finally {
+      await app?.close()
+    }
   } finally {
     await db.close()
   }

@@ -101,6 +101,8 @@ const envSchema = z.object({
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
   PAYPAL_API_BASE: z.url().default('https://api-m.sandbox.paypal.com'),
+  // the id PayPal gave the portal's webhook (developer dashboard): PayPal's verify-webhook-signature call needs it
+  PAYPAL_WEBHOOK_ID: z.string().min(1).max(64).optional(),
   // PayPal's account id of the payee: 13 characters of its own base32 (PayPal's payee.merchant_id pattern)
   PAYPAL_MERCHANT_ID: z
     .string()

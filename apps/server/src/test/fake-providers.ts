@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
@@ -397,6 +398,21 @@ export interface FakePaypal extends FakeServer {
   vaultFailsAtCapture: boolean
   /** PayPal's clock, in ms: a PayPal-Request-Id is honoured for 6 hours of it */
   now: () => number
+  /** the id of the portal's webhook at this fake PayPal (PAYPAL_WEBHOOK_ID): verify-webhook-signature checks it */
+  webhookId: string
+  /**
+   * a webhook as PayPal posts it: the JSON body and PayPal's transmission headers, signed so that
+   * only this fake's verify-webhook-signature (with the right webhook id) answers SUCCESS
+   */
+  webhook(eventType: string, resource: Record<string, unknown>): { body: string; headers: Record<string, string> }
+  /** a capture's webhook resource (PAYMENT.CAPTURE.*): the capture as it stands, with its order */
+  captureResource(orderId: string): Record<string, unknown>
+  /** the refunds made (POST /v2/payments/captures/{id}/refund), PayPal-Request-Id honoured */
+  refunds: { id: string; status: string; amount: { currency_code: string; value: string }; capture: string }[]
+  /** a refund's webhook resource (PAYMENT.CAPTURE.REFUNDED): the refund, linked up to its capture */
+  refundResource(refundId: string): Record<string, unknown>
+  /** how many verify-webhook-signature calls answered SUCCESS / FAILURE */
+  verifications: { success: number; failure: number }
 }
 
 /** How long PayPal honours a PayPal-Request-Id (its documented default). */
@@ -570,6 +586,7 @@ export async function startFakePaypal(): Promise<FakePaypal> {
 
   /** one call to PayPal's API, answered as PayPal would (the caller handles PayPal-Request-Id) */
   function route(req: RecordedRequest): { status: number; body: unknown } {
+    if (req.method === 'POST' && req.path === '/v1/notifications/verify-webhook-signature') return verify(req)
     if (req.method === 'POST' && req.path === '/v2/checkout/orders') {
       const parsed = orderRequestSchema.safeParse(JSON.parse(req.body))
       if (!parsed.success) {
@@ -601,6 +618,22 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       orders.set(id, order)
       return { status: vaultId ? 201 : 200, body: view(order) }
     }
+    const refundPath = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(req.path)
+    if (req.method === 'POST' && refundPath) {
+      const capture = captures.get(decodeURIComponent(refundPath[1]!))
+      if (!capture) return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } }
+      if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') return { status: 422, body: unprocessable('CAPTURE_FULLY_REFUNDED') }
+      const body = (req.body ? JSON.parse(req.body) : {}) as { amount?: { currency_code: string; value: string } }
+      const refund = {
+        id: `REF${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+        status: 'COMPLETED',
+        amount: body.amount ?? capture.amount,
+        capture: capture.id,
+      }
+      self().refunds.push(refund)
+      capture.status = body.amount && body.amount.value !== capture.amount.value ? 'PARTIALLY_REFUNDED' : 'REFUNDED'
+      return { status: 201, body: { id: refund.id, status: refund.status, amount: refund.amount } }
+    }
     const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(req.path)
     const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined
     if (m && !order) return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } }
@@ -625,6 +658,20 @@ export async function startFakePaypal(): Promise<FakePaypal> {
     return { status: 404, body: { name: 'NOT_FOUND', message: `no fake for ${req.method} ${req.path}` } }
   }
   const self = () => fake as FakePaypal
+  const webhookSecret = Math.random().toString(36).slice(2)
+  const transmissionSig = (id: string, time: string, webhookId: string, body: string) =>
+    createHmac('sha256', webhookSecret).update(`${id}|${time}|${webhookId}|${body}`).digest('base64')
+  /** PayPal's verify-webhook-signature: SUCCESS when the transmission was signed by this fake for the portal's webhook id */
+  function verify(req: RecordedRequest): { status: number; body: unknown } {
+    const b = JSON.parse(req.body) as Record<string, unknown>
+    const fields = ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id'] as const
+    if (fields.some((f) => typeof b[f] !== 'string') || typeof b.webhook_event !== 'object')
+      return { status: 400, body: { name: 'VALIDATION_ERROR', message: 'Invalid request - see details', details: [{ issue: 'MISSING_REQUIRED_PARAMETER' }] } }
+    const expected = transmissionSig(String(b.transmission_id), String(b.transmission_time), String(b.webhook_id), JSON.stringify(b.webhook_event))
+    const ok = b.webhook_id === self().webhookId && b.transmission_sig === expected
+    self().verifications[ok ? 'success' : 'failure']++
+    return { status: 200, body: { verification_status: ok ? 'SUCCESS' : 'FAILURE' } }
+  }
 
   const fake: FakeServer = await startServer(
     (req, res) => {
@@ -664,6 +711,49 @@ export async function startFakePaypal(): Promise<FakePaypal> {
     vaultApproved: true,
     vaultFailsAtCapture: false,
     now: () => Date.now(),
+    webhookId: 'WH-FAKE-PORTAL',
+    refunds: [],
+    refundResource(refundId: string) {
+      const refund = self().refunds.find((r) => r.id === refundId)
+      if (!refund) throw new Error(`no fake refund ${refundId}`)
+      return {
+        id: refund.id,
+        status: refund.status,
+        amount: refund.amount,
+        links: [{ href: `${fake.url}/v2/payments/captures/${refund.capture}`, rel: 'up', method: 'GET' }],
+      }
+    },
+    verifications: { success: 0, failure: 0 },
+    webhook(eventType: string, resource: Record<string, unknown>) {
+      const event = {
+        id: `WH-${Math.random().toString(36).slice(2, 14).toUpperCase()}`,
+        event_version: '1.0',
+        create_time: new Date(self().now()).toISOString(),
+        resource_type: eventType.startsWith('VAULT.') ? 'payment_token' : eventType.endsWith('REFUNDED') ? 'refund' : 'capture',
+        event_type: eventType,
+        summary: eventType,
+        resource,
+      }
+      const body = JSON.stringify(event)
+      const id = `${Math.random().toString(36).slice(2)}-fake`
+      const time = new Date(self().now()).toISOString()
+      return {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'paypal-auth-algo': 'SHA256withRSA',
+          'paypal-cert-url': `${fake.url}/v1/notifications/certs/CERT-FAKE`,
+          'paypal-transmission-id': id,
+          'paypal-transmission-time': time,
+          'paypal-transmission-sig': transmissionSig(id, time, self().webhookId, body),
+        },
+      }
+    },
+    captureResource(orderId: string) {
+      const order = orders.get(orderId)
+      if (!order?.capture) throw new Error(`no captured fake order ${orderId}`)
+      return { ...order.capture, supplementary_data: { related_ids: { order_id: order.id } } }
+    },
     settleCapture(captureId: string, status: 'COMPLETED' | 'DECLINED') {
       const capture = captures.get(captureId)
       if (!capture || capture.status !== 'PENDING') throw new Error(`no pending fake capture ${captureId}`)

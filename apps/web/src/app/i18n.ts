@@ -15,6 +15,9 @@ const ui: Record<string, string> = {
   'email_change.pending': 'We sent a confirmation link to {{email}}; the change takes effect once you confirm it.',
   'email_change.done': 'Your e-mail is now {{email}}.',
   'account.switched': 'Your account is now {{type}}.',
+  'balance.owed': 'Owed {{amount}}: the next top-up pays it',
+  'license.suspended_because': 'This license is suspended: {{reason}}. Contact us if you think this is a mistake.',
+  'credit_note.corrects': 'Corrects {{invoice}}',
   ...HISTORY_TEXTS,
 }
 

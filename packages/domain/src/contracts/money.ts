@@ -40,6 +40,27 @@ export const transactionSchema = z.object({
 })
 export type TransactionView = z.infer<typeof transactionSchema>
 
+/** A credit note: the document that corrects a paid transaction's invoice when its money was taken back. */
+export const creditNoteSchema = z.object({
+  id: z.number(),
+  /** CN-000001: its own gapless series */
+  number: z.string(),
+  /** the invoice it corrects (INV-000042) */
+  corrects_invoice: z.string(),
+  transaction_id: z.number(),
+  /** refund, dispute or reversal (a provider took the payment back) */
+  kind: z.enum(['refund', 'dispute', 'reversal']),
+  /** USD, 2 decimals, taken back */
+  amount: z.number(),
+  reason: z.string(),
+  issued_at: z.string(),
+  /** a dispute closed in the merchant's favour: what it suspended is restored */
+  restored: z.boolean(),
+  /** GET it for the PDF */
+  pdf_url: z.string(),
+})
+export type CreditNoteView = z.infer<typeof creditNoteSchema>
+
 const sessionParams = z.object({ session_id: text().max(200) })
 const idParams = z.object({ id: text() })
 const redirectSchema = z.object({ redirect_url: z.string() })
@@ -52,7 +73,7 @@ export const sandboxSessionSchema = z.object({
   lines: z.array(z.object({ description: z.string(), quantity: z.number(), amount: z.number() })),
   amount: z.number(),
   currency: z.string(),
-  status: z.enum(['open', 'paid', 'declined', 'cancelled', 'expired']),
+  status: z.enum(['open', 'pending', 'paid', 'declined', 'cancelled', 'expired']),
 })
 
 /** Top-up, payment documents and invoices, the payment providers' webhooks and the sandbox provider's checkout. */
@@ -91,8 +112,16 @@ export const moneyContracts = {
     path: '/transaction/',
     auth: 'client',
     tags: ['transactions'],
-    summary: "The client's transactions, newest first",
-    response: { 200: z.object({ transactions: z.array(transactionSchema) }) },
+    summary: "The client's payment documents: the transactions and the credit notes correcting their invoices, newest first, and what is owed",
+    response: {
+      200: z.object({
+        transactions: z.array(transactionSchema),
+        // (defaults: an answer of a server without refunds reads as none)
+        credit_notes: z.array(creditNoteSchema).default([]),
+        /** USD: a refunded top-up's spent credit, paid by the next top-up */
+        owed: z.number().default(0),
+      }),
+    },
     errors: [],
   }),
   transactionInvoice: contract({
@@ -101,6 +130,18 @@ export const moneyContracts = {
     auth: 'client',
     tags: ['transactions'],
     summary: 'The invoice of a paid transaction, as a PDF attachment invoice-{id}.pdf',
+    params: idParams,
+    // a PDF, not JSON
+    response: {},
+    errors: ['not_found'],
+  }),
+
+  transactionCreditNote: contract({
+    method: 'GET',
+    path: '/transaction/credit-note/:id/',
+    auth: 'client',
+    tags: ['transactions'],
+    summary: 'A credit note of the client as a PDF attachment CN-000001.pdf',
     params: idParams,
     // a PDF, not JSON
     response: {},
@@ -127,6 +168,17 @@ export const moneyContracts = {
     errors: ['webhook_signature', 'external_payments_unavailable', 'route_not_found'],
   }),
 
+  paymentWebhookPaypal: contract({
+    method: 'POST',
+    path: '/payments/webhook/paypal/',
+    auth: 'public',
+    tags: ['payments'],
+    summary:
+      "PayPal events (PAYMENT.CAPTURE.COMPLETED, DENIED, REFUNDED, REVERSED, VAULT.PAYMENT-TOKEN.DELETED), verified by PayPal's verify-webhook-signature call with PAYPAL_WEBHOOK_ID; 404 where PayPal is not configured, 503 while PAYPAL_WEBHOOK_ID is missing",
+    response: { 200: z.object({ received: z.literal(true) }) },
+    errors: ['webhook_signature', 'external_payments_unavailable', 'route_not_found'],
+  }),
+
   sandboxSession: contract({
     method: 'GET',
     path: '/sandbox/checkout/:session_id/',
@@ -143,10 +195,10 @@ export const moneyContracts = {
     auth: 'public',
     tags: ['sandbox'],
     summary:
-      'Pay (or, with outcome decline, decline) a sandbox checkout, a card one with a test card (card_number): the sandbox sends its signed webhook and answers where the browser goes next',
+      'Pay (or, with outcome decline, decline; with outcome pending, pay but hold it for review until sandbox:settle) a sandbox checkout, a card one with a test card (card_number): the sandbox sends its signed webhook (a held payment when it is settled) and answers where the browser goes next',
     params: sessionParams,
     // card checkouts: the test card paid with (4242 4242 4242 4242 when left out)
-    body: z.object({ outcome: z.enum(['pay', 'decline']).default('pay'), card_number: z.string().max(40).optional() }),
+    body: z.object({ outcome: z.enum(['pay', 'decline', 'pending']).default('pay'), card_number: z.string().max(40).optional() }),
     response: { 200: redirectSchema },
     errors: ['route_not_found', 'payment_closed'],
   }),

@@ -16,6 +16,7 @@ describe('GET /api/client/', () => {
     expect(body.client_info).toEqual({
       id: client.id,
       balance: 0,
+      owed: 0,
       token: client.token,
       options: {
         balance_autofill: false,

@@ -15,6 +15,7 @@ export interface ClientRow {
   company: Partial<Company>
   options: Partial<ClientOptions>
   balance_cents: number
+  owed_cents: number
   token: string
   pending_email: string | null
   segment: string | null
@@ -33,6 +34,7 @@ const CLIENT_COLUMNS = columns<ClientRow>()(
   'company',
   'options',
   'balance_cents',
+  'owed_cents',
   'token',
   'pending_email',
   'segment',
@@ -44,6 +46,7 @@ export function toClientInfo(row: ClientRow): ClientInfo {
   return {
     id: row.id,
     balance: centsToUsd(row.balance_cents),
+    owed: centsToUsd(Number(row.owed_cents ?? 0)),
     token: row.token,
     options: { ...DEFAULT_OPTIONS, ...row.options },
     company: { ...EMPTY_COMPANY, ...row.company },

@@ -21,6 +21,9 @@ export const adminCliRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; token: str
     }
     // the portal's own sandbox: its secret and its listening address
     const sandbox = ctx.payments.byName('sandbox')
-    return runCommand(ctx.db, req.body.argv, { sandboxWebhooks: () => (sandbox && isSandboxProvider(sandbox) ? sandbox.webhooks : undefined) })
+    return runCommand(ctx.db, req.body.argv, {
+      sandboxWebhooks: () => (sandbox && isSandboxProvider(sandbox) ? sandbox.webhooks : undefined),
+      ctx: () => Promise.resolve(ctx),
+    })
   })
 }

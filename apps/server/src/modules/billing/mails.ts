@@ -12,3 +12,42 @@ export function renewalsNeedMethodMail(publicUrl: string, to: string, m: { paidW
     'Before the period ends, add funds to your balance, or reactivate the subscription with a card or PayPal on the license page.',
   )
 }
+
+/** A payment taken back (refunded, disputed, reversed): what it was, what happens to what it bought. */
+export function reversedMail(
+  publicUrl: string,
+  to: string,
+  m: { kind: 'refund' | 'dispute' | 'reversal'; amount: string; what: string; creditNote: string; suspended: number; owed: string | null },
+): Mail {
+  const taken =
+    m.kind === 'refund'
+      ? `has been refunded (${m.amount})`
+      : m.kind === 'dispute'
+        ? `is disputed (${m.amount})`
+        : `was reversed by the payment provider (${m.amount})`
+  const licenses =
+    m.suspended > 0 ? ` The ${m.suspended === 1 ? 'license' : `${m.suspended} licenses`} it paid for ${m.suspended === 1 ? 'is' : 'are'} suspended.` : ''
+  const owed = m.owed
+    ? ` Your balance had already been spent: ${m.owed} is owed, and purchases from the balance wait until it is paid (a top-up pays it first).`
+    : ''
+  return linkMail(
+    to,
+    m.kind === 'refund' ? 'Your payment was refunded' : 'A payment of yours was taken back',
+    `Your payment for ${m.what} ${taken}. Credit note ${m.creditNote} corrects its invoice; you find it with your payment documents.${licenses}${owed}`,
+    'Open your payment documents',
+    `${publicUrl}/app/`,
+    m.kind === 'dispute' ? 'If the dispute is decided in our favour, the licenses come back by themselves.' : 'Questions? Reply to this mail.',
+  )
+}
+
+/** A dispute decided for the merchant: what it suspended is back. */
+export function restoredMail(publicUrl: string, to: string, m: { what: string; restored: number }): Mail {
+  return linkMail(
+    to,
+    'Your licenses are active again',
+    `The dispute about your payment for ${m.what} was closed in our favour: the payment stands${m.restored > 0 ? ` and the ${m.restored === 1 ? 'license' : `${m.restored} licenses`} it paid for ${m.restored === 1 ? 'is' : 'are'} active again` : ''}.`,
+    'Open your licenses',
+    `${publicUrl}/app/`,
+    'Questions? Reply to this mail.',
+  )
+}

@@ -1,6 +1,7 @@
 import type { Cents } from '@portal/domain'
 import type { Queryable } from '../../db/db.ts'
 import type { PaymentEvent, SavedPaymentMethod } from '../../platform/payments/port.ts'
+import { CREDIT_NOTE_COLUMNS, toCreditNote, type CreditNoteRow } from '../transactions/service.ts'
 
 // ---- the ledger: every cent a client's balance moves, one entry per transaction ----
 
@@ -12,7 +13,10 @@ import type { PaymentEvent, SavedPaymentMethod } from '../../platform/payments/p
  */
 export async function applyLedgerEntry(tx: Queryable, clientId: number, transactionId: number, amountCents: Cents): Promise<Cents | null> {
   const [row] = await tx.query<{ balance_cents: string | number }>(
-    'UPDATE clients SET balance_cents = balance_cents + $2 WHERE id = $1 AND balance_cents + $2 >= 0 RETURNING balance_cents',
+    // a credit pays what is owed first (a refunded top-up's spent credit); a debit waits while anything is owed
+    `UPDATE clients SET balance_cents = balance_cents + CASE WHEN $2 > 0 THEN GREATEST($2 - owed_cents, 0) ELSE $2 END,
+                        owed_cents = CASE WHEN $2 > 0 THEN GREATEST(owed_cents - $2, 0) ELSE owed_cents END
+      WHERE id = $1 AND ($2 > 0 OR (balance_cents + $2 >= 0 AND owed_cents = 0)) RETURNING balance_cents`,
     [clientId, amountCents],
   )
   if (!row) return null
@@ -26,14 +30,19 @@ export async function applyLedgerEntry(tx: Queryable, clientId: number, transact
   return balance
 }
 
-/** The balance two ways: the kept column and the ledger's sum (they are equal; tests and audits check it). */
+/**
+ * The balance two ways: the kept column and the ledger's sum (they are equal; tests and audits check
+ * it). When something is owed (a refunded top-up's spent credit) the ledger's sum is the balance
+ * minus what is owed: `ledger` answers that sum, `owed` what is owed.
+ */
 export async function balanceAndLedgerSum(db: Queryable, clientId: number): Promise<{ balance: Cents; ledger: Cents }> {
-  const [row] = await db.query<{ balance: string | number; ledger: string | number }>(
-    `SELECT c.balance_cents AS balance, COALESCE((SELECT sum(amount_cents) FROM ledger_entries WHERE client_id = c.id), 0) AS ledger
+  const [row] = await db.query<{ balance: string | number; ledger: string | number; owed: string | number }>(
+    `SELECT c.balance_cents AS balance, c.owed_cents AS owed, COALESCE((SELECT sum(amount_cents) FROM ledger_entries WHERE client_id = c.id), 0) AS ledger
        FROM clients c WHERE c.id = $1`,
     [clientId],
   )
-  return { balance: Number(row?.balance ?? 0), ledger: Number(row?.ledger ?? 0) }
+  // the ledger's sum plus what is owed: equal to the balance whatever was refunded
+  return { balance: Number(row?.balance ?? 0), ledger: Number(row?.ledger ?? 0) + Number(row?.owed ?? 0) }
 }
 
 // ---- the payment event log: each provider event applied once ----
@@ -64,4 +73,121 @@ export async function savePaymentMethod(tx: Queryable, clientId: number, m: Save
     [clientId, m.provider, m.source, m.token, m.customerRef ?? null, m.cardBrand ?? null, m.cardLast4 ?? null, m.paypalEmail ?? null],
   )
   return rows[0]!.id
+}
+
+/**
+ * A saved method the provider no longer keeps (PayPal deleted the vault token): the subscriptions
+ * and groups that renewed on it keep no method (their renewal then asks the customer for one) and
+ * the row goes. Answers the client it was of, or null when the portal did not know it.
+ */
+export async function deletePaymentMethod(tx: Queryable, provider: string, token: string): Promise<{ id: number; client_id: number } | null> {
+  const [m] = await tx.query<{ id: number; client_id: number }>('SELECT id, client_id FROM payment_methods WHERE provider = $1 AND token = $2 FOR UPDATE', [
+    provider,
+    token,
+  ])
+  if (!m) return null
+  await tx.query('UPDATE subscriptions SET payment_method_id = NULL WHERE payment_method_id = $1', [m.id])
+  await tx.query('UPDATE license_groups SET payment_method_id = NULL WHERE payment_method_id = $1', [m.id])
+  await tx.query('DELETE FROM payment_methods WHERE id = $1', [m.id])
+  return { id: Number(m.id), client_id: Number(m.client_id) }
+}
+
+// ---- reversals: credit notes, what is owed, suspended licenses ----
+
+/** What was refunded of a transaction so far (its credit notes not restored). */
+export async function refundedCents(tx: Queryable, transactionId: number): Promise<number> {
+  const [row] = await tx.query<{ sum: string | number | null }>(
+    'SELECT COALESCE(sum(amount_cents), 0) AS sum FROM credit_notes WHERE transaction_id = $1 AND restored_at IS NULL',
+    [transactionId],
+  )
+  return Number(row?.sum ?? 0)
+}
+
+/** The open dispute of a transaction (its credit note not restored), locked. */
+export async function lockOpenDispute(tx: Queryable, transactionId: number): Promise<CreditNoteRow | null> {
+  const [row] = await tx.query<CreditNoteRow>(
+    `SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE transaction_id = $1 AND kind = 'dispute' AND restored_at IS NULL ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+    [transactionId],
+  )
+  return row ? toCreditNote(row) : null
+}
+
+export async function markCreditNoteRestored(tx: Queryable, id: number, at: Date) {
+  await tx.query('UPDATE credit_notes SET restored_at = $2 WHERE id = $1', [id, at])
+}
+
+/**
+ * Takes `cents` back from a client's balance for a credit note, in the caller's transaction (which
+ * holds the client's row): what the balance has goes, the rest is owed. The ledger's entry is the
+ * whole amount, so the ledger's sum stays the balance minus what is owed. Answers the shortfall.
+ */
+export async function debitForCreditNote(tx: Queryable, clientId: number, transactionId: number, creditNoteId: number, cents: number): Promise<number> {
+  const [row] = await tx.query<{ balance: string | number; owed: string | number }>(
+    `UPDATE clients SET owed_cents = owed_cents + GREATEST($2 - balance_cents, 0), balance_cents = GREATEST(balance_cents - $2, 0)
+      WHERE id = $1 RETURNING balance_cents AS balance, owed_cents AS owed`,
+    [clientId, cents],
+  )
+  await tx.query('INSERT INTO ledger_entries (client_id, transaction_id, credit_note_id, amount_cents, balance_after_cents) VALUES ($1, $2, $3, $4, $5)', [
+    clientId,
+    transactionId,
+    creditNoteId,
+    -cents,
+    Number(row!.balance),
+  ])
+  return Number(row!.owed)
+}
+
+/** A won dispute gives a top-up's credit back: what is owed is paid from it first, the rest credits the balance. */
+export async function creditForRestoredNote(tx: Queryable, clientId: number, transactionId: number, creditNoteId: number, cents: number) {
+  const [row] = await tx.query<{ balance: string | number }>(
+    `UPDATE clients SET balance_cents = balance_cents + GREATEST($2 - owed_cents, 0), owed_cents = GREATEST(owed_cents - $2, 0)
+      WHERE id = $1 RETURNING balance_cents AS balance`,
+    [clientId, cents],
+  )
+  await tx.query('INSERT INTO ledger_entries (client_id, transaction_id, credit_note_id, amount_cents, balance_after_cents) VALUES ($1, $2, $3, $4, $5)', [
+    clientId,
+    transactionId,
+    creditNoteId,
+    cents,
+    Number(row!.balance),
+  ])
+}
+
+/** What a client owes (a refunded top-up's spent credit). */
+export async function owedCents(db: Queryable, clientId: number): Promise<number> {
+  const [row] = await db.query<{ owed: string | number }>('SELECT owed_cents AS owed FROM clients WHERE id = $1', [clientId])
+  return Number(row?.owed ?? 0)
+}
+
+/** Suspends the licenses a transaction paid for (its license, its group's licenses) with the reason; answers their ids. */
+export async function suspendLicensesOf(tx: Queryable, transactionId: number, clientId: number, creditNoteId: number, reason: string): Promise<number[]> {
+  const rows = await tx.query<{ id: string | number }>(
+    `UPDATE licenses l SET status = 1, suspended_reason = $3, suspended_by_credit_note = $4
+       FROM transactions t
+      WHERE t.id = $1 AND l.client_id = $2 AND l.revoked_at IS NULL AND l.status = 0 AND (l.id = t.license_id OR l.group_id = t.group_id)
+      RETURNING l.id`,
+    [transactionId, clientId, reason, creditNoteId],
+  )
+  return rows.map((r) => Number(r.id))
+}
+
+/** Gives back the licenses a credit note suspended (a dispute won); answers their ids. */
+export async function restoreLicensesOf(tx: Queryable, creditNoteId: number): Promise<number[]> {
+  const rows = await tx.query<{ id: string | number }>(
+    `UPDATE licenses SET status = 0, suspended_reason = NULL, suspended_by_credit_note = NULL WHERE suspended_by_credit_note = $1 RETURNING id`,
+    [creditNoteId],
+  )
+  return rows.map((r) => Number(r.id))
+}
+
+/** The transaction a provider's payment settled: by its checkout's id, or by the event it was credited under (PayPal's capture id). */
+export async function transactionOfPayment(db: Queryable, provider: string, sessionId: string | null, paymentRef: string | null): Promise<number | null> {
+  const [row] = await db.query<{ id: string | number }>(
+    `SELECT id FROM transactions WHERE provider = $1 AND provider_session_id = $2
+     UNION ALL
+     SELECT transaction_id FROM payment_events WHERE provider = $1 AND event_id = $3 AND transaction_id IS NOT NULL
+     LIMIT 1`,
+    [provider, sessionId, paymentRef],
+  )
+  return row ? Number(row.id) : null
 }

@@ -1,23 +1,49 @@
-import { TRANSACTION_STATUS, TRANSACTION_TYPE, transactionStatusOf, type Cents, type TransactionStatus } from '@portal/domain'
+import {
+  TRANSACTION_STATUS,
+  TRANSACTION_TYPE,
+  formatCents,
+  formatCreditNoteNumber,
+  transactionStatusOf,
+  type Cents,
+  type TransactionStatus,
+} from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
 import { fail } from '../../platform/errors.ts'
 import type { PaymentEvent } from '../../platform/payments/port.ts'
 import { findClientById } from '../account/service.ts'
-import { recordPaid } from '../activity/service.ts'
+import { recordActivityForLicenses, recordPaid } from '../activity/service.ts'
 import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
 import {
   RECEIPT_JOB,
+  clientOfTransaction,
   closeTransaction,
+  insertCreditNote,
   insertTransaction,
+  lockTransaction,
   lockTransactionBySession,
   markTransactionPaid,
   nextInvoiceNumber,
+  type CreditNoteRow,
   type TransactionLine,
   type TransactionRow,
 } from '../transactions/service.ts'
-import { renewalsNeedMethodMail } from './mails.ts'
-import { applyLedgerEntry, recordPaymentEvent, savePaymentMethod } from './queries.ts'
+import { renewalsNeedMethodMail, restoredMail, reversedMail } from './mails.ts'
+import {
+  applyLedgerEntry,
+  creditForRestoredNote,
+  debitForCreditNote,
+  deletePaymentMethod,
+  lockOpenDispute,
+  markCreditNoteRestored,
+  recordPaymentEvent,
+  refundedCents,
+  restoreLicensesOf,
+  savePaymentMethod,
+  suspendLicensesOf,
+} from './queries.ts'
+
+export { owedCents, transactionOfPayment } from './queries.ts'
 
 /**
  * Billing: how a transaction is settled, whatever was bought (a top-up, a basket order, a renewal, a
@@ -178,6 +204,13 @@ export async function applyPaymentEvent(ctx: BillingCtx, event: PaymentEvent): P
     }
     const fulfil = ctx.fulfilments.get(t.kind)
     if (!fulfil) throw new Error(`no fulfilment for transactions of kind ${t.kind}`)
+    if (t.status === TRANSACTION_STATUS.expired) {
+      // the provider completed it after we gave up (a capture held past our expiry): credited, once, and an operator looks
+      ctx.log.error(
+        { provider: event.provider, transaction: t.id, client: t.client_id, session: event.sessionId, event: event.eventId, expired_at: t.expires_at },
+        'payment completed after its checkout expired: credited now; check what it bought (a hold or promo code it reserved was released at expiry)',
+      )
+    }
     const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
     const now = ctx.clock.now()
     await fulfil.paid(ctx, tx, t, { methodId, now })
@@ -200,3 +233,140 @@ async function tellRenewalsNeedMethod(ctx: BillingCtx, tx: Queryable, t: Transac
   const client = await findClientById(tx, t.client_id)
   if (client) await ctx.mailer.enqueue(tx, renewalsNeedMethodMail(ctx.config.PUBLIC_URL, client.email, { paidWith: event.paymentMethod ?? null }))
 }
+
+/**
+ * The provider no longer keeps a saved method (PayPal's VAULT.PAYMENT-TOKEN.DELETED): applied once
+ * through the payment event log; the subscriptions on it renew on no method, which asks the customer
+ * for one at the renewal. Answers whether it changed anything.
+ */
+export async function forgetPaymentMethod(ctx: BillingCtx, notice: { provider: PaymentEvent['provider']; eventId: string; token: string }): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const fresh = await recordPaymentEvent(tx, { provider: notice.provider, eventId: notice.eventId, sessionId: notice.token, outcome: 'cancelled' }, null)
+    if (!fresh) return false
+    const gone = await deletePaymentMethod(tx, notice.provider, notice.token)
+    ctx.log.warn(
+      { provider: notice.provider, client: gone?.client_id ?? null },
+      gone
+        ? 'the provider deleted a saved payment method: renewals on it will ask for another'
+        : 'the provider deleted a payment method the portal did not keep',
+    )
+    return gone !== null
+  })
+}
+
+/** Money a provider (or staff through it) took back from a paid transaction. */
+export interface Reversal {
+  transactionId: number
+  kind: 'refund' | 'dispute' | 'reversal'
+  /** what is taken back; the whole rest of the transaction when left out */
+  amountCents?: Cents
+  reason: string
+  /** applied once per key: the provider's event id, or the staff refund's provider id */
+  provider: PaymentEvent['provider']
+  eventKey: string
+  providerRef?: string | null
+}
+
+export interface ReversalResult {
+  applied: boolean
+  creditNote: CreditNoteRow | null
+  suspended: number[]
+  owedCents: Cents
+}
+
+/**
+ * Takes a paid transaction's money back, once per provider event (the payment event log, in the
+ * same database transaction, so 5 parallel deliveries of one refund reverse once): a credit note
+ * with its own gapless number correcting the invoice, the ledger's reversal entry (a top-up's credit
+ * comes off the balance; what was already spent is owed), the licenses it paid for suspended with
+ * the reason (and a line in their history), and a mail to the customer. Lock order as settling: the
+ * client's row, the transaction, the credit note counter.
+ */
+export async function reversePayment(ctx: BillingCtx, r: Reversal): Promise<ReversalResult> {
+  const nothing: ReversalResult = { applied: false, creditNote: null, suspended: [], owedCents: 0 }
+  return ctx.db.transaction(async (tx) => {
+    const owner = await clientOfTransaction(tx, r.transactionId)
+    if (owner === null) return nothing
+    const client = await findClientById(tx, owner, true)
+    const t = await lockTransaction(tx, r.transactionId)
+    if (!t || !client) return nothing
+    if (!(await recordPaymentEvent(tx, { provider: r.provider, eventId: r.eventKey, sessionId: t.provider_session_id ?? '', outcome: 'cancelled' }, t.id)))
+      return nothing
+    if (t.status !== TRANSACTION_STATUS.ok) {
+      ctx.log.error({ transaction: t.id, kind: r.kind }, 'money taken back of a transaction that is not paid: nothing to reverse; check it at the provider')
+      return nothing
+    }
+    const left = t.amount_cents - (await refundedCents(tx, t.id))
+    const amount = Math.min(r.amountCents ?? left, left)
+    if (amount <= 0) {
+      ctx.log.warn({ transaction: t.id, kind: r.kind }, 'the transaction was already taken back in full; nothing more reversed')
+      return nothing
+    }
+    const now = ctx.clock.now()
+    const note = await insertCreditNote(tx, {
+      client_id: t.client_id,
+      transaction_id: t.id,
+      kind: r.kind,
+      amount_cents: amount,
+      reason: r.reason,
+      provider_ref: r.providerRef ?? null,
+      issued_at: now,
+    })
+    // a top-up's credit comes off the balance (its ledger's reversal entry); a purchase's licenses stop
+    const owed = t.kind === 'top_up' ? await debitForCreditNote(tx, t.client_id, t.id, note.id, amount) : 0
+    const why = `${r.kind === 'refund' ? 'payment refunded' : r.kind === 'dispute' ? 'payment disputed' : 'payment reversed'} (${formatCreditNoteNumber(note.number)}): ${r.reason}`
+    const suspended = t.kind === 'top_up' ? [] : await suspendLicensesOf(tx, t.id, t.client_id, note.id, why)
+    await recordActivityForLicenses(tx, suspended, {
+      clientId: t.client_id,
+      kind: 'suspended',
+      details: { reason: why, transaction_id: t.id, credit_note: formatCreditNoteNumber(note.number) },
+      at: now,
+    })
+    ctx.log.warn(
+      { transaction: t.id, client: t.client_id, kind: r.kind, amount, credit_note: note.number, suspended: suspended.length, owed },
+      'payment taken back: credit note issued',
+    )
+    await ctx.mailer.enqueue(
+      tx,
+      reversedMail(ctx.config.PUBLIC_URL, client.email, {
+        kind: r.kind,
+        amount: formatCents(amount),
+        what: t.description,
+        creditNote: formatCreditNoteNumber(note.number),
+        suspended: suspended.length,
+        owed: owed > 0 ? formatCents(owed) : null,
+      }),
+    )
+    return { applied: true, creditNote: note, suspended, owedCents: owed }
+  })
+}
+
+/**
+ * A dispute decided for the merchant: its credit note is closed (restored), a top-up's credit comes
+ * back (paying what is owed first), the licenses it suspended are active again, the customer is
+ * told. Once per event key. Answers whether it restored anything.
+ */
+export async function restoreDisputed(ctx: BillingCtx, r: { transactionId: number; provider: PaymentEvent['provider']; eventKey: string }): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const owner = await clientOfTransaction(tx, r.transactionId)
+    if (owner === null) return false
+    const client = await findClientById(tx, owner, true)
+    const t = await lockTransaction(tx, r.transactionId)
+    if (!t || !client) return false
+    if (!(await recordPaymentEvent(tx, { provider: r.provider, eventId: r.eventKey, sessionId: t.provider_session_id ?? '', outcome: 'paid' }, t.id)))
+      return false
+    const note = await lockOpenDispute(tx, t.id)
+    if (!note) return false
+    const now = ctx.clock.now()
+    await markCreditNoteRestored(tx, note.id, now)
+    if (t.kind === 'top_up') await creditForRestoredNote(tx, t.client_id, t.id, note.id, note.amount_cents)
+    const restored = await restoreLicensesOf(tx, note.id)
+    const why = `dispute closed in our favour (${formatCreditNoteNumber(note.number)})`
+    await recordActivityForLicenses(tx, restored, { clientId: t.client_id, kind: 'restored', details: { reason: why, transaction_id: t.id }, at: now })
+    await ctx.mailer.enqueue(tx, restoredMail(ctx.config.PUBLIC_URL, client.email, { what: t.description, restored: restored.length }))
+    return true
+  })
+}
+
+/** The open dispute of a transaction (a dispute not yet won), if any. */
+export const lockOpenDisputeOf = (db: Queryable, transactionId: number) => lockOpenDispute(db, transactionId)

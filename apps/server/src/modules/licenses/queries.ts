@@ -47,6 +47,8 @@ export interface LicenseRecord {
   /** a paused cloud license: since when; and when the erasure sweep erased its workspace data */
   paused_at: Date | number | null
   data_erased_at: Date | number | null
+  /** suspended because its payment was refunded or disputed: the reason (modules/billing) */
+  suspended_reason: string | null
 }
 
 export const LICENSE_COLUMNS = columns<LicenseRecord>()(
@@ -73,6 +75,7 @@ export const LICENSE_COLUMNS = columns<LicenseRecord>()(
   'group_key_used',
   'paused_at',
   'data_erased_at',
+  'suspended_reason',
 )
 
 /** A license as the views read it: the row, its group's facts and its live devices. */
@@ -215,7 +218,7 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
     : null
   const rowsQuery = db.query<LicenseRow>(
     `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
-            l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used,
+            l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used, l.suspended_reason,
             ${EPOCH_MS('l.held_until')} AS held_until, ${EPOCH_MS('l.created_at')} AS created_at,
             ${EPOCH_MS('l.expire_date')} AS expire_date, ${EPOCH_MS('l.activation_date')} AS activation_date,
             ${EPOCH_MS('l.paused_at')} AS paused_at, ${EPOCH_MS('l.data_erased_at')} AS data_erased_at,

@@ -93,5 +93,6 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
     paused_at: row.config.paused ? iso(row.paused_at) : null,
     data_erase_date: iso(dataEraseDate(row)),
     data_erased_at: iso(row.data_erased_at),
+    suspended_reason: row.suspended_reason ?? null,
   }
 }

@@ -10,6 +10,7 @@ import { DB_KIND, count, signedInClient, testConfig, useTestApp, workerDatabaseU
 import { useProcesses } from '../../test/processes.ts'
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
 import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, sandboxWebhooks } from './sandbox.ts'
+import { reconcilePayments } from './reconcile.ts'
 
 /**
  * The money's guarantees across real server processes on one PostgreSQL database: a child portal
@@ -140,5 +141,31 @@ describe.runIf(DB_KIND === 'postgres')('two portal processes on one PostgreSQL d
     expect(await count(t.db, `jobs WHERE name = $1 AND status = 'done'`, [SANDBOX_DELIVER_JOB])).toBe(1)
     expect(await moneyState(t.db, client.id, transactionId)).toMatchObject({ balance: 6000, ledger: 6000, status: 0, invoice: 1 })
     expect(await count(t.db, 'ledger_entries')).toBe(1)
+  })
+
+  it('a reconcile here and the webhook there, racing for one settled capture, credit it once', { timeout: 90_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'portal-money-'))
+    const here = await startHere(dataDir)
+    const child = await startChild(dataDir, false)
+    const { client, browser, session, transactionId } = await topUp(here.base, 90)
+    expect((await browser.post(`/api/sandbox/checkout/${session}/pay/`, { outcome: 'pending' })).status).toBe(200)
+    const settled = await runCommand(here.db, ['sandbox:settle', session, '--outcome', 'paid'], {
+      sandboxWebhooks: () => sandboxOf(here.app).webhooks,
+      ctx: () => Promise.resolve(here.app.ctx),
+    })
+    expect(settled.code, settled.output).toBe(0)
+
+    // this process reconciles (3 at once) while the provider's webhook reaches the other (5 at once)
+    const config = testConfig({ DATA_DIR: dataDir })
+    const toChild = sandboxWebhooks({ ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${child.base}/api/payments/webhook/sandbox/` })
+    const [reports, delivered] = await Promise.all([
+      Promise.all([reconcilePayments(here.app.ctx), reconcilePayments(here.app.ctx), reconcilePayments(here.app.ctx)]),
+      redeliverSandboxEvent(t.db, toChild, session, 5),
+    ])
+    expect(delivered.answers.map((a) => a.status)).toEqual(Array(5).fill(200))
+    expect(reports.reduce((n, r) => n + r.paid, 0)).toBeLessThanOrEqual(1)
+    expect(await moneyState(t.db, client.id, transactionId)).toMatchObject({ balance: 9000, ledger: 9000, status: 0, invoice: 1 })
+    expect(await count(t.db, 'ledger_entries')).toBe(1)
+    expect(await count(t.db, 'payment_events')).toBe(1)
   })
 })

@@ -1,9 +1,17 @@
 import { TRANSACTION_STATUS, transactionStatusOf, type TransactionStatus } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
-import { PaymentUnavailable, WebhookSignatureError, type PaymentEvent, type WebhookRequest } from '../../platform/payments/port.ts'
+import {
+  PaymentUnavailable,
+  WebhookSignatureError,
+  isPaymentEvent,
+  type PaymentEvent,
+  type ProviderNotice,
+  type WebhookRequest,
+} from '../../platform/payments/port.ts'
 import { findTransactionBySession } from '../transactions/service.ts'
-import { applyPaymentEvent, type AppliedEvent, type BillingCtx } from '../billing/service.ts'
+import { applyTakenBack } from './refunds.ts'
+import { applyPaymentEvent, forgetPaymentMethod, type AppliedEvent, type BillingCtx } from '../billing/service.ts'
 
 /**
  * The real providers' ways back into the portal: Stripe's signed webhook and PayPal's capture after
@@ -71,6 +79,12 @@ export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: st
   try {
     event = await paypal.capture(orderId)
   } catch (err) {
+    if (err instanceof PaymentUnavailable && err.providerRef) {
+      // PayPal holds the capture (review, eCheck): the transaction stays pending with its order, which
+      // the reconcile job and PayPal's webhook settle later; nothing is captured or created again
+      ctx.log.info({ order: orderId, transaction: t.id, reason: err.message }, 'PayPal holds the capture; the payment stays pending')
+      return { transaction_id: t.id, transaction_status: 'pending' }
+    }
     if (err instanceof PaymentUnavailable) {
       ctx.log.warn({ order: orderId, transaction: t.id, reason: err.message }, 'PayPal capture failed; nothing changed')
       return fail('external_payments_unavailable')
@@ -84,4 +98,34 @@ export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: st
   const result = await applyPaymentEvent(ctx, event)
   warnIfPaidButClosed(ctx, event, result)
   return { transaction_id: t.id, transaction_status: result.status ?? transactionStatusOf(t.status) }
+}
+
+/**
+ * A PayPal webhook: PayPal vouches for it (verify-webhook-signature with PAYPAL_WEBHOOK_ID), then it
+ * applies once through the payment event log: a capture completed or denied settles its order's
+ * transaction (the same event id as the capture call and the reconcile job, so whichever comes first
+ * credits, once); a refund or reversal is reversed by billing; a deleted vault token is forgotten.
+ * PayPal not configured: 404; configured without PAYPAL_WEBHOOK_ID: 503, so PayPal delivers it again.
+ */
+export async function receivePaypalWebhook(ctx: Ctx, req: WebhookRequest): Promise<void> {
+  const paypal = ctx.payments.byName('paypal')
+  if (!paypal?.readWebhook) return fail('route_not_found')
+  let event: PaymentEvent | ProviderNotice | null
+  try {
+    event = await paypal.readWebhook(req)
+  } catch (err) {
+    if (err instanceof WebhookSignatureError) {
+      ctx.log.warn({ reason: err.message }, 'PayPal webhook refused: PayPal did not verify it')
+      return fail('webhook_signature')
+    }
+    if (err instanceof PaymentUnavailable) {
+      ctx.log.error({ reason: err.message }, 'PayPal webhook cannot be verified or read now')
+      return fail('external_payments_unavailable')
+    }
+    throw err
+  }
+  if (!event) return
+  if (isPaymentEvent(event)) return void warnIfPaidButClosed(ctx, event, await applyPaymentEvent(ctx, event))
+  if (event.kind === 'method_deleted') return void (await forgetPaymentMethod(ctx, event))
+  await applyTakenBack(ctx, event)
 }

@@ -23,7 +23,7 @@ export async function findPaymentMethod(db: Queryable, clientId: number, id: num
 
 // ---- the sandbox provider's checkouts ----
 
-export type SandboxStatus = 'open' | 'paid' | 'declined' | 'cancelled' | 'expired'
+export type SandboxStatus = 'open' | 'pending' | 'paid' | 'declined' | 'cancelled' | 'expired'
 
 /** The signed webhook a sandbox checkout sent last: the raw body and its X-Sandbox-Signature header. */
 export interface SandboxSignedEvent {
@@ -42,7 +42,7 @@ export interface SandboxSessionRow {
   currency: string
   success_url: string
   cancel_url: string
-  metadata: { transaction_id?: number; expires_at?: string; interval?: 'month' | 'year' }
+  metadata: { transaction_id?: number; expires_at?: string; interval?: 'month' | 'year'; held_card?: string | null }
   status: SandboxStatus
   last_event: SandboxSignedEvent | null
   created_at: Date
@@ -86,13 +86,32 @@ export async function findSandboxSession(db: Queryable, id: string, lock = false
   return row ? toSandboxRow(row) : null
 }
 
-/** open → paid, declined or cancelled, with the signed webhook it sends; false when it was no longer open. */
-export async function closeSandboxSession(tx: Queryable, id: string, status: 'paid' | 'declined' | 'cancelled', event: SandboxSignedEvent): Promise<boolean> {
-  const rows = await tx.query(`UPDATE sandbox_sessions SET status = $2, last_event = $3, completed_at = now() WHERE id = $1 AND status = 'open' RETURNING id`, [
+/**
+ * open (or, settling a held payment, pending) → paid, declined or cancelled, with the signed webhook
+ * it sends; false when it was no longer in the state it was taken from.
+ */
+export async function closeSandboxSession(
+  tx: Queryable,
+  id: string,
+  status: 'paid' | 'declined' | 'cancelled',
+  event: SandboxSignedEvent,
+  from: 'open' | 'pending' = 'open',
+): Promise<boolean> {
+  const rows = await tx.query(`UPDATE sandbox_sessions SET status = $2, last_event = $3, completed_at = now() WHERE id = $1 AND status = $4 RETURNING id`, [
     id,
     status,
     JSON.stringify(event),
+    from,
   ])
+  return rows.length === 1
+}
+
+/** open → pending: the payment is held for review (with the card it was paid with), no webhook yet; false when it was no longer open */
+export async function holdSandboxSession(tx: Queryable, id: string, heldCard: string | null): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE sandbox_sessions SET status = 'pending', metadata = metadata || $2::jsonb WHERE id = $1 AND status = 'open' RETURNING id`,
+    [id, JSON.stringify({ held_card: heldCard })],
+  )
   return rows.length === 1
 }
 

@@ -23,7 +23,13 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024
 export const sandboxApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sandbox: SandboxProvider }> = async (app, { ctx, sandbox }) => {
   route(app, c.sandboxSession, async (req) => sandboxSessionView(ctx, req.params.session_id))
   route(app, c.sandboxPay, async (req) =>
-    completeSandboxCheckout(ctx, sandbox.webhooks, req.params.session_id, req.body.outcome === 'decline' ? 'declined' : 'paid', req.body.card_number),
+    completeSandboxCheckout(
+      ctx,
+      sandbox.webhooks,
+      req.params.session_id,
+      req.body.outcome === 'decline' ? 'declined' : req.body.outcome === 'pending' ? 'pending' : 'paid',
+      req.body.card_number,
+    ),
   )
   route(app, c.sandboxCancel, async (req) => completeSandboxCheckout(ctx, sandbox.webhooks, req.params.session_id, 'cancelled'))
 

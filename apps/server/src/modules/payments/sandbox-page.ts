@@ -6,6 +6,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '
 const SOURCE_NAMES = { stripe: 'Card', paypal: 'PayPal' } as const
 
 const CLOSED_TEXT: Record<Exclude<View['status'], 'open'>, string> = {
+  pending: 'This payment is held for review: it completes (or is declined) later, and the portal is told then.',
   paid: 'This checkout has been paid.',
   declined: 'This payment was declined.',
   cancelled: 'This checkout was cancelled.',
@@ -37,7 +38,7 @@ ${main}
 /**
  * The sandbox's hosted checkout, rendered on the server from the same view its API answers: the
  * merchant, the source, the lines and the total, a card checkout's test-card number, and Pay,
- * Decline and Cancel (checkout.js sends them). An unknown checkout (view null) or a closed one says so.
+ * Pay (held for review), Decline and Cancel (checkout.js sends them). An unknown checkout (view null) or a closed one says so.
  */
 export function sandboxPage(checkout: SandboxCheckoutPage | null, csrf: { cookie: string; header: string }): string {
   if (!checkout) {
@@ -50,7 +51,7 @@ export function sandboxPage(checkout: SandboxCheckoutPage | null, csrf: { cookie
   const { view } = checkout
   const source = SOURCE_NAMES[view.source]
   if (view.status !== 'open') {
-    const back = view.status === 'paid' ? checkout.successUrl : checkout.cancelUrl
+    const back = view.status === 'paid' || view.status === 'pending' ? checkout.successUrl : checkout.cancelUrl
     return page(
       `Checkout closed · ${view.merchant}`,
       `<h1>${esc(view.merchant)}</h1>
@@ -93,11 +94,12 @@ ${subscription}
 ${method}
 <div class="actions" role="group" data-session="${esc(view.id)}" data-csrf-cookie="${esc(csrf.cookie)}" data-csrf-header="${esc(csrf.header)}" aria-label="Payment">
 <button type="submit" data-action="pay" class="primary">Pay ${esc(total)}</button>
+<button type="button" data-action="pending">Pay (held for review)</button>
 <button type="button" data-action="decline">Decline</button>
 <button type="button" data-action="cancel" class="secondary">Cancel</button>
 </div>
 </form>
 <p class="status" role="status" aria-live="polite"></p>
-<p class="hint">Pay completes the payment, Decline acts as if the ${saved} was refused, Cancel returns to the portal without paying.</p>`,
+<p class="hint">Pay completes the payment, Pay (held for review) leaves it pending as a provider's review does (settle it with <code>npm run portal -- sandbox:settle</code>), Decline acts as if the ${saved} was refused, Cancel returns to the portal without paying.</p>`,
   )
 }

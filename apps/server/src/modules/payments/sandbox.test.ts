@@ -6,6 +6,7 @@ import { runCommand } from '../../cli/commands.ts'
 import { count, signedInClient, useTestApp } from '../../test/harness.ts'
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
 import { expirePendingPayments } from './expiry.ts'
+import { reconcilePayments } from './reconcile.ts'
 import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, sandboxWebhookSecret, signSandboxBody, type SandboxProvider } from './sandbox.ts'
 
 const t = useTestApp()
@@ -322,6 +323,42 @@ describe('expiry', () => {
     )
     expect(((await (await browser.get(`/api/sandbox/checkout/${session}/`)).json()) as { status: string }).status).toBe('expired')
     expect((await browser.post(`/api/sandbox/checkout/${session}/pay/`, {})).status).toBe(409)
+  })
+})
+
+describe('a sandbox payment held for review', () => {
+  it('Pay (held for review) leaves it pending, no webhook; sandbox:settle pays it later and it credits once, whoever reads it back', async () => {
+    const { client, browser, session, transactionId } = await topUp(70)
+    const held = await browser.post(`/api/sandbox/checkout/${session}/pay/`, { outcome: 'pending' })
+    expect(held.status).toBe(200)
+    expect(((await (await browser.get(`/api/sandbox/checkout/${session}/`)).json()) as { status: string }).status).toBe('pending')
+    expect(await pageText(browser, `/sandbox/checkout/${session}/`)).toContain('held for review')
+    expect(await count(t.db, 'jobs WHERE name = $1', [SANDBOX_DELIVER_JOB])).toBe(0)
+    // held: neither paid again nor expired while the provider reviews it
+    expect((await browser.post(`/api/sandbox/checkout/${session}/pay/`, {})).status).toBe(409)
+    expect(await expirePendingPayments(t.app.ctx, new Date(Date.now() + 25 * 3600 * 1000))).toBe(0)
+    expect(await reconcilePayments(t.app.ctx)).toMatchObject({ open: 1, paid: 0 })
+    expect(await moneyState(t.db, client.id, transactionId)).toMatchObject({ status: 1, balance: 0 })
+
+    const services = { sandboxWebhooks: () => sandbox().webhooks, ctx: () => Promise.resolve(t.app.ctx) }
+    expect((await runCommand(t.db, ['sandbox:settle', session], services)).code).toBe(2)
+    const settled = await runCommand(t.db, ['sandbox:settle', session, '--outcome', 'paid'], services)
+    expect(settled.code, settled.output).toBe(0)
+    // the reconcile job reads the settled checkout before its webhook arrives: the same event, applied once
+    expect(await reconcilePayments(t.app.ctx)).toMatchObject({ paid: 1 })
+    await deliverQueued()
+    expect(await moneyState(t.db, client.id, transactionId)).toMatchObject({ status: 0, balance: 7000, ledger: 7000 })
+    expect(await count(t.db, 'payment_events WHERE transaction_id = $1', [transactionId])).toBe(1)
+    expect((await runCommand(t.db, ['sandbox:settle', session, '--outcome', 'declined'], services)).code).toBe(1)
+  })
+
+  it('settled declined: the transaction is declined, nothing credited', async () => {
+    const { client, browser, session, transactionId } = await topUp(40, 'paypal')
+    expect((await browser.post(`/api/sandbox/checkout/${session}/pay/`, { outcome: 'pending' })).status).toBe(200)
+    const services = { sandboxWebhooks: () => sandbox().webhooks, ctx: () => Promise.resolve(t.app.ctx) }
+    expect((await runCommand(t.db, ['sandbox:settle', session, '--outcome', 'declined'], services)).code).toBe(0)
+    await deliverQueued()
+    expect(await moneyState(t.db, client.id, transactionId)).toMatchObject({ status: 2, balance: 0 })
   })
 })
 

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { centsToUsd, type ExternalPaymentSource } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
-import type { Db } from '../../db/db.ts'
+import type { Db, Queryable } from '../../db/db.ts'
 import type { Config } from '../../platform/config.ts'
 import { safeEqual } from '../../platform/crypto.ts'
 import { fail } from '../../platform/errors.ts'
@@ -16,11 +16,13 @@ import {
   type CheckoutSession,
   type PaymentEvent,
   type PaymentProvider,
+  type RefundRequest,
   type SavedPaymentMethod,
 } from '../../platform/payments/port.ts'
 import {
   closeSandboxSession,
   findSandboxMethod,
+  holdSandboxSession,
   findSandboxSession,
   insertOrFindSandboxCharge,
   insertSandboxMethod,
@@ -229,6 +231,10 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
       }
       return stored.decline_reason ? { event, declineReason: stored.decline_reason } : { event }
     },
+    /** the sandbox gives the money back at once (no real money moved): a refund id per idempotency key */
+    async refund(req: RefundRequest): Promise<{ refundId: string }> {
+      return { refundId: `sbre_${createHmac('sha256', webhooks.secret).update(req.idempotencyKey).digest('base64url').slice(0, 24)}` }
+    },
     async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
       const id = `sbx_${randomBytes(18).toString('base64url')}`
       await insertSandboxSession(db, {
@@ -249,26 +255,37 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
       })
       return { provider: 'sandbox', sessionId: id, url: `${config.PUBLIC_URL}/sandbox/checkout/${id}/` }
     },
+    /** the checkout as the sandbox keeps it: its last event once closed (the very event its webhook carries), null while open or held */
+    async lookup(sessionId: string): Promise<PaymentEvent | null> {
+      const s = await findSandboxSession(db, sessionId)
+      if (!s?.last_event) return null
+      return eventOfBody(s.last_event.body)
+    },
     parseWebhook({ rawBody, headers }): PaymentEvent | null {
       if (!verifySandboxSignature(webhooks.secret, rawBody, headers[SANDBOX_SIGNATURE_HEADER])) throw new WebhookSignatureError()
-      let body: SandboxEventBody
-      try {
-        body = JSON.parse(rawBody.toString('utf8')) as SandboxEventBody
-      } catch {
-        return null
-      }
-      const outcome = (Object.keys(SANDBOX_EVENT_TYPES) as SandboxOutcome[]).find((o) => SANDBOX_EVENT_TYPES[o] === body?.type)
-      if (!outcome || typeof body.id !== 'string' || typeof body.data?.session_id !== 'string') return null
-      return {
-        provider: 'sandbox',
-        eventId: body.id,
-        sessionId: body.data.session_id,
-        outcome,
-        ...(Number.isSafeInteger(body.data.amount_cents) ? { amountCents: body.data.amount_cents } : {}),
-        ...(typeof body.data.payment_method === 'string' ? { paymentMethod: body.data.payment_method } : {}),
-        ...(outcome === 'paid' && isSavedMethodBody(body.data.saved_method) ? { savedMethod: savedMethodOf(body.data.saved_method) } : {}),
-      }
+      return eventOfBody(rawBody.toString('utf8'))
     },
+  }
+}
+
+/** A sandbox event body as the portal's payment event; null for one it does not act on. */
+function eventOfBody(raw: string): PaymentEvent | null {
+  let body: SandboxEventBody
+  try {
+    body = JSON.parse(raw) as SandboxEventBody
+  } catch {
+    return null
+  }
+  const outcome = (Object.keys(SANDBOX_EVENT_TYPES) as SandboxOutcome[]).find((o) => SANDBOX_EVENT_TYPES[o] === body?.type)
+  if (!outcome || typeof body.id !== 'string' || typeof body.data?.session_id !== 'string') return null
+  return {
+    provider: 'sandbox',
+    eventId: body.id,
+    sessionId: body.data.session_id,
+    outcome,
+    ...(Number.isSafeInteger(body.data.amount_cents) ? { amountCents: body.data.amount_cents } : {}),
+    ...(typeof body.data.payment_method === 'string' ? { paymentMethod: body.data.payment_method } : {}),
+    ...(outcome === 'paid' && isSavedMethodBody(body.data.saved_method) ? { savedMethod: savedMethodOf(body.data.saved_method) } : {}),
   }
 }
 
@@ -335,44 +352,81 @@ export async function completeSandboxCheckout(
   ctx: Pick<AppContext, 'db' | 'jobs'>,
   webhooks: Pick<SandboxWebhooks, 'secret'>,
   id: string,
-  requested: SandboxOutcome,
+  requested: SandboxOutcome | 'pending',
   cardNumber?: string,
 ): Promise<{ redirect_url: string }> {
   return ctx.db.transaction(async (tx) => {
     const s = (await findSandboxSession(tx, id, true)) ?? fail('route_not_found', 'No such checkout')
     if (sandboxStatus(s) !== 'open') fail('payment_closed')
-    const card =
-      s.source !== 'stripe' || requested === 'cancelled'
-        ? null
-        : requested === 'declined'
-          ? DECLINED_CARD
-          : (sandboxTestCard(cardNumber) ?? fail('validation_failed', 'Use one of the sandbox test cards, e.g. 4242 4242 4242 4242', 'card_number'))
-    const outcome: SandboxOutcome = card?.checkout === 'declined' ? 'declined' : requested
-    let paymentMethod: string | null = null
-    if (outcome !== 'cancelled') paymentMethod = card ? cardText(card.brand, card.last4) : paypalText(s.customer_email)
-    let saved: SandboxSavedMethodBody | undefined
-    if (outcome === 'paid' && s.mode === 'subscription') {
-      saved = {
-        token: `sbpm_${randomBytes(18).toString('base64url')}`,
-        source: s.source,
-        card_brand: card?.brand ?? null,
-        card_last4: card?.last4 ?? null,
-        paypal_email: card ? null : s.customer_email,
-      }
-      await insertSandboxMethod(tx, { ...saved, decline_off_session: card?.declineOffSession ?? false, session_id: s.id })
+    if (requested === 'pending') {
+      // held for review, as a provider holds a capture: no webhook until sandbox:settle decides it
+      if (s.source === 'stripe' && !sandboxTestCard(cardNumber))
+        fail('validation_failed', 'Use one of the sandbox test cards, e.g. 4242 4242 4242 4242', 'card_number')
+      if (!(await holdSandboxSession(tx, s.id, cardNumber ?? null))) fail('payment_closed')
+      return { redirect_url: s.success_url }
     }
-    const body: SandboxEventBody = {
-      id: `evt_${randomBytes(18).toString('base64url')}`,
-      type: SANDBOX_EVENT_TYPES[outcome],
-      created: Math.floor(Date.now() / 1000),
-      data: { session_id: s.id, amount_cents: s.amount_cents, payment_method: paymentMethod, ...(saved ? { saved_method: saved } : {}) },
-    }
-    const raw = JSON.stringify(body)
-    const signed: SandboxSignedEvent = { body: raw, signature: signSandboxBody(webhooks.secret, raw) }
-    if (!(await closeSandboxSession(tx, s.id, outcome, signed))) fail('payment_closed')
-    await ctx.jobs.enqueue(tx, SANDBOX_DELIVER_JOB, { session_id: s.id })
-    return { redirect_url: outcome === 'paid' ? s.success_url : s.cancel_url }
+    return closeWithEvent(ctx, tx, webhooks, s, requested, cardNumber, 'open')
   })
+}
+
+/**
+ * Settles a checkout held for review (sandbox:settle), as a provider completes or denies a held
+ * capture later: paid (with the card it was paid with) or declined, and its signed webhook queued.
+ */
+export async function settleSandboxCheckout(
+  ctx: Pick<AppContext, 'db' | 'jobs'>,
+  webhooks: Pick<SandboxWebhooks, 'secret'>,
+  id: string,
+  outcome: 'paid' | 'declined',
+): Promise<{ redirect_url: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const s = (await findSandboxSession(tx, id, true)) ?? fail('route_not_found', 'No such checkout')
+    if (s.status !== 'pending') fail('payment_closed')
+    const held = s.metadata.held_card ?? undefined
+    return closeWithEvent(ctx, tx, webhooks, s, outcome, held, 'pending')
+  })
+}
+
+async function closeWithEvent(
+  ctx: Pick<AppContext, 'jobs'>,
+  tx: Queryable,
+  webhooks: Pick<SandboxWebhooks, 'secret'>,
+  s: SandboxSessionRow,
+  requested: SandboxOutcome,
+  cardNumber: string | undefined,
+  from: 'open' | 'pending',
+): Promise<{ redirect_url: string }> {
+  const card =
+    s.source !== 'stripe' || requested === 'cancelled'
+      ? null
+      : requested === 'declined'
+        ? DECLINED_CARD
+        : (sandboxTestCard(cardNumber) ?? fail('validation_failed', 'Use one of the sandbox test cards, e.g. 4242 4242 4242 4242', 'card_number'))
+  const outcome: SandboxOutcome = card?.checkout === 'declined' ? 'declined' : requested
+  let paymentMethod: string | null = null
+  if (outcome !== 'cancelled') paymentMethod = card ? cardText(card.brand, card.last4) : paypalText(s.customer_email)
+  let saved: SandboxSavedMethodBody | undefined
+  if (outcome === 'paid' && s.mode === 'subscription') {
+    saved = {
+      token: `sbpm_${randomBytes(18).toString('base64url')}`,
+      source: s.source,
+      card_brand: card?.brand ?? null,
+      card_last4: card?.last4 ?? null,
+      paypal_email: card ? null : s.customer_email,
+    }
+    await insertSandboxMethod(tx, { ...saved, decline_off_session: card?.declineOffSession ?? false, session_id: s.id })
+  }
+  const body: SandboxEventBody = {
+    id: `evt_${randomBytes(18).toString('base64url')}`,
+    type: SANDBOX_EVENT_TYPES[outcome],
+    created: Math.floor(Date.now() / 1000),
+    data: { session_id: s.id, amount_cents: s.amount_cents, payment_method: paymentMethod, ...(saved ? { saved_method: saved } : {}) },
+  }
+  const raw = JSON.stringify(body)
+  const signed: SandboxSignedEvent = { body: raw, signature: signSandboxBody(webhooks.secret, raw) }
+  if (!(await closeSandboxSession(tx, s.id, outcome, signed, from))) fail('payment_closed')
+  await ctx.jobs.enqueue(tx, SANDBOX_DELIVER_JOB, { session_id: s.id })
+  return { redirect_url: outcome === 'paid' ? s.success_url : s.cancel_url }
 }
 
 /**

@@ -4,4 +4,6 @@
  */
 export { openCheckout, type CheckoutOrder } from './checkout.ts'
 export type { PaymentMethodRow } from './queries.ts'
-export { isSandboxProvider } from './sandbox.ts'
+export { isSandboxProvider, settleSandboxCheckout } from './sandbox.ts'
+export { reconcilePayments, RECONCILE_DEFAULT_HOURS, type ReconcileReport } from './reconcile.ts'
+export { RefundRefused, disputeSandboxTransaction, refundTransaction } from './refunds.ts'

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY_SECONDS, ERRORS, MONTH_SECONDS, TRANSACTION_STATUS, type LicenseView } from '@portal/domain'
 import { withPinnedCharges } from '../../platform/payments/idempotency.ts'
-import { PaymentUnavailable, type ChargeRequest, type PaymentProvider } from '../../platform/payments/port.ts'
+import { PaymentRefused, PaymentUnavailable, type ChargeRequest, type PaymentProvider } from '../../platform/payments/port.ts'
 import type { PaymentProviders } from '../../platform/payments/registry.ts'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { credit } from '../../test/money.ts'
 import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { seedCatalogue } from '../catalogue/queries.ts'
 import { savePaymentMethod } from '../billing/queries.ts'
-import { runRenewals, sendExpiryWarnings } from './renewal.ts'
+import { OUTAGE_LIMIT_HOURS, runRenewals, sendExpiryWarnings } from './renewal.ts'
 
 /**
  * Subscriptions that renew, through the real app on the worker's database: a license of a
@@ -84,6 +84,9 @@ const subscriptionRow = async (licenseId: number) =>
   )[0]
 
 const at = (iso: string | null, plusMs = 0) => new Date(new Date(iso!).getTime() + plusMs)
+
+/** a card subscription (sandbox 4242) of a new client */
+const signedInAndSubscribed = () => subscribed({ source: 'stripe' })
 
 describe('a subscription starts with its license', () => {
   it('a balance-paid subscription license renews from the balance; the view tells how, when and for how much', async () => {
@@ -305,6 +308,60 @@ describe('renewal by a saved card (sandbox)', () => {
     expect(await renew()).toEqual({ renewed: 1 })
     expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([0])
     expect((await view()).subscription).toMatchObject({ state: 'active', failed_attempts: 0 })
+  })
+
+  it('a permanent refusal (the provider refuses the call for good) mails the customer once and stops: never retried silently', async () => {
+    const { email, license } = await signedInAndSubscribed()
+    const real = t.app.ctx.payments
+    let calls = 0
+    const refusing: PaymentProvider = {
+      name: 'sandbox',
+      createCheckout: () => Promise.reject(new PaymentUnavailable('down')),
+      charge: () => {
+        calls++
+        return Promise.reject(new PaymentRefused('resource_missing', 'No such customer'))
+      },
+    }
+    t.app.ctx.payments = { ...real, byName: (n) => (n === 'sandbox' ? refusing : real.byName(n)) } satisfies PaymentProviders
+    try {
+      t.clock.set(at(license.expire_date, 60_000))
+      await renew()
+      const row = await subscriptionRow(license.id)
+      expect(row).toMatchObject({ failed_attempts: 1, next_attempt_at: null })
+      const before = (await mailsTo(email)).length
+      // every later run and retry day: nothing more is charged or mailed
+      for (const days of [1, 3, 7, 30]) {
+        t.clock.set(at(license.expire_date, days * DAY_MS))
+        await renew()
+      }
+      expect(calls).toBe(1)
+      expect((await mailsTo(email)).length).toBe(before)
+      expect((await mailsTo(email)).filter((m) => m.subject.includes('Renewing')).length).toBe(1)
+    } finally {
+      t.app.ctx.payments = real
+    }
+  })
+
+  it('an outage past the age limit becomes a failed attempt with a mail, then the usual retries', async () => {
+    const { client, email, license } = await signedInAndSubscribed()
+    const real = t.app.ctx.payments
+    const down: PaymentProvider = {
+      name: 'sandbox',
+      createCheckout: () => Promise.reject(new PaymentUnavailable('down')),
+      charge: () => Promise.reject(new PaymentUnavailable('down')),
+    }
+    t.app.ctx.payments = { ...real, byName: (n) => (n === 'sandbox' ? down : real.byName(n)) } satisfies PaymentProviders
+    try {
+      t.clock.set(at(license.expire_date, 60_000))
+      expect(await renew()).toEqual({ unavailable: 1 })
+      t.clock.set(at(license.expire_date, (OUTAGE_LIMIT_HOURS + 1) * 3600_000))
+      await renew()
+      expect(await subscriptionRow(license.id)).toMatchObject({ state: 'past_due', failed_attempts: 1 })
+      expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([2])
+      expect((await mailsTo(email)).find((m) => m.subject === 'Payment for Renewing failed')!.text).toContain('provider_unavailable')
+    } finally {
+      t.app.ctx.payments = real
+    }
   })
 
   it('a charge whose answer was lost, retried after the customer changed their card, sends the first card under its key, never the new one', async () => {

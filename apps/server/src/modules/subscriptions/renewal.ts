@@ -14,10 +14,11 @@ import {
   renewalPriceCents,
   renewalTermSeconds,
   type Cents,
+  type PaymentProviderName,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Queryable } from '../../db/db.ts'
-import { PaymentUnavailable, type SavedPaymentMethod } from '../../platform/payments/port.ts'
+import { PaymentRefused, PaymentUnavailable, type SavedPaymentMethod } from '../../platform/payments/port.ts'
 import { findClientById, lockClient } from '../account/service.ts'
 import { applyPaymentEvent, postLedgerEntry, settleWithReceipt, type Fulfilment } from '../billing/service.ts'
 import { listPriceRows } from '../catalogue/service.ts'
@@ -114,7 +115,8 @@ async function failRenewal(
     return 'ended'
   }
   const attempts = sub.failed_attempts + 1
-  const next = nextRetryAt(periodEnd, attempts)
+  // a refusal no retry changes is the last attempt: the customer is told at once, never retried silently
+  const next = reason?.startsWith(REFUSED_PREFIX) ? null : nextRetryAt(periodEnd, attempts)
   await recordFailedRenewal(tx, { subscriptionId: sub.id, licenseId: license.id, attempts, next })
   const client = await findClientById(tx, sub.client_id)
   if (client) {
@@ -163,7 +165,22 @@ async function chargeSaved(ctx: RenewalCtx, c: ProviderCharge): Promise<'paid' |
       customerEmail: c.email,
     })
   } catch (err) {
+    if (err instanceof PaymentRefused) {
+      // refused for good: no retry changes it; the attempt fails with its reason, the customer is told what to do
+      ctx.log.error(
+        { transaction: c.transactionId, provider: provider.name, reason: err.reason, detail: err.message },
+        'payment provider refused a renewal charge for good; the renewal stops and the customer is mailed',
+      )
+      return failCharge(ctx, c, provider.name, `${REFUSED_PREFIX}${err.reason}`)
+    }
     if (err instanceof PaymentUnavailable) {
+      // the age of the attempt in business time: since it fell due (the period's end, or its retry day)
+      const parts = keyParts(c.key)
+      const due = parts ? (parts.attempt === 0 ? parts.periodEnd : (nextRetryAt(parts.periodEnd, parts.attempt) ?? parts.periodEnd)) : null
+      if (due && ctx.clock.now().getTime() - due.getTime() > OUTAGE_LIMIT_HOURS * 3600_000) {
+        ctx.log.error({ transaction: c.transactionId, provider: provider.name }, 'payment provider unavailable past the age limit; the attempt fails')
+        return failCharge(ctx, c, provider.name, 'provider_unavailable')
+      }
       ctx.log.warn({ err, transaction: c.transactionId }, 'payment provider unavailable; charge left for the next run')
       return 'unavailable'
     }
@@ -179,6 +196,26 @@ async function chargeSaved(ctx: RenewalCtx, c: ProviderCharge): Promise<'paid' |
   // the same answer applied by another process (same key, same charge): nothing more happened here
   if (!applied.applied) return 'settled'
   return applied.status === 'ok' ? 'paid' : 'declined'
+}
+
+/** a refusal that no retry changes: its attempt is the last (the reason on the transaction starts so) */
+const REFUSED_PREFIX = 'refused: '
+/** how long an outage may keep a renewal charge pending before the attempt fails (and its retries and mails start) */
+export const OUTAGE_LIMIT_HOURS = 48
+
+/**
+ * A charge that did not happen and will not by retrying it now: its transaction is declined with
+ * the reason, through the payment event log like any decline, so the renewal's `closed` fulfilment
+ * records the failed attempt and mails the customer, once.
+ */
+async function failCharge(ctx: RenewalCtx, c: ProviderCharge, provider: PaymentProviderName, reason: string): Promise<'declined' | 'settled'> {
+  const sessionId = `failed:${c.key}`
+  await ctx.db.transaction(async (tx) => {
+    await setProviderSession(tx, c.transactionId, provider, sessionId)
+    await setDeclineReason(tx, c.transactionId, reason)
+  })
+  const applied = await applyPaymentEvent(ctx, { provider, eventId: sessionId, sessionId, outcome: 'declined', amountCents: c.amountCents })
+  return applied.applied ? 'declined' : 'settled'
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as fontkit from 'fontkit'
 import PDFDocument from 'pdfkit'
-import { formatCents, formatInvoiceNumber, type Cents } from '@portal/domain'
+import { formatCents, formatCreditNoteNumber, formatInvoiceNumber, type Cents } from '@portal/domain'
 import type { Config } from '../../platform/config.ts'
 
 /**
@@ -42,6 +42,8 @@ export interface InvoiceData {
    * with the top-up); a purchase by card or PayPal is paid.
    */
   settlement: InvoiceSettlement
+  /** a credit note correcting the invoice `corrects`: the same document, its own number, the amount taken back */
+  creditNote?: { number: number; corrects: number; reason: string; kind: 'refund' | 'dispute' | 'reversal' }
 }
 
 export type InvoiceSettlement = 'prepaid_credit' | 'credit_applied' | 'paid'
@@ -130,7 +132,9 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `Invoice ${formatInvoiceNumber(data.number)}`, Author: printable(data.seller.name), Subject: 'Invoice' },
+    info: data.creditNote
+      ? { Title: `Credit note ${formatCreditNoteNumber(data.creditNote.number)}`, Author: printable(data.seller.name), Subject: 'Credit note' }
+      : { Title: `Invoice ${formatInvoiceNumber(data.number)}`, Author: printable(data.seller.name), Subject: 'Invoice' },
   })
   const chunks: Buffer[] = []
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -146,10 +150,20 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
   const half = width / 2 - 10
 
   // heading: seller's name and the invoice's number and date
-  doc.font('bold').fontSize(22).text('Invoice', left, 50)
+  const note = data.creditNote
+  doc
+    .font('bold')
+    .fontSize(22)
+    .text(note ? 'Credit note' : 'Invoice', left, 50)
   doc.font('regular').fontSize(10).fillColor(GREY)
-  doc.text(`Invoice number: ${formatInvoiceNumber(data.number)}`, left, 80)
-  doc.text(`Date paid: ${formatInvoiceDate(data.paidAt)}`)
+  if (note) {
+    doc.text(`Credit note number: ${formatCreditNoteNumber(note.number)}`, left, 80)
+    doc.text(`Corrects invoice: ${formatInvoiceNumber(note.corrects)}`)
+    doc.text(`Date issued: ${formatInvoiceDate(data.paidAt)}`)
+  } else {
+    doc.text(`Invoice number: ${formatInvoiceNumber(data.number)}`, left, 80)
+    doc.text(`Date paid: ${formatInvoiceDate(data.paidAt)}`)
+  }
   doc.text(`Transaction: #${data.transactionId}`)
   doc.fillColor('black')
 
@@ -221,8 +235,8 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
     doc.text(formatCents(-applied), amountX, y, { width: amountW, align: 'right' })
     y = doc.y + 6
   }
-  doc.text('Amount paid', left, y, { width: width * 0.6 })
-  doc.text(formatCents(data.totalCents - applied), amountX, y, { width: amountW, align: 'right' })
+  doc.text(note ? 'Amount taken back' : 'Amount paid', left, y, { width: width * 0.6 })
+  doc.text(formatCents(note ? -data.totalCents : data.totalCents - applied), amountX, y, { width: amountW, align: 'right' })
   y = doc.y + 6
   doc.font('bold')
   doc.text('Amount due', left, y, { width: width * 0.6 })
@@ -231,7 +245,11 @@ export async function renderInvoice(data: InvoiceData): Promise<Buffer> {
 
   doc.font('regular').fontSize(10)
   doc.text(`Payment method: ${printable(data.paymentMethod)}`, left, y, { width })
-  doc.text('Status: Paid')
+  if (note) {
+    const how = { refund: 'Refunded', dispute: 'Disputed by the payer', reversal: 'Reversed by the payment provider' }[note.kind]
+    doc.text(`Status: ${how}`)
+    doc.text(`Reason: ${printable(note.reason)}`, { width })
+  } else doc.text('Status: Paid')
   const reverseCharge = reverseChargeApplies(data)
   if (reverseCharge) {
     doc.moveDown()

@@ -233,6 +233,22 @@ export async function listExpiredPending(db: Queryable, now: Date, limit = 100):
   return rows.map(toRow)
 }
 
+/**
+ * The transactions a provider may still settle: pending ones, and ones expired since `since` (a
+ * capture a provider held past our expiry), with the provider's id of their checkout; oldest first.
+ */
+export async function listReconcilable(db: Queryable, since: Date, limit = 100, afterId = 0): Promise<TransactionRow[]> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions
+      WHERE provider_session_id IS NOT NULL AND id > $3
+        AND (status = 1 OR (status = 3 AND expires_at >= $1))
+        AND COALESCE(expires_at, created_at) >= $1
+      ORDER BY id LIMIT $2`,
+    [since, limit, afterId],
+  )
+  return rows.map(toRow)
+}
+
 /** a transaction by its id alone (the receipt job's), whoever's it is */
 export async function findTransactionById(db: Queryable, id: number): Promise<TransactionRow | null> {
   const [row] = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE id = $1`, [id])
@@ -266,4 +282,68 @@ export async function findTransactionBySession(
     [clientId, provider, sessionId],
   )
   return row ? toRow(row) : null
+}
+
+// ---- credit notes: the documents that correct an invoice (issued by modules/billing) ----
+
+export interface CreditNoteRow {
+  id: number
+  number: number
+  client_id: number
+  transaction_id: number
+  kind: 'refund' | 'dispute' | 'reversal'
+  amount_cents: number
+  reason: string
+  provider_ref: string | null
+  issued_at: Date
+  restored_at: Date | null
+}
+export const CREDIT_NOTE_COLUMNS = 'id, number, client_id, transaction_id, kind, amount_cents, reason, provider_ref, issued_at, restored_at'
+export const toCreditNote = (r: CreditNoteRow): CreditNoteRow => ({
+  ...r,
+  id: Number(r.id),
+  number: Number(r.number),
+  client_id: Number(r.client_id),
+  transaction_id: Number(r.transaction_id),
+  amount_cents: Number(r.amount_cents),
+})
+
+/** The next credit note number, gapless: the counter's row is locked until the issuing transaction ends. */
+export async function insertCreditNote(
+  tx: Queryable,
+  n: Pick<CreditNoteRow, 'client_id' | 'transaction_id' | 'kind' | 'amount_cents' | 'reason' | 'provider_ref'> & { issued_at: Date },
+): Promise<CreditNoteRow> {
+  const [counter] = await tx.query<{ last: string | number }>(
+    'INSERT INTO credit_note_counter (id, last) VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET last = credit_note_counter.last + 1 RETURNING last',
+  )
+  const [row] = await tx.query<CreditNoteRow>(
+    `INSERT INTO credit_notes (number, client_id, transaction_id, kind, amount_cents, reason, provider_ref, issued_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CREDIT_NOTE_COLUMNS}`,
+    [Number(counter!.last), n.client_id, n.transaction_id, n.kind, n.amount_cents, n.reason, n.provider_ref, n.issued_at],
+  )
+  return toCreditNote(row!)
+}
+
+export async function listCreditNotes(db: Queryable, clientId: number): Promise<CreditNoteRow[]> {
+  const rows = await db.query<CreditNoteRow>(`SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE client_id = $1 ORDER BY issued_at DESC, id DESC`, [
+    clientId,
+  ])
+  return rows.map(toCreditNote)
+}
+
+export async function findCreditNote(db: Queryable, clientId: number, id: number): Promise<CreditNoteRow | null> {
+  const [row] = await db.query<CreditNoteRow>(`SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE client_id = $1 AND id = $2`, [clientId, id])
+  return row ? toCreditNote(row) : null
+}
+
+/** What the client owes (a refunded top-up's spent credit), in cents. */
+export async function findOwedCents(db: Queryable, clientId: number): Promise<number> {
+  const [row] = await db.query<{ owed: string | number }>('SELECT owed_cents AS owed FROM clients WHERE id = $1', [clientId])
+  return Number(row?.owed ?? 0)
+}
+
+/** whose a transaction is (to take the client's row first, before the transaction's) */
+export async function clientOfTransaction(db: Queryable, id: number): Promise<number | null> {
+  const [row] = await db.query<{ client_id: string | number }>('SELECT client_id FROM transactions WHERE id = $1', [id])
+  return row ? Number(row.client_id) : null
 }

@@ -10,6 +10,15 @@ export const transactionRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     return transactions.getTransactions(ctx, req.client.id)
   })
 
+  route(app, c.transactionCreditNote, async (req, reply) => {
+    const { filename, pdf } = await transactions.getCreditNote(ctx, req.client.id, req.params.id)
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(pdf)
+  })
+
   route(app, c.transactionInvoice, async (req, reply) => {
     const { filename, pdf } = await transactions.getInvoice(ctx, req.client.id, req.params.id)
     return reply

@@ -1,31 +1,46 @@
 import {
   TRANSACTION_STATUS,
+  formatCreditNoteNumber,
   formatInvoiceNumber,
   centsToUsd,
   renewalTermSeconds,
   saleEntryById,
   transactionStatusOf,
+  type CreditNoteView,
   type TransactionView,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { invoiceSeller, renderInvoice, type InvoiceData, type InvoiceSettlement } from './invoice.ts'
 import {
+  findCreditNote as findCreditNoteRow,
   findInvoiceRecord,
+  findOwedCents,
   findTransaction,
+  listCreditNotes as listCreditNoteRows,
   listTransactions,
   recordInvoiceSeller,
+  type CreditNoteRow,
   type InvoiceRecordRow,
   type TransactionLine,
   type TransactionRow,
 } from './queries.ts'
 
 export {
+  CREDIT_NOTE_COLUMNS,
+  clientOfTransaction,
   closeTransaction,
+  findCreditNote,
+  insertCreditNote,
+  listCreditNotes,
+  toCreditNote,
+  type CreditNoteRow,
   deleteTransaction,
+  findTransactionById,
   findTransactionBySession,
   insertTransaction,
   listExpiredPending,
+  listReconcilable,
   lockTransaction,
   lockTransactionBySession,
   markTransactionPaid,
@@ -72,9 +87,51 @@ export function toTransactionView(t: TransactionRow): TransactionView {
   }
 }
 
-/** The client's transactions, newest first. */
+export const creditNoteUrl = (id: number) => `/api/transaction/credit-note/${id}/`
+
+/** A credit note as the payment documents show it; `invoiceNumber` is the one it corrects. */
+export function toCreditNoteView(n: CreditNoteRow, invoiceNumber: number | null): CreditNoteView {
+  return {
+    id: n.id,
+    number: formatCreditNoteNumber(n.number),
+    corrects_invoice: invoiceNumber === null ? '' : formatInvoiceNumber(invoiceNumber),
+    transaction_id: n.transaction_id,
+    kind: n.kind,
+    amount: centsToUsd(n.amount_cents),
+    reason: n.reason,
+    issued_at: new Date(n.issued_at).toISOString(),
+    restored: n.restored_at !== null,
+    pdf_url: creditNoteUrl(n.id),
+  }
+}
+
+/** The client's payment documents: transactions and credit notes, newest first, and what is owed. */
 export async function getTransactions(ctx: Pick<AppContext, 'db'>, clientId: number) {
-  return { transactions: (await listTransactions(ctx.db, clientId)).map(toTransactionView) }
+  const [rows, notes, owed] = await Promise.all([listTransactions(ctx.db, clientId), listCreditNoteRows(ctx.db, clientId), findOwedCents(ctx.db, clientId)])
+  const invoiceOf = new Map(rows.map((t) => [t.id, t.invoice_number]))
+  return {
+    transactions: rows.map(toTransactionView),
+    credit_notes: notes.map((n) => toCreditNoteView(n, invoiceOf.get(n.transaction_id) ?? null)),
+    owed: centsToUsd(owed),
+  }
+}
+
+/** A credit note's PDF: the invoice it corrects, rendered as a credit note (renderInvoice) for the amount taken back. */
+export async function getCreditNote(ctx: Pick<AppContext, 'db' | 'config'>, clientId: number, idText: string): Promise<{ filename: string; pdf: Buffer }> {
+  const id = parseId(idText)
+  const note = id === null ? null : await findCreditNoteRow(ctx.db, clientId, id)
+  const t = note ? await findTransaction(ctx.db, clientId, note.transaction_id) : null
+  const record = t ? await findInvoiceRecord(ctx.db, t.id) : null
+  if (!note || !t || !record) return fail('not_found', 'Credit note not found')
+  const invoice = invoiceData(ctx, t, record)
+  const data = {
+    ...invoice,
+    paidAt: note.issued_at,
+    lines: [{ description: `${invoice.lines.length === 1 ? invoice.lines[0]!.description : t.description}`, quantity: 1, amount_cents: note.amount_cents }],
+    totalCents: note.amount_cents,
+    creditNote: { number: note.number, corrects: record.number, reason: note.reason, kind: note.kind },
+  }
+  return { filename: `${formatCreditNoteNumber(note.number)}.pdf`, pdf: await renderInvoice(data) }
 }
 
 /** What the invoice of a paid transaction prints: its record, frozen when it was issued. */

@@ -70,7 +70,7 @@ describe('GET /api/transaction/', () => {
   it('answers an empty list to a client with none, and nobody else sees them', async () => {
     await clientWithHistory()
     const other = await signedInClient(t)
-    expect((await other.agent.get('/api/transaction/')).json()).toEqual({ transactions: [] })
+    expect((await other.agent.get('/api/transaction/')).json()).toEqual({ transactions: [], credit_notes: [], owed: 0 })
   })
 
   it('shows a debit with type 1 and its amount unsigned', async () => {

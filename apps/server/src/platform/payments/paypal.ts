@@ -2,14 +2,18 @@ import type { Cents } from '@portal/domain'
 import type { Config } from '../config.ts'
 import { prefixedKey } from './idempotency.ts'
 import {
+  PaymentRefused,
   PaymentUnavailable,
   type ChargeRequest,
   type ChargeResult,
   type CheckoutRequest,
   type CaptureRetry,
   type CheckoutSession,
+  WebhookSignatureError,
   type PaymentEvent,
   type PaymentProvider,
+  type ProviderNotice,
+  type RefundRequest,
   type SavedPaymentMethod,
 } from './port.ts'
 
@@ -26,7 +30,8 @@ import {
  * buyer), with the caller's idempotency key as PayPal-Request-Id.
  */
 
-export type PaypalConfig = Pick<Config, 'PAYPAL_CLIENT_ID' | 'PAYPAL_CLIENT_SECRET' | 'PAYPAL_API_BASE' | 'PAYPAL_MERCHANT_ID'>
+export type PaypalConfig = Pick<Config, 'PAYPAL_CLIENT_ID' | 'PAYPAL_CLIENT_SECRET' | 'PAYPAL_API_BASE' | 'PAYPAL_MERCHANT_ID'> &
+  Partial<Pick<Config, 'PAYPAL_WEBHOOK_ID'>>
 
 export interface PaypalOptions {
   /** per call, in ms: the customer waits on it; default 20 s */
@@ -66,6 +71,19 @@ interface ApiErrorBody {
   name?: string
   message?: string
   details?: { issue?: string; description?: string }[]
+}
+
+/** A webhook event as PayPal posts it (the fields the portal reads). */
+interface PaypalWebhookEvent {
+  id?: string
+  event_type?: string
+  resource?: {
+    id?: string
+    status?: string
+    amount?: Money
+    supplementary_data?: { related_ids?: { order_id?: string } }
+    links?: { href: string; rel: string }[]
+  }
 }
 
 /** What PayPal answered when it was not a success: the status and its issue codes. */
@@ -279,6 +297,9 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
           const reason = issueOf(err.body, 'unprocessable_entity')
           return declined(orderId ?? `paypal-charge:${req.idempotencyKey}`, `${orderId ?? req.idempotencyKey}:${reason}`, reason)
         }
+        // refused for good (a bad request, credentials or permissions, a vault token PayPal no longer has): no retry changes it
+        if (err instanceof PaypalApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && err.status !== 408)
+          throw new PaymentRefused(issueOf(err.body, `http_${err.status}`), `PayPal refused the charge: ${err.message}`, { cause: err })
         throw unavailable('charge', err)
       }
       const body = {
@@ -382,6 +403,122 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
       const approve = created.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve')
       if (!created.id || !approve) throw new PaymentUnavailable('PayPal answered an order without an approval link')
       return { provider: 'paypal', sessionId: created.id, url: approve.href }
+    },
+
+    /**
+     * The order as PayPal has it now (GET /v2/checkout/orders/{id}): its capture's paid or declined
+     * event (event id: the capture's id, as the capture call and the webhook answer it), or null
+     * while the buyer has not approved it or PayPal holds the capture. An order approved but never
+     * captured (the buyer did not come back) is captured now: that is the charge the buyer approved.
+     */
+    async lookup(orderId: string): Promise<PaymentEvent | null> {
+      const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}`
+      let order: Order
+      try {
+        order = await api<Order>('GET', path)
+      } catch (err) {
+        if (err instanceof PaypalApiError && err.status === 404) return null
+        throw unavailable('order lookup', err)
+      }
+      const capture = captureOf(order)
+      if (!capture) {
+        if (order.status !== 'APPROVED') return null
+        const captured = await this.capture!(orderId)
+        return 'retryUrl' in captured ? null : captured
+      }
+      if (capture.status === 'PENDING') return null
+      return captureToEvent(orderId, order, capture)
+    },
+
+    /**
+     * A PayPal webhook: PayPal itself vouches for it (POST /v1/notifications/verify-webhook-signature
+     * with its transmission headers and PAYPAL_WEBHOOK_ID), then it is read. A capture completed or
+     * denied is read back from its order (the same event the capture call answers); a refund or a
+     * reversal names the order it takes money back from; a deleted vault token names the token.
+     */
+    async readWebhook({ rawBody, headers }): Promise<PaymentEvent | ProviderNotice | null> {
+      if (!config.PAYPAL_WEBHOOK_ID) throw new PaymentUnavailable('PAYPAL_WEBHOOK_ID is not set: PayPal webhooks cannot be verified')
+      const header = (name: string) => {
+        const v = headers[name]
+        return typeof v === 'string' ? v : undefined
+      }
+      let event: PaypalWebhookEvent
+      try {
+        event = JSON.parse(rawBody.toString('utf8')) as PaypalWebhookEvent
+      } catch {
+        throw new WebhookSignatureError('not a JSON body')
+      }
+      const transmission = {
+        auth_algo: header('paypal-auth-algo'),
+        cert_url: header('paypal-cert-url'),
+        transmission_id: header('paypal-transmission-id'),
+        transmission_sig: header('paypal-transmission-sig'),
+        transmission_time: header('paypal-transmission-time'),
+      }
+      if (Object.values(transmission).some((v) => !v)) throw new WebhookSignatureError('PayPal transmission headers missing')
+      let verdict: { verification_status?: string }
+      try {
+        verdict = await api<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+          ...transmission,
+          webhook_id: config.PAYPAL_WEBHOOK_ID,
+          webhook_event: event,
+        })
+      } catch (err) {
+        throw unavailable('webhook verification', err)
+      }
+      if (verdict.verification_status !== 'SUCCESS') throw new WebhookSignatureError('PayPal did not verify the webhook signature')
+      const resource = event.resource ?? {}
+      const orderId = resource.supplementary_data?.related_ids?.order_id ?? null
+      switch (event.event_type) {
+        case 'PAYMENT.CAPTURE.COMPLETED':
+        case 'PAYMENT.CAPTURE.DENIED':
+          return orderId ? this.lookup!(orderId) : null
+        case 'PAYMENT.CAPTURE.REFUNDED':
+        case 'PAYMENT.CAPTURE.REVERSED': {
+          const cents = resource.amount?.currency_code === 'USD' && resource.amount.value ? decimalToCents(resource.amount.value) : null
+          // a reversal's resource is the capture; a refund's links up to the capture it refunds
+          const up = resource.links?.find((l) => l.rel === 'up')?.href
+          const captureId = event.event_type === 'PAYMENT.CAPTURE.REVERSED' ? resource.id : up ? /\/captures\/([^/?]+)/.exec(up)?.[1] : undefined
+          return {
+            ...(captureId ? { paymentRef: decodeURIComponent(captureId) } : {}),
+            kind: event.event_type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refunded' : 'reversed',
+            provider: 'paypal',
+            // keyed by the refund itself: the portal's own refund (payments:refund) and PayPal's webhook about it reverse once
+            eventId:
+              event.event_type === 'PAYMENT.CAPTURE.REFUNDED' ? `refund:${resource.id ?? String(event.id)}` : `reversal:${resource.id ?? String(event.id)}`,
+            sessionId: orderId,
+            ...(cents !== null ? { amountCents: cents } : {}),
+          }
+        }
+        case 'VAULT.PAYMENT-TOKEN.DELETED':
+          return resource.id ? { kind: 'method_deleted', provider: 'paypal', eventId: String(event.id), token: resource.id } : null
+        default:
+          return null
+      }
+    },
+
+    /** PayPal's refund of the order's capture (POST /v2/payments/captures/{id}/refund), PayPal-Request-Id the key. */
+    async refund(req: RefundRequest): Promise<{ refundId: string }> {
+      let order: Order
+      try {
+        order = await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(req.sessionId)}`)
+      } catch (err) {
+        throw unavailable('order lookup', err)
+      }
+      const capture = captureOf(order)
+      if (!capture) throw new PaymentUnavailable(`PayPal order ${req.sessionId} has no capture to refund`)
+      try {
+        const refund = await api<{ id?: string; status?: string }>(
+          'POST',
+          `/v2/payments/captures/${encodeURIComponent(capture.id)}/refund`,
+          { amount: usd(req.amountCents), note_to_payer: req.reason.slice(0, 255) },
+          prefixedKey(await options.keyPrefix(), req.idempotencyKey),
+        )
+        if (!refund.id) throw new PaymentUnavailable('PayPal answered a refund without an id')
+        return { refundId: refund.id }
+      } catch (err) {
+        throw unavailable('refund', err)
+      }
     },
 
     async capture(orderId): Promise<PaymentEvent | CaptureRetry> {

@@ -70,6 +70,25 @@ export interface PaymentEvent {
   savedMethodMissing?: true
 }
 
+/**
+ * What a provider's webhook reports beside a checkout's outcome: money it gave back or took back
+ * (a refund, a reversal or a dispute of a capture), or a saved payment method it no longer keeps.
+ */
+export type ProviderNotice =
+  | { kind: 'method_deleted'; provider: PaymentProviderName; eventId: string; token: string }
+  | {
+      kind: 'refunded' | 'reversed'
+      provider: PaymentProviderName
+      eventId: string
+      /** the checkout (order) whose payment it takes back, when the event names it */
+      sessionId: string | null
+      /** the provider's id of the payment taken back (PayPal's capture id: the event id it was credited under) */
+      paymentRef?: string
+      amountCents?: Cents
+    }
+
+export const isPaymentEvent = (e: PaymentEvent | ProviderNotice): e is PaymentEvent => 'outcome' in e
+
 /** A payment method a provider keeps for us: its reference and what the portal shows of it. */
 export interface SavedPaymentMethod {
   provider: PaymentProviderName
@@ -116,6 +135,15 @@ export interface ChargeResult {
   declineReason?: string
 }
 
+export interface RefundRequest {
+  transactionId: number
+  /** the provider's id of the checkout or charge (CheckoutSession.sessionId, the charge's event sessionId) */
+  sessionId: string
+  amountCents: Cents
+  idempotencyKey: string
+  reason: string
+}
+
 /** A capture to try again after the buyer chose another funding source at the provider: the transaction stays pending. */
 export interface CaptureRetry {
   /** the provider's approval page of the same order */
@@ -136,6 +164,25 @@ export interface PaymentProvider {
    * throws WebhookSignatureError when the signature does not match
    */
   parseWebhook?(req: WebhookRequest): PaymentEvent | null | Promise<PaymentEvent | null>
+  /**
+   * PayPal: verifies a webhook with PayPal (verify-webhook-signature) and reads it: a capture's
+   * outcome, a refund or reversal of one, a vaulted method deleted; null for a type the portal does
+   * not act on; throws WebhookSignatureError when PayPal does not vouch for it
+   */
+  readWebhook?(req: WebhookRequest): Promise<PaymentEvent | ProviderNotice | null>
+  /**
+   * reads a checkout (or a charge) at the provider as it stands now: the paid or declined event it
+   * ended in (the same event id its webhook or capture carries, so it applies once whichever comes
+   * first), or null while it is still open or held (a pending capture). A retry and the reconcile
+   * job read the order this way and never create another for the same charge.
+   */
+  lookup?(sessionId: string): Promise<PaymentEvent | null>
+  /**
+   * gives money of a paid checkout or charge back to the payer (Stripe Refunds, PayPal's capture
+   * refund, the sandbox): the whole payment, or `amountCents` of it. The idempotency key makes a
+   * retried call refund once. Answers the provider's refund id (its refund webhook names it too).
+   */
+  refund?(req: RefundRequest): Promise<{ refundId: string }>
   /**
    * PayPal: captures an approved order and answers the event it makes, or, when the buyer's funding
    * source was refused (INSTRUMENT_DECLINED), where to send the buyer to choose another one
@@ -169,5 +216,23 @@ export class WebhookSignatureError extends Error {
   constructor(message = 'webhook signature does not match') {
     super(message)
     this.name = 'WebhookSignatureError'
+  }
+}
+
+/**
+ * The provider refused the call for good: a retry with the same request gets the same answer (an
+ * unknown customer, a deleted vault token, a restricted account, credentials or permissions). Only
+ * connection errors, 5xx, 429 and lock timeouts are PaymentUnavailable (retried); this is a failed
+ * attempt with its reason, told to the customer and logged for an operator.
+ */
+export class PaymentRefused extends Error {
+  constructor(
+    /** the provider's code for it (resource_missing, permission_denied, invalid_resource_id …) */
+    readonly reason: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'PaymentRefused'
   }
 }

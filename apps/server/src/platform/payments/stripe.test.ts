@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeStripe, stripeSessionEvent } from '../../test/fake-providers.ts'
-import { PaymentUnavailable, WebhookSignatureError, type CheckoutRequest, type SavedPaymentMethod } from './port.ts'
+import { PaymentRefused, PaymentUnavailable, WebhookSignatureError, type CheckoutRequest, type SavedPaymentMethod } from './port.ts'
 import { createStripeProvider, withSessionIdParam } from './stripe.ts'
 
 /** The Stripe adapter against a local fake of the Stripe API, and webhooks signed with the package's own test helper. */
@@ -326,17 +326,23 @@ describe('charge', () => {
   it('the same key with other parameters is refused by Stripe (idempotency_error) and charges nothing', async () => {
     const method = saved()
     await charge(method, 'k-drift', 2_900)
-    await expect(charge(method, 'k-drift', 3_100)).rejects.toBeInstanceOf(PaymentUnavailable)
+    // no retry under that key changes it: a refusal for good, not an outage
+    await expect(charge(method, 'k-drift', 3_100)).rejects.toBeInstanceOf(PaymentRefused)
     expect(fake.intentsCreated).toHaveLength(1)
   })
 
   it.each([
     ['a 500', 500],
-    ['a 401 (a wrong key)', 401],
     ['a dropped connection', 'drop' as const],
-  ])('Stripe answering %s: PaymentUnavailable', async (_label, mode) => {
+  ])('Stripe answering %s: PaymentUnavailable (retried)', async (_label, mode) => {
     const method = saved()
     fake.mode = mode
     await expect(charge(method, `k-down-${String(mode)}`)).rejects.toBeInstanceOf(PaymentUnavailable)
+  })
+
+  it('Stripe answering a 401 (a wrong key): PaymentRefused, a refusal no retry changes', async () => {
+    const method = saved()
+    fake.mode = 401
+    await expect(charge(method, 'k-down-401')).rejects.toBeInstanceOf(PaymentRefused)
   })
 })

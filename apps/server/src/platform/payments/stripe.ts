@@ -11,6 +11,8 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   type SavedPaymentMethod,
+  type RefundRequest,
+  PaymentRefused,
 } from './port.ts'
 
 /**
@@ -174,6 +176,14 @@ export function stripeEventToPayment(event: Stripe.Event): PaymentEvent | null {
   }
 }
 
+/** A Stripe error that a retry cannot change: a 4xx other than 429 (rate limit) and 409 lock_timeout, with an answer at all. */
+function isFinalRefusal(err: InstanceType<typeof Stripe.errors.StripeError>): boolean {
+  const status = err.statusCode ?? 0
+  if (status < 400 || status >= 500 || status === 429) return false
+  if (err.code === 'lock_timeout' || err.code === 'rate_limit' || err.code === 'idempotency_key_in_use') return false
+  return true
+}
+
 export function createStripeProvider(config: StripeConfig, options: StripeOptions): PaymentProvider {
   if (!config.STRIPE_SECRET_KEY) throw new Error('STRIPE_SECRET_KEY is not set')
   const stripe = new Stripe(config.STRIPE_SECRET_KEY, {
@@ -251,6 +261,25 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
     name: 'stripe',
 
     /**
+     * Stripe Refunds on the payment's PaymentIntent: a charge's session id is its PaymentIntent, a
+     * Checkout Session's is read from the session. The idempotency key makes a retried call refund once.
+     */
+    async refund(req: RefundRequest): Promise<{ refundId: string }> {
+      try {
+        const intent = req.sessionId.startsWith('pi_') ? req.sessionId : idOf((await stripe.checkout.sessions.retrieve(req.sessionId)).payment_intent)
+        if (!intent) throw new PaymentUnavailable(`Stripe session ${req.sessionId} has no payment to refund`)
+        const refund = await stripe.refunds.create(
+          { payment_intent: intent, amount: req.amountCents, reason: 'requested_by_customer', metadata: { transaction_id: String(req.transactionId) } },
+          { idempotencyKey: prefixedKey(await options.keyPrefix(), req.idempotencyKey) },
+        )
+        return { refundId: refund.id }
+      } catch (err) {
+        if (err instanceof PaymentUnavailable) throw err
+        throw new PaymentUnavailable(`Stripe refund failed: ${(err as Error).message}`, { cause: err })
+      }
+    },
+
+    /**
      * An off-session PaymentIntent on the saved card, confirmed at once, under the caller's
      * idempotency key (Stripe answers a retried key with the first answer, a decline included). A
      * card error is a declined event with Stripe's decline code; Stripe unreachable, 5xx, or a
@@ -293,6 +322,9 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
           }
         }
         if (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500) return afterServerError(req, err)
+        // a 4xx that is not 429 nor a lock timeout: the same request gets the same refusal, retrying is pointless
+        if (err instanceof Stripe.errors.StripeError && isFinalRefusal(err))
+          throw new PaymentRefused(err.code ?? err.type, `Stripe refused the charge: ${err.message}`, { cause: err })
         throw new PaymentUnavailable(`Stripe did not charge the saved card: ${(err as Error).message}`, { cause: err })
       }
     },

@@ -121,6 +121,11 @@ export function Shell() {
             ) : (
               <Skeleton component="span" display="block" h={28} w={90} mt={4} />
             )}
+            {info && (info.owed ?? 0) > 0 ? (
+              <Text span display="block" size="sm" fw={600} c="red.8" data-testid="balance-owed">
+                {t('balance.owed', { amount: formatUsd(info.owed) })}
+              </Text>
+            ) : null}
             <Text span display="block" size="sm" fw={600} c="indigo.8" mt={2}>
               {t('Add funds')}
             </Text>

@@ -38,8 +38,8 @@ async function act(action) {
   const init = { method: 'POST', headers, credentials: 'same-origin' }
   if (action !== 'cancel') {
     headers['content-type'] = 'application/json'
-    const body = { outcome: action === 'decline' ? 'decline' : 'pay' }
-    if (action === 'pay' && cardInput) body.card_number = cardInput.value
+    const body = { outcome: action === 'decline' ? 'decline' : action === 'pending' ? 'pending' : 'pay' }
+    if ((action === 'pay' || action === 'pending') && cardInput) body.card_number = cardInput.value
     init.body = JSON.stringify(body)
   }
   setCardError('')

@@ -60,5 +60,9 @@ export function describeActivity(e: ActivityEvent, t: TFunction): string {
       return d.undo_cancel === true
         ? t('Cancellation undone: the subscription renews again')
         : t('history.reactivated', { amount: formatCents(num(d.amount_cents) ?? 0) })
+    case 'suspended':
+      return t('history.suspended', { reason: str(d.reason) ?? '' })
+    case 'restored':
+      return t('history.restored', { reason: str(d.reason) ?? '' })
   }
 }

@@ -23,4 +23,6 @@ export const HISTORY_TEXTS: Record<string, string> = {
   'history.renewed_until': 'Renewed for {{amount}}, until {{date}}',
   'history.cancelled_until': 'Subscription cancelled; it stays active until {{date}}',
   'history.reactivated': 'Subscription reactivated for {{amount}}',
+  'history.suspended': 'Suspended: {{reason}}',
+  'history.restored': 'Restored: {{reason}}',
 }

@@ -120,6 +120,11 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
           onSave={(title) => rename.mutateAsync({ id: license.id, title })}
         />
       </Group>
+      {license.suspended_reason ? (
+        <Alert color="red" title={t('Suspended')} data-testid="suspended-banner">
+          {t('license.suspended_because', { reason: license.suspended_reason })}
+        </Alert>
+      ) : null}
       {onHold && (
         // orange's own title shade is too pale on its tint (contrast): the title takes the text colour
         <Alert color="orange" title={t('On hold')} styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}>

@@ -11,3 +11,9 @@ export async function downloadInvoice(t: { invoice_number: number | null; invoic
   const blob = await getFile(t.invoice_url)
   saveFile(blob, `${formatInvoiceNumber(t.invoice_number ?? 0)}.pdf`)
 }
+
+/** A credit note's PDF, saved under its number (CN-000001.pdf). */
+export async function downloadCreditNote(n: { number: string; pdf_url: string }) {
+  const blob = await getFile(n.pdf_url)
+  saveFile(blob, `${n.number}.pdf`)
+}

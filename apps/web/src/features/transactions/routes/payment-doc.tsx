@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import { Button, Card, Group, Input, SegmentedControl, Skeleton, Stack, Title } from '@mantine/core'
+import { Alert, Button, Card, Group, Input, SegmentedControl, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
 import { DatePickerInput } from '@mantine/dates'
 import '@mantine/dates/styles.layer.css'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/EmptyState.tsx'
-import { useTransactions } from '../api/transactions.ts'
+import { formatUsd, type CreditNoteView } from '@portal/domain'
+import { downloadCreditNote, useTransactions } from '../api/transactions.ts'
 import { STATUS_LABELS, TransactionTable } from '../components/TransactionTable.tsx'
 import { TRANSACTION_FILTERS, filterTransactions, type DayRange, type StatusFilter } from '../components/filters.ts'
 
@@ -101,6 +102,59 @@ export function PaymentDocRoute() {
           <TransactionTable transactions={shown} />
         )}
       </Card>
+      {(transactions.data?.owed ?? 0) > 0 ? (
+        <Alert color="red" title={t('Amount owed')} data-testid="amount-owed">
+          {t('balance.owed', { amount: formatUsd(transactions.data?.owed ?? 0) })}
+        </Alert>
+      ) : null}
+      {transactions.data?.credit_notes?.length ? <CreditNotes notes={transactions.data.credit_notes} /> : null}
     </Stack>
+  )
+}
+
+const KIND_LABELS: Record<CreditNoteView['kind'], string> = { refund: 'Refund', dispute: 'Dispute', reversal: 'Reversal' }
+
+/** The credit notes that correct invoices (refunds, disputes, reversals), each with its PDF. */
+function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
+  const { t } = useTranslation()
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Title order={2} size="h3" mb="sm">
+        {t('Credit notes')}
+      </Title>
+      <Table data-testid="credit-notes">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('Number')}</Table.Th>
+            <Table.Th>{t('Kind')}</Table.Th>
+            <Table.Th>{t('Amount')}</Table.Th>
+            <Table.Th>{t('Reason')}</Table.Th>
+            <Table.Th>{t('Document')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {notes.map((n) => (
+            <Table.Tr key={n.id}>
+              <Table.Td>
+                <Text span fw={600}>
+                  {n.number}
+                </Text>
+                <Text span display="block" size="xs" c="dimmed">
+                  {t('credit_note.corrects', { invoice: n.corrects_invoice })}
+                </Text>
+              </Table.Td>
+              <Table.Td>{n.restored ? t('Dispute won') : t(KIND_LABELS[n.kind])}</Table.Td>
+              <Table.Td>{formatUsd(-n.amount)}</Table.Td>
+              <Table.Td>{n.reason}</Table.Td>
+              <Table.Td>
+                <Button variant="subtle" size="compact-sm" onClick={() => void downloadCreditNote(n)}>
+                  {t('PDF')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
   )
 }
