@@ -47,7 +47,7 @@ function dropLicense(qc: QueryClient, id: number) {
 }
 
 /**
- * A mutation of one license. With `action`, a refusal as action_unavailable (9febaea3) hides that
+ * A mutation of one license. With `action`, a refusal as action_unavailable hides that
  * action of the license wherever it is shown; the error modal says why.
  */
 const useLicenseMutation = <A>(fn: (args: A) => Promise<LicenseView>, action?: { name: LicenseAction; id: (args: A) => number }) => {

@@ -3,7 +3,7 @@ import { ERRORS } from '@portal/domain'
 import { ApiError } from './api-client.ts'
 
 /**
- * The actions the server has said are not available (spec section 8: code 9febaea3 shows the error
+ * The actions the server has said are not available (spec section 8: action_unavailable shows the error
  * modal and hides the action it concerns). A key names a license's action, `license:5:pause`; once
  * refused, the action stays hidden for the rest of the visit, wherever the web shows it.
  */
