@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 const SERVER_TESTS = 'apps/server/src/**/*.test.ts'
@@ -65,6 +66,9 @@ const webProject = (name: string, include: string, environment: 'jsdom' | 'node'
 /** Domain, repo tooling (lint rules), server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
 export default defineConfig({
   test: {
+    // every core: Vitest's default leaves one for its own process, which on the 2-core CI machine
+    // runs the test files one after another while a core waits
+    maxWorkers: availableParallelism(),
     projects: [
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node' } },
