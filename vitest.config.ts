@@ -15,6 +15,8 @@ const PGLITE_BESIDE_POSTGRES = [
   'apps/server/src/cli/**/*.test.ts',
   'apps/server/src/platform/jobs.test.ts',
   'apps/server/src/platform/rate-limit.test.ts',
+  // the shared secrets: made once on a new database, imported, refused under another master key
+  'apps/server/src/platform/secrets.test.ts',
   'apps/server/src/modules/*/concurrency.test.ts',
   // one smoke file per module
   'apps/server/src/modules/account/account.test.ts',
@@ -30,9 +32,10 @@ const PGLITE_BESIDE_POSTGRES = [
   'apps/server/src/modules/health/health.test.ts',
   'apps/server/src/modules/licenses/smoke.test.ts',
   'apps/server/src/modules/links/links.test.ts',
+  'apps/server/src/modules/orgs/orgs.test.ts',
   'apps/server/src/modules/payments/sandbox.test.ts',
   'apps/server/src/modules/promo/promo.test.ts',
-  'apps/server/src/modules/subscriptions/renewal.test.ts',
+  'apps/server/src/modules/subscriptions/terms.test.ts',
   'apps/server/src/modules/support/support.test.ts',
   'apps/server/src/modules/transactions/transactions.test.ts',
   'apps/server/src/modules/upgrades/sandbox-upgrade.test.ts',
@@ -57,10 +60,10 @@ const serverProject = (kind: 'pglite' | 'postgres', include: string[]) => ({
  * (rules, formatters, the translation tables, source scans) in plain Node, which starts in a fraction
  * of the time. A `.test.ts` that needs the DOM says so with a `// @vitest-environment jsdom` line.
  */
-const webProject = (name: string, include: string, environment: 'jsdom' | 'node', setupFiles: string[]) => ({
+const webProject = (name: string, include: string, environment: 'jsdom' | 'node', setupFiles: string[], isolate = true) => ({
   extends: './apps/web/vitest.config.ts',
   root: './apps/web',
-  test: { name, include: [include], environment, setupFiles },
+  test: { name, include: [include], environment, setupFiles, isolate },
 })
 
 /** Domain, repo tooling (lint rules), server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
@@ -75,7 +78,10 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL
         ? [serverProject('postgres', [SERVER_TESTS]), serverProject('pglite', PGLITE_BESIDE_POSTGRES)]
         : [serverProject('pglite', [SERVER_TESTS])]),
-      webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts']),
+      // the component files of a worker share one module graph and one jsdom (the app and its lazy
+      // screens load once per worker, not once per file); setup-dom.ts resets between tests what
+      // lives in them: the DOM, the app's module stores, Mantine's notifications, storage and cookies
+      webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts'], false),
       webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts']),
     ],
   },

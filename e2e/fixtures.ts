@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
@@ -34,9 +35,9 @@ export async function portal(...argv: string[]): Promise<string> {
 
 /** The portal's CLI as a customer runs it, in a process of its own (for what the CLI itself does). */
 export function cli(...args: string[]): string {
-  return execFileSync('node', ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
+  return execFileSync(process.execPath, ['apps/server/src/cli/main.ts', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR, DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR, DATABASE_URL: '', NODE_COMPILE_CACHE: join(tmpdir(), 'portal-node-compile-cache') },
     encoding: 'utf8',
   })
 }
@@ -105,7 +106,7 @@ export async function confirmedAccount(request: APIRequestContext, email = uniqu
 
 /** Signs the page's browser context in through the API (the cookies land in the browser). */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
-  // an address of its own too: 30 sign-ins per address in 15 minutes would otherwise add up over the whole run
+  // an address of its own too: the per-address sign-in counts would otherwise add up over the whole run
   const res = await apiPost(page.context().request, '/api/client/signin/', { username: email, password }, { 'x-forwarded-for': clientAddress() })
   expect(res.status(), await res.text()).toBe(200)
 }
@@ -140,11 +141,16 @@ export async function settled(page: Page) {
   })
 }
 
-/** Screenshots at 1280 and 800 px wide, for a person to look at (E2E_SHOTS_DIR, else e2e/screenshots). */
-export async function screenshots(page: Page, name: string) {
+/**
+ * Screenshots for a person to look at, taken only with E2E_SCREENSHOTS=1 (they assert nothing, and
+ * each width costs a relayout and a full-page capture): at 1280, 800 and 390 px wide unless the test
+ * names its widths, into E2E_SHOTS_DIR, else e2e/screenshots.
+ */
+export async function screenshots(page: Page, name: string, widths: readonly number[] = [1280, 800, 390]) {
+  if (process.env.E2E_SCREENSHOTS !== '1') return
   mkdirSync(SHOTS, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
-  for (const width of [1280, 800]) {
+  for (const width of widths) {
     await page.setViewportSize({ width, height: 900 })
     await settled(page)
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
@@ -152,6 +158,13 @@ export async function screenshots(page: Page, name: string) {
   // back to the test's size, and still once the layout has moved back
   await page.setViewportSize(size)
   await settled(page)
+}
+
+/** One screenshot at the page's current width, named with it (`name-390.png`), for a person to look at. */
+export async function screenshotAtWidth(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true })
+  await settled(page)
+  await page.screenshot({ path: join(SHOTS, `${name}-${page.viewportSize()?.width ?? 1280}.png`), fullPage: true })
 }
 
 /**

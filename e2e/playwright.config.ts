@@ -10,7 +10,7 @@ export const BASE_URL = `http://127.0.0.1:${PORT}`
 export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results',
-  timeout: 60_000,
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // every test makes its own accounts and data, so tests run in any order, side by side
   fullyParallel: true,
@@ -21,6 +21,9 @@ export default defineConfig({
     baseURL: BASE_URL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // the app's theme honours the setting (respectReducedMotion): dialogs and the side menu appear
+    // at once, so a test waits on what a screen shows rather than on its 350 ms transitions
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
@@ -38,7 +41,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
   webServer: {
     // each run starts on an empty database: the server migrates and seeds it at start
-    command: 'rm -rf "$DATA_DIR" && exec node --import tsx apps/server/src/main.ts',
+    command: 'rm -rf "$DATA_DIR" && exec node apps/server/src/main.ts',
     cwd: '..',
     url: `${BASE_URL}/api/health/`,
     timeout: 120_000,

@@ -20,8 +20,11 @@
  * whole reports go there.
  * `--only list`: just the page of 50 and the 304 repeat fetch (between the two bare runs); `--only validate`:
  * just validate between them; `--only browser`: the dashboard timing and Lighthouse. Printed and not written to docs/benchmarks.md: a quick before/after.
+ * `--scale`: the growth bench instead (scripts/bench-scale.ts): the same calls at 1,000, 100,000 and
+ * 1,000,000 licenses, written to docs/benchmarks.md's "## Scale" section.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
  */
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +32,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { BUDGETS, formatReport, kb, measureBundles, type BundleReport } from './bundle-size.ts'
 import { floorApp } from './bench-floor.ts'
+import { benchScale } from './bench-scale.ts'
 import {
   dashboardLoad,
   type DashboardTimes,
@@ -58,7 +62,8 @@ const IN_BENCH_BARE_PORT = PORT + 5
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const TIMEOUT = Number(process.env.BENCH_TIMEOUT ?? 600)
+const SCALE = process.argv.includes('--scale')
+const TIMEOUT = Number(process.env.BENCH_TIMEOUT ?? (SCALE ? 3600 : 600))
 const SETTLE_MS = 1500
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean))
 const onlyAt = process.argv.indexOf('--only')
@@ -131,6 +136,7 @@ interface Results {
 
 async function main() {
   installExitGuards(TIMEOUT)
+  if (SCALE) return benchScale()
   const started = Date.now()
   if (!existsSync('apps/web/dist/index.html')) {
     console.log('building the web app (apps/web/dist is missing)')
@@ -144,13 +150,14 @@ async function main() {
 
   const env = {
     DATABASE_URL: DB_URL,
-    // both server processes share one DATA_DIR, so they sign with the same keys (docs/deploy.md)
     DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
+    // every process opens the keys and secrets in the database with this one key (docs/deploy.md)
+    PORTAL_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     SDK_RATE_PER_IP: '100000000',
     SDK_RATE_PER_KEY: '100000000',
   }
-  const cli = (...args: string[]) => runCommand('node', ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], env)
+  const cli = (...args: string[]) => runCommand(process.execPath, ['apps/server/src/cli/main.ts', ...args], env)
   await cli('migrate')
   const seeded = await cli('demo:seed', EMAIL)
   const password = /Password: (\S+)/.exec(seeded)![1]!
@@ -158,15 +165,10 @@ async function main() {
 
   const BENCH_SELLER = JSON.stringify({ name: 'Bench Ltd', address: '1 Main St', tax_id: 'EIN 12-3456789', email: 'billing@bench.example' })
   const serverEnv = (port: number) => ({ ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', INVOICE_SELLER: BENCH_SELLER })
-  const serverArgs = [
-    ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []),
-    '--import',
-    'tsx',
-    'apps/server/src/main.ts',
-  ]
-  const server = startProcess('server', 'node', serverArgs, serverEnv(PORT))
+  const serverArgs = [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), 'apps/server/src/main.ts']
+  const server = startProcess('server', process.execPath, serverArgs, serverEnv(PORT))
   // the floor: bare Fastify with one primary-key SELECT, in a process of its own as the server is
-  startProcess('bare', 'node', ['--import', 'tsx', 'scripts/bench-bare.ts'], { DATABASE_URL: DB_URL, PORT: String(BARE_PORT) })
+  startProcess('bare', process.execPath, ['scripts/bench-bare.ts'], { DATABASE_URL: DB_URL, PORT: String(BARE_PORT) })
   // and the same route inside this process, beside the load generator, as runs before 2026-11-26 had
   // it: no process hop between the two, which on a machine with costly context switches flatters it
   const inBench = floorApp(DB_URL)
@@ -247,7 +249,7 @@ async function main() {
         ])
       // in a process of its own (scripts/bench-lighthouse.ts), away from the load generator
       const out = join(env.DATA_DIR, 'lighthouse.json')
-      const printed = await runCommand(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'bench-lighthouse.ts')], {
+      const printed = await runCommand(process.execPath, [join(import.meta.dirname, 'bench-lighthouse.ts')], {
         BENCH_LH_PAGES: JSON.stringify(pages),
         BENCH_LH_OUT: out,
       })
@@ -268,7 +270,7 @@ async function main() {
   // Sessions and data are in the database.
   if (dashboard || lighthouse) {
     await stopProcess(server)
-    startProcess('server', 'node', serverArgs, serverEnv(PORT))
+    startProcess('server', process.execPath, serverArgs, serverEnv(PORT))
     await waitFor(`${base}/api/health/`)
   }
   const api: Figures[] = []
@@ -326,7 +328,7 @@ async function main() {
     oneProxied.push(await measure(`one process via proxy: GET ${PAGE_PATH}`, { url: `${proxy}${PAGE_PATH}`, headers: signedIn }))
     proxied.closeAllConnections()
     await new Promise((r) => proxied.close(r))
-    startProcess('second server', 'node', serverArgs, serverEnv(PORT_2))
+    startProcess('second server', process.execPath, serverArgs, serverEnv(PORT_2))
     await waitFor(`http://127.0.0.1:${PORT_2}/api/health/`)
     await roundRobinProxy(PROXY_PORT, [PORT, PORT_2])
     // the session made on the first process is good on the second: the sessions are in the database

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { BUDGETS, budgetMisses, firstLoadFiles, formatReport, measureBundles, sizesOf, type BundleReport, type Manifest } from './bundle-size.ts'
+import { BUDGETS, budgetMisses, builtSizes, firstLoadFiles, formatReport, measureBundles, sizesOf, type BundleReport, type Manifest } from './bundle-size.ts'
 
 /** A build's manifest in Vite's shape: an entry, a vendor chunk, two lazy routes sharing a chunk, and a route nobody measures. */
 const MANIFEST: Manifest = {
@@ -72,6 +72,15 @@ describe('bundle-size: the first load of a page from the manifest', () => {
 
   it('a route the manifest does not know is an error, not a silent zero', () => {
     expect(() => firstLoadFiles(MANIFEST, ['src/features/nothing.tsx'])).toThrow(/not in the manifest/)
+  })
+
+  it("takes a file's compressed sizes from the .gz and .br siblings the build wrote, where both are there", () => {
+    const dist = fakeDist()
+    writeFileSync(join(dist, 'assets/react-b2.js.gz'), 'x'.repeat(123))
+    writeFileSync(join(dist, 'assets/react-b2.js.br'), 'y'.repeat(45))
+    writeFileSync(join(dist, 'assets/login-d4.js.gz'), 'only gzip')
+    expect(builtSizes(dist, 'assets/react-b2.js')).toEqual({ raw: Buffer.byteLength(CONTENT['assets/react-b2.js']!), gzip: 123, brotli: 45 })
+    expect(builtSizes(dist, 'assets/login-d4.js')).toEqual(sizesOf(Buffer.from(CONTENT['assets/login-d4.js']!)))
   })
 
   it('reports raw, gzip and brotli sizes per file and per page, summed over the files of the page', async () => {

@@ -14,7 +14,7 @@
  *   npm run size -- --url http://127.0.0.1:3000    # and the bytes a browser receives
  *   npm run size -- --json out.json                # the figures as JSON too
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -116,12 +116,23 @@ export function sizesOf(bytes: Buffer): Sizes {
 const sum = (files: Sizes[]): Sizes =>
   files.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip, brotli: a.brotli + f.brotli }), { raw: 0, gzip: 0, brotli: 0 })
 
+/**
+ * A file's sizes as the build ships it: the lengths of the `.gz` and `.br` siblings the build wrote
+ * with the same settings (apps/web/build-compress.ts), else compressed here.
+ */
+export function builtSizes(dist: string, file: string): Sizes {
+  const path = join(dist, file)
+  const bytes = readFileSync(path)
+  if (!existsSync(`${path}.gz`) || !existsSync(`${path}.br`)) return sizesOf(bytes)
+  return { raw: bytes.length, gzip: statSync(`${path}.gz`).size, brotli: statSync(`${path}.br`).size }
+}
+
 /** A page's first load from the build: every file with its three sizes, and the JS and CSS totals. */
-export function pageBundle(dist: string, manifest: Manifest, spec: PageSpec, read = (file: string) => readFileSync(join(dist, file))): PageBundle {
+export function pageBundle(dist: string, manifest: Manifest, spec: PageSpec, sizes = (file: string) => builtSizes(dist, file)): PageBundle {
   const { js, css } = firstLoadFiles(manifest, spec.routes)
   const files: FileSize[] = [
-    ...js.map((file) => ({ file, kind: 'js' as const, ...sizesOf(read(file)) })),
-    ...css.map((file) => ({ file, kind: 'css' as const, ...sizesOf(read(file)) })),
+    ...js.map((file) => ({ file, kind: 'js' as const, ...sizes(file) })),
+    ...css.map((file) => ({ file, kind: 'css' as const, ...sizes(file) })),
   ]
   return {
     page: spec.name,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: domain, server on PGlite (and PostgreSQL when TEST_DATABASE_URL is set), web components,
-# then the production build in Chromium. Lint, format and type checks run beside them (their caches
+# and the production build in Chromium beside them. Lint, format and type checks run beside them (their caches
 # live in node_modules/.cache). Exits non-zero on any failure; the last line totals both runners.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,21 +28,31 @@ static_checks() {
 static_checks > "$logs/static.log" 2>&1 &
 static_pid=$!
 
-stage "unit, server and component tests"
-npx vitest run 2>&1 | tee "$logs/vitest.log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("vitest")
-
+# the production build first: the browser tests need it, and then both runners go side by side (each
+# leaves a core idle while it starts, waits on a server or a browser)
 stage build
 if npm run -s build > "$logs/build.log" 2>&1; then
   # the first-load goals are reported, not enforced: stock tooling lands above them, and we do not
   # fight the libraries to meet them (docs/adr/stock-vite-and-documented-libraries.md)
-  stage "bundle sizes" npm run -s size
-  stage "browser tests (Chromium)"
-  npx playwright test -c e2e/playwright.config.ts 2>&1 | tee "$logs/playwright.log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("playwright")
+  stage "bundle sizes"
+  npm run -s size || failed_steps+=("bundle sizes")
+  stage "browser tests (Chromium), beside the unit, server and component tests"
+  npx playwright test -c e2e/playwright.config.ts > "$logs/playwright.log" 2>&1 &
+  playwright_pid=$!
 else
   cat "$logs/build.log"
   failed_steps+=("build")
+  playwright_pid=""
+fi
+
+stage "unit, server and component tests"
+npx vitest run 2>&1 | tee "$logs/vitest.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("vitest")
+
+if [ -n "$playwright_pid" ]; then
+  stage "waiting for the browser tests"
+  wait "$playwright_pid" || failed_steps+=("playwright")
+  cat "$logs/playwright.log"
 fi
 
 stage "waiting for the static checks"

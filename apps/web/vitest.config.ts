@@ -12,6 +12,8 @@ export default defineConfig({
   root: import.meta.dirname,
   test: {
     css: false,
-    testTimeout: 15_000,
+    // a ceiling, not a measure: npm test runs these beside the browser tests on two cores, where a
+    // full-app render with typing gets a fraction of a core
+    testTimeout: 30_000,
   },
 })

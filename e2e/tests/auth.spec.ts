@@ -243,10 +243,13 @@ test.describe('Nuitrack Analytics registration', () => {
     await page.getByLabel(/^E-mail/).fill(email)
     await page.getByLabel(/^Password/).fill(PASSWORD)
     await page.getByLabel(/^Repeat password/).fill(PASSWORD)
-    await expect(page.getByLabel('I agree to the privacy policy')).toBeChecked()
+    // consent is opt-in: the box starts empty, and the form asks for it
+    await expect(page.getByLabel('I agree to the privacy policy')).not.toBeChecked()
     // no captcha yet: the form says so
     await page.getByRole('button', { name: 'Create account' }).click()
     await expect(page.getByText('Please solve the captcha')).toBeVisible()
+    await expect(page.getByText('Please accept the privacy policy')).toBeVisible()
+    await page.getByLabel('I agree to the privacy policy').check()
     await page.getByLabel("I'm not a robot").click()
     await expect(page.getByLabel("I'm not a robot")).toBeChecked({ timeout: 30_000 })
     await expectAccessible(page, 'analytics-registration')
@@ -268,6 +271,7 @@ test.describe('Nuitrack Analytics registration', () => {
     await page.getByLabel(/^E-mail/).fill(email)
     await page.getByLabel(/^Password/).fill(PASSWORD)
     await page.getByLabel(/^Repeat password/).fill(PASSWORD)
+    await page.getByLabel('I agree to the privacy policy').check()
     await page.getByLabel("I'm not a robot").click()
     await expect(page.getByLabel("I'm not a robot")).toBeChecked({ timeout: 30_000 })
     await page.getByRole('button', { name: 'Create account' }).click()

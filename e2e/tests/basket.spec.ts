@@ -100,8 +100,7 @@ test('build a custom Face SDK subscription and buy it from the balance', async (
   const drawer = page.getByRole('dialog', { name: 'Build your own Face SDK subscription' })
   await drawer.getByRole('checkbox', { name: 'Face detector' }).check()
   await drawer.getByRole('checkbox', { name: 'Matcher (face search)' }).check()
-  await drawer.getByRole('combobox', { name: 'Database size' }).click()
-  await page.getByRole('option', { name: 'Up to 5,000 faces' }).click()
+  await drawer.getByRole('combobox', { name: 'Face database size' }).selectOption('Up to 5,000 faces')
   // detector $5 + matcher at the 5,000 tier $34
   await expect(drawer.getByTestId('custom-total')).toHaveText('$39.00')
   // the draft survives a reload

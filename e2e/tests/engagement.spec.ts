@@ -51,7 +51,7 @@ test('feedback from the widget reaches the staff list', async ({ page }) => {
   expect(list).toContain(`${client.email}\t5 happy\t/app/face/dashboard/\tThe trial took a minute to start`)
 })
 
-test("support opens from a license's screen, in a new tab, signed in to the helpdesk with the license id", async ({ page, context }) => {
+test("support opens from a license's screen, in a new tab, at the helpdesk with the license id and no token in the address", async ({ page, context }) => {
   const client = await confirmedAccount(page.request)
   await signIn(page, client.email)
   const created = await apiPost(page.request, '/api/resource/create/', { count: 1, config: { product: 'nuitrack_trial' } })
@@ -69,7 +69,7 @@ test("support opens from a license's screen, in a new tab, signed in to the help
   await expect(tab.getByRole('heading', { name: 'Helpdesk' })).toBeVisible()
   expect(helpdesk).not.toBeNull()
   expect(helpdesk!.searchParams.get('license_id')).toBe(String(id))
-  const token = helpdesk!.searchParams.get('sso')!
-  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { aud: string; email: string; license_id: number }
-  expect(claims).toMatchObject({ aud: 'freshdesk', email: client.email, license_id: id })
+  // the helpdesk signs the customer in through its own request to /api/service/freshdesk/authorize/
+  // (helpdesk-sso.test.ts): a token in the address would end up in its logs and be ignored
+  expect(helpdesk!.searchParams.get('sso')).toBeNull()
 })

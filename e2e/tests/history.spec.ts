@@ -68,6 +68,6 @@ test("sees the license's history after renaming and activating it", async ({ pag
   const saved = join(dir, 'history.csv')
   await file.saveAs(saved)
   const csv = readFileSync(saved, 'utf8').trimEnd().split('\r\n')
-  expect(csv[0]).toBe('date,event,license_id,license,group_id,details')
+  expect(csv[0]).toBe('date,event,license_id,license,group_id,details,actor')
   expect(csv.slice(1).map((l) => l.split(',')[1])).toEqual(['activated', 'renamed', 'created'])
 })

@@ -1,22 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import { confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
-
-/** The text of a PDF as a reader extracts it (pdf.js, the parser the server's invoice tests use). */
-async function pdfText(pdf: Uint8Array): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
-  const doc = await pdfjs.getDocument({ data: pdf, isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise
-  try {
-    const pages: string[] = []
-    for (let i = 1; i <= doc.numPages; i++) {
-      const content = await (await doc.getPage(i)).getTextContent()
-      pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join(''))
-    }
-    return pages.join('\n')
-  } finally {
-    await doc.destroy()
-  }
-}
+import { pdfText } from '../pdf.ts'
 
 /** Opens the fill-balance modal from the side menu's balance card and starts a payment of `amount` (by card unless told). */
 async function startTopUp(page: Page, amount: string, opts: { shots?: boolean; pay?: 'Pay by card' | 'PayPal' } = {}) {

@@ -12,12 +12,15 @@ import type { Db } from './db/db.ts'
 import { trustProxyOption, type Config } from './platform/config.ts'
 import { frameworkErrors, installErrorHandler } from './platform/error-handler.ts'
 import { createMailer, type Mailer } from './platform/mailer.ts'
-import { createJobQueue } from './platform/jobs.ts'
+import { createJobQueue, queueMetrics } from './platform/jobs.ts'
+import { createMetrics, installMetrics } from './platform/metrics.ts'
+import { createLifecycle } from './platform/lifecycle.ts'
 import { scheduleHousekeeping } from './platform/housekeeping.ts'
 import { sessionPlugin } from './platform/session.ts'
 import { securityHeaders } from './platform/security-headers.ts'
 import { readIndexHtml, responseCompression, webApp } from './platform/web-app.ts'
-import { STAFF_FORM_PATHS } from '@portal/domain'
+import { z } from 'zod'
+import { STAFF_FORM_PATHS, contracts, errorSchema, type Contract } from '@portal/domain'
 import { PORTAL_RELEASE } from './platform/version.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { accountRoutes } from './modules/account/routes.ts'
@@ -25,11 +28,12 @@ import { catalogueRoutes } from './modules/catalogue/routes.ts'
 import { changelogRoutes } from './modules/changelog/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { serviceRedirectRoutes } from './modules/support/redirect.ts'
-import { createSsoSigner } from './platform/sso.ts'
+import { createRsaSigner, createSsoSigner } from './platform/sso.ts'
 import { devMailRoutes } from './modules/devmail/routes.ts'
 import { adminCliRoutes } from './modules/admin/routes.ts'
 import { licenseRoutes } from './modules/licenses/routes.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
+import { fleetRoutes } from './modules/fleet/routes.ts'
 import { groupRoutes } from './modules/groups/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
 import { basketRoutes } from './modules/basket/routes.ts'
@@ -37,6 +41,7 @@ import { activationRoutes } from './modules/activation/routes.ts'
 import { analyticsRoutes } from './modules/analytics/routes.ts'
 import { promoRoutes } from './modules/promo/routes.ts'
 import { feedbackRoutes } from './modules/feedback/routes.ts'
+import { orgRoutes } from './modules/orgs/routes.ts'
 import { supportRoutes } from './modules/support/routes.ts'
 import { upgradeRoutes } from './modules/upgrades/routes.ts'
 import { cloudRoutes } from './modules/cloud/routes.ts'
@@ -45,7 +50,8 @@ import { upgradeFulfilments } from './modules/upgrades/service.ts'
 import type { Fulfilments } from './modules/billing/service.ts'
 import { balanceFulfilments } from './modules/balance/service.ts'
 import { basketFulfilments } from './modules/basket/service.ts'
-import { fileKeyring } from './platform/signing.ts'
+import { KEYRING_REFRESH_MS, dbKeyring, type Keyring } from './platform/signing.ts'
+import { loadSecrets, masterKeyOf, type PortalSecrets } from './platform/secrets.ts'
 import { sandboxAllowed, selectPaymentProviders, type PaymentAdapters } from './platform/payments/registry.ts'
 import { createSandboxProvider, registerSandboxDelivery, sandboxWebhooks } from './modules/payments/sandbox.ts'
 import { sandboxApiRoutes, sandboxPageRoutes } from './modules/payments/routes.ts'
@@ -59,11 +65,15 @@ import { providerRoutes } from './modules/payments/provider-routes.ts'
 import { linkRoutes } from './modules/links/routes.ts'
 import { transactionRoutes } from './modules/transactions/routes.ts'
 import { registerReceiptJob } from './modules/transactions/receipt.ts'
-import { recordCurrentSeller } from './modules/transactions/service.ts'
+import { tokenRoutes } from './modules/tokens/routes.ts'
+import { webhookRoutes } from './modules/webhooks/routes.ts'
+import { registerWebhookDelivery } from './modules/webhooks/service.ts'
+import { paymentMetrics, recordCurrentSeller } from './modules/transactions/service.ts'
 import { scheduleReservationRelease } from './modules/promo/service.ts'
 import { externalLinks } from './modules/links/links.ts'
 import { scheduleRenewals, subscriptionFulfilments } from './modules/subscriptions/renewal.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
+import { subscriptionMetrics } from './modules/subscriptions/service.ts'
 
 export interface BuildOptions {
   config: Config
@@ -76,6 +86,13 @@ export interface BuildOptions {
   runJobs?: boolean
   /** business time (platform/clock.ts): the wall clock unless a test passes one it moves */
   clock?: Clock
+  /** how often the license keyring is read again from the database (KEYRING_REFRESH_MS; 0: never) */
+  keyringRefreshMs?: number
+  /**
+   * the shared secrets and keyring, read already: a start reads them from `db` (which it cannot
+   * without the database); a test of a database out of reach hands in those of a reachable one
+   */
+  shared?: { secrets: PortalSecrets; keyring: Keyring }
 }
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
@@ -84,6 +101,42 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext
     mailer: Mailer
+  }
+}
+
+type OpenApiDoc = { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> }
+
+/** The document with each contract's `rawAnswers`: a redirect with its Location, a file with its media type. */
+function withRawAnswers<D>(doc: D): D {
+  const paths = (doc as OpenApiDoc).paths ?? {}
+  for (const c of Object.values(contracts as Record<string, Contract>)) {
+    const op = paths[`/api${c.path.replace(/:(\w+)/g, '{$1}')}`]?.[c.method.toLowerCase()]
+    if (!op || !c.rawAnswers) continue
+    addRawAnswers(op, c.rawAnswers)
+  }
+  // the named external links are no API call, but the document lists them: a redirect, or not found
+  const link = paths['/external_resource/link/{name}/']?.get
+  if (link) {
+    addRawAnswers(link, { 302: { description: 'to the configured address (Location)' } })
+    link.responses = {
+      ...link.responses,
+      404: {
+        description: "an unknown name: the error, or the app's not-found page for a browser",
+        content: { 'application/json': { schema: z.toJSONSchema(errorSchema, { target: 'openapi-3.0' }) }, 'text/html': { schema: { type: 'string' } } },
+      },
+    }
+  }
+  return doc
+}
+
+function addRawAnswers(op: { responses?: Record<string, unknown> }, rawAnswers: NonNullable<Contract['rawAnswers']>) {
+  for (const [status, answer] of Object.entries(rawAnswers)) {
+    op.responses = {
+      ...op.responses,
+      [status]: answer.mediaType
+        ? { description: answer.description, content: { [answer.mediaType]: { schema: { type: 'string', format: 'binary' } } } }
+        : { description: answer.description, headers: { Location: { schema: { type: 'string' } } } },
+    }
   }
 }
 
@@ -115,10 +168,22 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const spaIndex = readIndexHtml(webDist)
   installErrorHandler(app, { notFoundPage: () => spaIndex })
 
+  // the keys and secrets every instance shares, from the database (platform/secrets.ts); a wrong
+  // PORTAL_MASTER_KEY stops the start here with one line (MasterKeyMismatch)
+  const secrets: PortalSecrets = opts.shared?.secrets ?? (await loadSecrets(db, config, app.log))
+  const keyring =
+    opts.shared?.keyring ??
+    (await dbKeyring({
+      db,
+      masterKey: masterKeyOf(config),
+      pinnedPem: config.LICENSE_SIGNING_KEY,
+      dataDir: config.DATA_DIR,
+      refreshMs: opts.keyringRefreshMs ?? KEYRING_REFRESH_MS,
+      log: app.log,
+    }))
   const jobs = createJobQueue({ db, log: app.log })
   const mailer = createMailer({ db, jobs, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log })
   scheduleHousekeeping(jobs, db, app.log)
-  const keyring = fileKeyring(config.DATA_DIR, config.LICENSE_SIGNING_KEY)
   // the adapters each source may use; the registry picks per source from the configuration
   const adapters: PaymentAdapters = {}
   // every idempotency key carries this installation's prefix, and a charge is pinned to what it was first sent with
@@ -127,13 +192,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET) adapters.paypal = withPinnedCharges(createPaypalProvider(config, { keyPrefix }), db)
   // the sandbox exists only where it is allowed (never in production unless PAYMENTS_SANDBOX=1)
   let ownAddress: string | null = null
-  const sandbox = sandboxAllowed(config) ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, () => ownAddress) }) : undefined
+  const sandbox = sandboxAllowed(config)
+    ? createSandboxProvider({ db, config, webhooks: sandboxWebhooks(config, secrets.sandboxWebhookSecret, () => ownAddress) })
+    : undefined
   adapters.sandbox = sandbox
   const payments = selectPaymentProviders(config, adapters)
   // what a paid transaction of each kind delivers: a top-up its credit, a basket order its licenses,
   // a renewal or reactivation its new period, an upgrade its license or group upgraded (modules/billing)
   const fulfilments: Fulfilments = new Map(Object.entries({ ...balanceFulfilments, ...basketFulfilments, ...subscriptionFulfilments, ...upgradeFulfilments }))
-  const ctx: AppContext = { db, mailer, jobs, config, log: app.log, keyring, payments, clock: opts.clock ?? new MovableClock(), fulfilments }
+  const ctx: AppContext = { db, mailer, jobs, config, secrets, log: app.log, keyring, payments, clock: opts.clock ?? new MovableClock(), fulfilments }
   if (sandbox) registerSandboxDelivery(jobs, db, sandbox.webhooks)
   schedulePaymentExpiry(jobs, ctx)
   // pending and recently expired payments read back from their provider (modules/payments/reconcile.ts)
@@ -144,8 +211,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   })
   app.decorate('ctx', ctx)
   app.decorate('mailer', mailer)
+  // a SIGTERM drains the process (platform/lifecycle.ts): clients are told to take their next request elsewhere
+  const lifecycle = createLifecycle()
+  app.decorate('lifecycle', lifecycle)
+  app.addHook('onRequest', async (_req, reply) => {
+    if (lifecycle.draining) reply.header('connection', 'close')
+  })
   // the receipt of each completed payment (enqueued by modules/billing)
   registerReceiptJob(ctx)
+  // the account's webhook deliveries, written by emitWebhookEvent in the transaction of each event
+  registerWebhookDelivery(jobs, ctx)
   // invoices issued from now on print the seller as configured for this start
   await recordCurrentSeller(ctx).catch((err: unknown) =>
     app.log.warn({ err }, 'the invoice seller could not be recorded: invoices keep the one recorded before'),
@@ -158,38 +233,55 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   scheduleErasureSweep(jobs, ctx)
   if (opts.runJobs !== false) app.addHook('onReady', async () => jobs.start())
   app.addHook('onClose', async () => {
+    await keyring.close()
     await jobs.stop()
     await mailer.stop()
   })
 
+  // Prometheus metrics: every answer counted and timed, and the shared figures read at scrape time (GET /metrics with METRICS_TOKEN)
+  installMetrics(app, createMetrics(db, [...queueMetrics, ...paymentMetrics, ...subscriptionMetrics]), config.METRICS_TOKEN)
+
   await app.register(securityHeaders, { https: config.PUBLIC_URL.startsWith('https://') })
   // before any route: the plugin hooks each route as it is added
   await app.register(responseCompression)
-  await app.register(cookie, { secret: config.SESSION_SECRET })
+  await app.register(cookie, { secret: secrets.sessionSecret })
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
       info: {
         title: '3DiVi license portal API',
         version: PORTAL_RELEASE,
-        description: 'Errors are `{error_code, error}`. POSTs need the X-CSRFToken header echoing the csrftoken cookie.',
+        description:
+          "Errors are `{error_code, error}`, with `field` for a refused field. With the session cookie, POSTs need the X-CSRFToken header echoing the csrftoken cookie. The calls listing `bearer` also take a customer API token (`Authorization: Bearer lp_…`, made on the account page) without CSRF; a `read` token makes GET calls only, and a token acts with its creator's role in the organisation. A method a path is not served with answers 405 with `Allow`. Every rule a field keeps is in its schema (lengths, ranges, patterns, enums); a rule against stored data or between fields is in its description.",
       },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sessionid' }, csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
+          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'A customer API token (lp_…) of scope read (GET only) or manage' },
+        },
       },
     },
     transform: jsonSchemaTransform,
+    // the answers that are no JSON (redirects, files) are declared too, from each call's contract
+    transformObject: (documentObject) => withRawAnswers('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
   })
   // the docs page runs under the portal's CSP: no inline scripts, and no badge from an outside validator
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } })
-  await app.register(sessionPlugin, { db, secure: config.PUBLIC_URL.startsWith('https://') })
+  await app.register(sessionPlugin, {
+    db,
+    secure: config.PUBLIC_URL.startsWith('https://'),
+    // API tokens share the device API's limits: per token as per key, and per address
+    bearerLimits: { perKey: config.SDK_RATE_PER_KEY, perIp: config.SDK_RATE_PER_IP },
+  })
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { ctx })
+      await api.register(healthRoutes, { ctx, lifecycle })
       await api.register(serviceRedirectRoutes, {
         ctx,
-        sso: createSsoSigner({ dataDir: config.DATA_DIR, pinnedPem: config.SSO_SIGNING_KEY, publicUrl: config.PUBLIC_URL }),
+        sso: createSsoSigner({ pem: secrets.ssoKeyPem, publicUrl: config.PUBLIC_URL }),
+        rsa: createRsaSigner({ pem: secrets.rsaKeyPem, publicUrl: config.PUBLIC_URL }),
       })
       await api.register(authRoutes, { ctx })
       await api.register(accountRoutes, { ctx })
@@ -197,6 +289,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(changelogRoutes, { ctx })
       await api.register(licenseRoutes, { ctx })
       await api.register(activityRoutes, { ctx })
+      await api.register(fleetRoutes, { ctx })
       await api.register(subscriptionRoutes, { ctx })
       await api.register(groupRoutes, { ctx })
       await api.register(staffRoutes, { ctx })
@@ -207,6 +300,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(upgradeRoutes, { ctx })
       await api.register(cloudRoutes, { ctx })
       await api.register(feedbackRoutes, { ctx })
+      await api.register(tokenRoutes, { ctx })
+      await api.register(webhookRoutes, { ctx })
+      await api.register(orgRoutes, { ctx })
       await api.register(balanceRoutes, { ctx })
       if (sandbox) await api.register(sandboxApiRoutes, { ctx, sandbox })
       await api.register(providerRoutes, { ctx })

@@ -6,6 +6,7 @@ import type { JobQueue } from './platform/jobs.ts'
 import type { Mailer } from './platform/mailer.ts'
 import type { PaymentProviders } from './platform/payments/registry.ts'
 import type { Keyring } from './platform/signing.ts'
+import type { PortalSecrets } from './platform/secrets.ts'
 
 /** The log a service may write to: Fastify's pino logger fits, so does a job's or the CLI's. */
 export interface Logger {
@@ -21,6 +22,8 @@ export interface AppContext {
   /** background and scheduled work, shared by every server process */
   jobs: JobQueue
   config: Config
+  /** the secrets every instance shares (platform/secrets.ts): the configured ones, else the database's */
+  secrets: PortalSecrets
   log: Logger
   keyring: Keyring
   /** the payment adapter serving each source (platform/payments) */
@@ -32,15 +35,18 @@ export interface AppContext {
 }
 
 /**
- * Limits on calls that cost us (sign-in guessing, sign-ups, e-mails sent). Sign-in counts every try
- * per address, but only failed tries per e-mail: 10 per e-mail from one address, and a ceiling 10
- * times higher per e-mail from everywhere, so a stranger's wrong passwords lock out the stranger's
- * address, not the owner signing in from elsewhere (OWASP: no hard lockout by account alone).
+ * Limits on calls that cost us (sign-in guessing, sign-ups, e-mails sent). Sign-in counts failed
+ * tries per e-mail from one address (10), per e-mail from everywhere (100) and per address (100),
+ * so a stranger's wrong passwords lock out the stranger's address from that e-mail, not the owner
+ * signing in from elsewhere nor the colleagues behind the same address (OWASP: no hard lockout by
+ * account alone). Every try, right or wrong, counts against the address under a ceiling high
+ * enough for a company's network behind one address.
  */
 export const RATE_LIMITS = {
-  signinPerIp: { max: 30, windowSeconds: 900 },
+  signinPerIp: { max: 1000, windowSeconds: 900 },
   signinFailuresPerEmailAndIp: { max: 10, windowSeconds: 900 },
   signinFailuresPerEmail: { max: 100, windowSeconds: 900 },
+  signinFailuresPerIp: { max: 100, windowSeconds: 900 },
   signupPerIp: { max: 20, windowSeconds: 3600 },
   mailPerAddress: { max: 5, windowSeconds: 900 },
   mailPerIp: { max: 30, windowSeconds: 3600 },

@@ -2,17 +2,18 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, productionWarnings } from './platform/config.ts'
-import { migrate, openDb } from './db/db.ts'
+import { DataDirInUse, migrate, openDb } from './db/db.ts'
 import { seedCatalogue } from './modules/catalogue/queries.ts'
 import { randomToken } from './platform/crypto.ts'
+import { stopGracefully } from './platform/lifecycle.ts'
+import { MasterKeyMismatch } from './platform/secrets.ts'
 
 async function main() {
   const started = Date.now()
   const config = loadConfig()
   mkdirSync(config.DATA_DIR, { recursive: true })
   const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: join(config.DATA_DIR, 'pglite') })
-  await migrate(db)
-  await seedCatalogue(db)
+  await migrate(db, { seed: seedCatalogue })
   const adminToken = config.databaseKind === 'pglite' ? randomToken(32) : undefined
   const app = await buildApp({ config, db, adminToken })
   // last safety net: every background task catches its own failures, but a slip must not take the
@@ -49,11 +50,11 @@ async function main() {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down')
-    const force = setTimeout(() => process.exit(1), 10_000)
+    // past the drain and the time given to what is in flight, the process ends anyway
+    const force = setTimeout(() => process.exit(1), (config.SHUTDOWN_DELAY_SECONDS + config.SHUTDOWN_TIMEOUT_SECONDS) * 1000)
     force.unref()
     try {
-      await app.close()
-      await db.close()
+      await stopGracefully(app, db, { delaySeconds: config.SHUTDOWN_DELAY_SECONDS, log: app.log })
       if (adminToken) rmSync(portalFile, { force: true })
       process.exit(0)
     } catch (err) {
@@ -68,6 +69,11 @@ async function main() {
 main().catch((err) => {
   if (err instanceof ConfigError) {
     for (const p of err.problems) console.error(`config: ${p}`)
+  } else if (err instanceof MasterKeyMismatch) {
+    // one line, no stack: the key is wrong, not the code, and a restart with the same key fails the same way
+    console.error(`config: ${err.message}`)
+  } else if (err instanceof DataDirInUse) {
+    console.error(err.message)
   } else {
     console.error(err)
   }

@@ -20,6 +20,8 @@ export const ACTIVITY_KINDS = [
   'reactivated',
   'suspended',
   'restored',
+  'group_key_created',
+  'group_key_resized',
 ] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
@@ -37,8 +39,88 @@ export const activityEventSchema = z.object({
   details: activityDetailsSchema,
   /** ISO time of the change (business time) */
   created_at: z.string(),
+  /** the e-mail of the person who made the change; null for the system (renewals, payments, staff) */
+  actor: z.string().nullable(),
 })
 export type ActivityEvent = z.infer<typeof activityEventSchema>
+
+/** What each detail is called where a line is written out in words (the CSV export), in this order. */
+const DETAIL_LABELS: Record<string, string> = {
+  title: 'title',
+  from_title: 'from',
+  from: 'from',
+  to_title: 'to',
+  to: 'to',
+  product_title: 'product',
+  product: 'product',
+  count: 'count',
+  size: 'size',
+  group_title: 'group',
+  origin: 'made by',
+  channel: 'channel',
+  name: 'device name',
+  serial: 'serial',
+  sensor: 'sensor',
+  device_id: 'device',
+  by: 'by',
+  seat_until: 'seat held until',
+  amount_cents: 'amount',
+  description: 'for',
+  payment_method: 'paid by',
+  transaction_id: 'transaction',
+  transaction_kind: 'payment kind',
+  until: 'until',
+  reason: 'reason',
+  trial: 'from a trial',
+  undo_cancel: 'cancellation undone',
+  source_group_id: 'source group',
+}
+/** A code shown only when its title is missing (the title says the same in words). */
+const TITLE_OF: Record<string, string> = { product: 'product_title', from: 'from_title', to: 'to_title' }
+const ORIGIN_WORDS: Record<string, string> = {
+  trial: 'free trial',
+  staff: 'our team',
+  group: 'the customer',
+  activation: 'offline activation',
+  cli: 'our team',
+  group_key: 'a device with the group key',
+}
+
+/**
+ * A history line's details in words ("from: Old; to: New; serial: SN-1"), not JSON: labels for the
+ * known details, amounts in dollars, yes/no, empty values left out, codes dropped beside their titles.
+ */
+export function activityDetailsText(details: ActivityDetails): string {
+  const known = Object.keys(DETAIL_LABELS).filter((k) => k in details)
+  const rest = Object.keys(details)
+    .filter((k) => !(k in DETAIL_LABELS))
+    .sort()
+  const words: string[] = []
+  for (const key of [...known, ...rest]) {
+    const value = details[key]
+    if (value === null || value === undefined || value === '') continue
+    const title = TITLE_OF[key]
+    if (title && typeof details[title] === 'string' && details[title] !== '') continue
+    const label = DETAIL_LABELS[key] ?? key.replace(/_/g, ' ')
+    const text =
+      key === 'amount_cents' && typeof value === 'number'
+        ? `${(value / 100).toFixed(2)} USD`
+        : key === 'origin' && typeof value === 'string'
+          ? (ORIGIN_WORDS[value] ?? value)
+          : key === 'device_id' || key === 'transaction_id' || key === 'source_group_id'
+            ? `#${value}`
+            : typeof value === 'boolean'
+              ? value
+                ? 'yes'
+                : 'no'
+              : String(value)
+    words.push(`${label}: ${text}`)
+  }
+  return words.join('; ')
+}
+
+/** A kind in words for the export ("group key created"). */
+export const activityKindText = (kind: ActivityKind) => kind.replace(/_/g, ' ')
 
 /** The account history's page: at most this many lines per call. */
 export const ACTIVITY_PAGE_MAX = 200

@@ -20,6 +20,7 @@ export const analyticsFillInfoBody = z
     site: infoText.default(''),
   })
   .refine((v) => v.name !== '' || v.company !== '' || v.site !== '', { message: 'fill_info_empty_error', path: ['name'] })
+  .describe('name, company or site: one of them at least not blank (else fill_info_empty_error on name)')
 
 /** The proof-of-work captcha (ALTCHA's format): find `number` with sha256(salt + number) = challenge. */
 export interface CaptchaChallenge {

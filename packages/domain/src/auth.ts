@@ -11,10 +11,15 @@ export const signinBody = z.object({
 })
 export type SigninBody = z.input<typeof signinBody>
 
+/** what the pattern cannot say: the password against the e-mail, which the server checks after the schema */
+const NOT_THE_EMAIL = 'must not contain the part of the e-mail before the @ (else password_invalid)'
+
 export const signupBody = z.object({
   username: emailField,
   email: emailField.optional(),
-  password: passwordField,
+  password: passwordField.describe(
+    `8-256 characters of letters, digits and .,:;?!*+%-<>@[]{}\\/_$#, with an upper-case and a lower-case letter and a digit or symbol; ${NOT_THE_EMAIL}`,
+  ),
   is_corporate: z.boolean().default(false),
   segment: platformSchema.optional(),
 })
@@ -40,6 +45,7 @@ export const sendResetBody = z
     message: 'email_empty_error',
     path: ['client_email'],
   })
+  .describe('client_email or client_id, one of them at least (else email_empty_error on client_email)')
 
 export const sendConfirmationBody = z.object({
   client_email: emailField,
@@ -53,15 +59,20 @@ export const confirmBody = z.object({
   confirmation_token: tokenText,
 })
 
+/** the new password's rules the server checks against the account, beyond the pattern */
+const newPasswordField = passwordField.describe(
+  "not containing the part of the account's e-mail before the @ (else password_contains_email), and not the current password (else new_password_same_as_old)",
+)
+
 export const resetPasswordBody = z.object({
   client_id: idNumber(),
   confirmation_token: tokenText,
-  new_password: passwordField,
+  new_password: newPasswordField,
 })
 
 export const changePasswordBody = z.object({
   old_password: loosePasswordField,
-  new_password: passwordField,
+  new_password: newPasswordField,
 })
 
 export const setPasswordForm = resetPasswordBody

@@ -6,6 +6,8 @@ import {
   STEPPER_MAX,
   balanceCanPay,
   basketKey,
+  chargedNowCents,
+  type PurchaseItem,
   orderTotalCents,
   priceOrder,
   saleEntryFor,
@@ -13,7 +15,9 @@ import {
   stepperValue,
 } from './basket.ts'
 import { unitPriceCents, type PriceRow } from './prices.ts'
-import { CATALOGUE_PRICES, SALE_ENTRIES } from './catalogue.ts'
+import { CATALOGUE_PRICES, SALE_ENTRIES, productKind } from './catalogue.ts'
+import { renewalTermSeconds } from './licenses.ts'
+import { renewalPriceCents } from './subscriptions.ts'
 
 const ROWS: PriceRow[] = CATALOGUE_PRICES.map((p) => ({ ...p }))
 
@@ -121,7 +125,28 @@ describe('prices from the table', () => {
 })
 
 describe('paying from the balance (section 5)', () => {
-  it('needs the whole total and no promo', () => {
+  it('charges now the first period of each line: a month of a monthly plan, the year of a yearly one, the whole face term', () => {
+    const charged = (items: PurchaseItem[]) => {
+      const order = priceOrder(items, ROWS)
+      if (!('lines' in order)) throw new Error('priced')
+      return chargedNowCents(order.lines)
+    }
+    expect(charged([{ config: { product: 'nuitrack_ai_subscription_monthly', license_expire_delta: 2_592_000 }, count: 2 }])).toBe(999 * 2)
+    expect(charged([{ config: { product: 'nuitrack_ai_subscription_yearly', license_expire_delta: 31_104_000 }, count: 1 }])).toBe(9990)
+    expect(charged([{ config: { product: 'face_online_all_in_one', license_expire_delta: 7_776_000 }, count: 1 }])).toBe(5000 * 3)
+    expect(charged([{ config: { product: 'nuitrack_ai_perpetual' }, count: 1 }])).toBe(29_990)
+  })
+
+  it('no plan in the catalogue bills a longer term by the month: what is charged now is what each renewal charges', () => {
+    // a plan billed monthly over a longer term would charge less now than its renewal: the balance rule would need its month
+    for (const e of SALE_ENTRIES.filter((e) => productKind(e.product) === 'subscription')) {
+      const license = { product: e.product, config: e.config }
+      expect(renewalTermSeconds(license), e.id).toBe(e.config.license_expire_delta)
+      expect(renewalPriceCents(license, ROWS), e.id).toBe(unitPriceCents(e, ROWS))
+    }
+  })
+
+  it('needs what is charged now and no promo', () => {
     expect(balanceCanPay(1000, 1000, false)).toBe(true)
     expect(balanceCanPay(999, 1000, false)).toBe(false)
     expect(balanceCanPay(5000, 1000, true)).toBe(false)

@@ -111,10 +111,19 @@ export function subscriptionInterval(lines: readonly Pick<PricedLine, 'entry'>[]
 export const orderTotalCents = (lines: readonly Pick<PricedLine, 'amount_cents'>[]): Cents => lines.reduce((sum, l) => sum + l.amount_cents, 0)
 
 /**
- * Whether the balance can pay (section 5): it must cover the total, and the balance is not offered
- * when a promo is applied.
+ * What a purchase charges now (section 5: "at least one month's price for subscriptions"): each
+ * line's first period. Every plan in the catalogue is billed once per term (a month, a year, a face
+ * all-in-one term of 1 to 12 months) and charges its first term when bought; none bills a longer
+ * term by the month. So a monthly plan charges one month now and a yearly plan its year, and the
+ * later periods are the renewals (docs/adr/balance-holds-what-is-charged-now.md).
  */
-export const balanceCanPay = (balance: Cents, total: Cents, promoApplied: boolean) => !promoApplied && balance >= total && total > 0
+export const chargedNowCents = (lines: readonly Pick<PricedLine, 'amount_cents'>[]): Cents => orderTotalCents(lines)
 
-/** What is missing on the balance for a total: the fill-balance modal's shortfall. */
-export const shortfallCents = (balance: Cents, total: Cents): Cents => Math.max(0, total - balance)
+/**
+ * Whether the balance can pay (section 5): it must hold what is charged now (`chargedNowCents`, after
+ * any discount), and the balance is not offered when a promo is applied.
+ */
+export const balanceCanPay = (balance: Cents, chargedNow: Cents, promoApplied: boolean) => !promoApplied && balance >= chargedNow && chargedNow > 0
+
+/** What is missing on the balance for what is charged now: the fill-balance modal's shortfall. */
+export const shortfallCents = (balance: Cents, chargedNow: Cents): Cents => Math.max(0, chargedNow - balance)

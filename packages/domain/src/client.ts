@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { roleSchema } from './orgs.ts'
 import { companySchema, emailField, profileFields } from './fields.ts'
 import { PLATFORMS, type Platform } from './platforms.ts'
 
@@ -29,7 +30,8 @@ export type ClientOptions = z.infer<typeof optionsSchema>
 export const DEFAULT_OPTIONS: ClientOptions = {
   balance_autofill: false,
   bills_mail: true,
-  news_notification: true,
+  // marketing mail is opt-in: nobody is on the company's news list until they tick it
+  news_notification: false,
   updates_notification: true,
   corporate_member: false,
   facesdk_allow_subscribe: false,
@@ -75,6 +77,10 @@ export const profileResponseSchema = z.object({
   paypal_client_id: z.string(),
   /** the products whose free trial the client has taken (one each per client): trialOffer reads it */
   trials_used: z.array(z.string()).default([]),
+  /** the signed-in person's role in this account (orgs.ts `may`): what the web offers them */
+  role: roleSchema.default('owner'),
+  /** the signed-in person's e-mail while they act in an organisation that is not their own account */
+  acting_person: z.string().nullable().default(null),
 })
 export type ProfileResponse = z.infer<typeof profileResponseSchema>
 export type Prices = Record<Platform, PriceEntry[]>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ERRORS, type ErrorName } from './errors.ts'
+import type { Permission } from './orgs.ts'
 
 /** `client`: a signed-in client; `staff`: a signed-in staff member; `public`: anyone. */
 export type RouteAccess = 'public' | 'client' | 'staff'
@@ -19,6 +20,11 @@ export interface Contract {
   /** the path after /api, in Fastify's `:param` form */
   path: string
   auth: RouteAccess
+  /**
+   * what a `client` call needs of the caller's role in the current organisation (orgs.ts `may`);
+   * the session hook refuses a client call that declares none
+   */
+  permission?: Permission
   summary: string
   tags: readonly string[]
   params?: Schema
@@ -29,6 +35,11 @@ export interface Contract {
    * and any answer of its own shape (health's 503); none for a redirect
    */
   response: Readonly<Record<number, Schema>>
+  /**
+   * answers that are no JSON, by status, for the OpenAPI document only: a redirect (its Location) or
+   * a file (its media type), which the route sends itself
+   */
+  rawAnswers?: Readonly<Record<number, { description: string; mediaType?: string }>>
   /** the catalogue errors the call can answer beyond the ones every call can (csrf, rate limit, 500) */
   errors: readonly ErrorName[]
   /** the error a schema failure on a body field answers with, instead of validation_failed */
@@ -37,6 +48,11 @@ export interface Contract {
   errorBody?: Schema
   /** left out of the OpenAPI document */
   hide?: boolean
+  /**
+   * also callable with a customer API token (`Authorization: Bearer lp_…`) instead of the session
+   * cookie, without CSRF; a `read` token on GET calls only (tokenMay). Only for `auth: 'client'`.
+   */
+  bearer?: boolean
 }
 
 /**
@@ -64,6 +80,11 @@ export function contractErrors(c: Contract): ErrorName[] {
   const names = new Set<ErrorName>([...c.errors, ...COMMON_ERRORS])
   if (c.auth !== 'public') names.add('unauthorized')
   if (c.auth === 'staff') names.add('forbidden_staff')
+  if (c.bearer) {
+    for (const n of ['api_token_unknown', 'api_token_revoked', 'api_token_expired'] as const) names.add(n)
+    if (c.method !== 'GET') names.add('api_token_read_only')
+  } else if (c.auth !== 'public') names.add('api_token_not_accepted')
+  if (c.auth === 'client' && c.permission !== 'read' && c.permission !== 'self') names.add('forbidden_role')
   if (c.params || c.query || c.body) names.add('validation_failed')
   for (const name of Object.values(c.fieldErrors ?? {})) names.add(name)
   return [...names]

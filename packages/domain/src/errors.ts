@@ -28,6 +28,7 @@ export const ERRORS = {
   already_confirmed: { code: 'f47d90f9', status: 400, message: 'This account is already confirmed' },
   forbidden_staff: { code: '737709af', status: 403, message: 'Staff rights are required for this action' },
   route_not_found: { code: 'd7b928d5', status: 404, message: 'Not found' },
+  method_not_allowed: { code: 'e3a1c05d', status: 405, message: 'This method is not allowed here' },
   invalid_credentials: { code: 'ba8aedaf', status: 400, message: 'Invalid email or password' },
   unactivated_limit: { code: '50484dd7', status: 400, message: 'Limit of 10 unactivated licenses reached. Activate some of your licenses first' },
   not_enough_licenses: { code: '1b5b8c37', status: 409, message: 'You are trying to use more licenses than available. Refresh the page and try again' },
@@ -66,6 +67,7 @@ export const ERRORS = {
   promo_wrong_platform: { code: '75d895af', status: 400, message: "This promo code can't be applied to this platform" },
   promo_used_up: { code: 'c8f7c88b', status: 400, message: 'This promo code has reached its maximum activation count' },
   sales_recipient_unknown: { code: '9ee0dd80', status: 400, message: 'The contact-sales recipient is unknown' },
+  sso_client_unknown: { code: '5b2e9c71', status: 400, message: 'This sign-on request does not come from a helpdesk we know' },
   // subscriptions and upgrades
   subscription_cancelled: {
     code: '1cc98afd',
@@ -81,6 +83,22 @@ export const ERRORS = {
   face_machine_unavailable: { code: '9f22691f', status: 503, message: 'The Face Machine service is unavailable. Please try again later' },
   // the activity history
   history_export_corporate: { code: '3d66c9e9', status: 403, message: 'Exporting the history is available to corporate accounts only' },
+  // customer API tokens (Authorization: Bearer) and webhooks
+  api_token_unknown: { code: '61991cdb', status: 401, message: 'This API token is not valid. Check that it was copied whole' },
+  api_token_revoked: { code: '5b406fb4', status: 401, message: 'This API token has been revoked' },
+  api_token_expired: { code: '8d5c1652', status: 401, message: 'This API token has expired' },
+  api_token_read_only: { code: '86776ace', status: 403, message: 'This API token may only read. Make a token with the manage scope for this call' },
+  api_token_not_accepted: { code: 'e5aa34a2', status: 403, message: 'This call does not take an API token. Sign in to the portal to make it' },
+  webhook_endpoints_max: { code: '4f69090b', status: 400, message: 'An account can have at most 10 webhook endpoints' },
+  // organisations and their members
+  forbidden_role: { code: 'b7e2c94a', status: 403, message: 'Your role in this organisation does not allow this action' },
+  invitation_invalid: { code: '5c1f0e83', status: 404, message: 'This invitation is invalid, already used or expired. Ask for a new one' },
+  invitation_other_email: { code: 'e08a6d17', status: 403, message: 'This invitation was sent to another e-mail. Sign in with that e-mail to accept it' },
+  already_member: { code: '9a4d3b62', status: 409, message: 'This person is already a member of the organisation' },
+  last_owner: { code: 'd41f7a25', status: 409, message: 'An organisation needs at least one owner. Make someone else an owner first' },
+  founder_stays: { code: '2e6b81c9', status: 409, message: "The organisation's own sign-in stays its member and cannot be removed" },
+  org_has_members: { code: '7f3c55d0', status: 409, message: 'Remove the other members before switching to a personal account' },
+  not_corporate: { code: '4a90be17', status: 409, message: 'Only a corporate account can have members. Switch to a corporate account first' },
   database_unavailable: { code: 'd3fc7de6', status: 503, message: 'The service is briefly unavailable. Please try again in a minute' },
   internal_server_error: { code: 'internal_server_error', status: 500, message: 'Something went wrong, please try again later.' },
 } as const
@@ -91,7 +109,7 @@ export type ErrorCode = (typeof ERRORS)[ErrorName]['code']
 export interface ApiError {
   error_code: string
   error: string
-  /** the form field the error belongs to, when there is one */
+  /** the body field the error belongs to, when there is one, by its whole path (`company.name`) */
   field?: string
 }
 

@@ -12,14 +12,15 @@ import {
   type FaceComponent,
   type SaleEntry,
 } from './catalogue.ts'
-import type { Cents } from './money.ts'
+import { groupDigits, type Cents } from './money.ts'
 
 /**
- * The Face SDK custom subscription (spec sections 2, 3 and 9): the customer picks components and a
- * database size in the builder; its monthly price is the sum of the components' prices, with the
- * matcher priced by the tier of the database it searches, and the video client extension at its
- * own price plus that tier's. Prices are rows of the price table (product
- * face_online_custom_subscribe, license_type = the component; the matcher's rows carry the tier).
+ * The Face SDK custom subscription (spec sections 2, 3 and 9): the customer picks a face database
+ * size and components in the builder; its monthly price is the sum of the components' prices, with
+ * the matcher priced by the tier of the chosen database, and the video client extension at its own
+ * price plus that tier's, each with or without the other. Prices are rows of the price table
+ * (product face_online_custom_subscribe, license_type = the component; the matcher's rows carry the
+ * tier).
  */
 
 /** What the builder sends: license_content with 1 for each chosen component and the database size. */
@@ -33,6 +34,12 @@ export interface CustomFaceSelection {
   database: number
 }
 
+/** The components priced by the database's tier: the matcher, and the video client extension (section 9). */
+export const TIERED_COMPONENTS: readonly CustomFaceComponent[] = ['matcher', 'video_client_ext']
+
+/** Whether a selection's database size counts: a component priced by its tier is chosen. */
+export const databaseCounts = (components: readonly CustomFaceComponent[]) => components.some((c) => TIERED_COMPONENTS.includes(c))
+
 export const selectionOf = (content: Partial<Record<FaceComponent, number>>): CustomFaceSelection => ({
   components: CUSTOM_FACE_COMPONENTS.filter((c) => (content[c] ?? 0) > 0),
   database: content.database ?? 0,
@@ -40,8 +47,27 @@ export const selectionOf = (content: Partial<Record<FaceComponent, number>>): Cu
 
 export const contentOf = (s: CustomFaceSelection): Partial<Record<FaceComponent, number>> => ({
   ...Object.fromEntries(s.components.map((c) => [c, 1])),
-  database: s.components.includes('matcher') ? s.database : 0,
+  database: databaseCounts(s.components) ? s.database : 0,
 })
+
+/** A database size as the builder, the group title, the invoice and the renewal say it. */
+export const databaseSizeLabel = (size: number) =>
+  size === 0 ? 'no face database (1:1 verification)' : `up to ${groupDigits(size)} ${size === 1 ? 'face' : 'faces'}`
+
+/**
+ * The title a custom subscription is sold, grouped and renewed under: the product, with the database
+ * tier when a component priced by it is chosen ("Face SDK custom subscription, up to 5,000 faces").
+ */
+export function customFaceTitle(content: Partial<Record<FaceComponent, number>>): string {
+  const tier = customFaceTierNote(content)
+  return tier ? `${productTitle(CUSTOM_FACE_PRODUCT)}, ${tier}` : productTitle(CUSTOM_FACE_PRODUCT)
+}
+
+/** The database tier a custom subscription's content is priced by, as words; null when none of its components is priced by it. */
+export function customFaceTierNote(content: Partial<Record<FaceComponent, number>>): string | null {
+  const s = selectionOf(content)
+  return databaseCounts(s.components) ? databaseSizeLabel(s.database) : null
+}
 
 interface PriceRowLike {
   platform: string
@@ -51,7 +77,7 @@ interface PriceRowLike {
   cost_cents: Cents
 }
 
-/** The tier row of a database size: the smallest tier that holds it. */
+/** The tier of a database size: the smallest tier that holds it. */
 const tierOf = (database: number) => MATCHER_TIERS.find((t) => database <= t.up_to) ?? null
 
 /**
@@ -62,9 +88,8 @@ const tierOf = (database: number) => MATCHER_TIERS.find((t) => database <= t.up_
 export function customFacePriceCents(s: CustomFaceSelection, rows: readonly PriceRowLike[]): Cents | null {
   const find = (license_type: string, tier: number | null = null) =>
     rows.find((r) => r.platform === 'face' && r.product === CUSTOM_FACE_PRODUCT && r.license_type === license_type && r.tier === tier)?.cost_cents ?? null
-  const needsTier = s.components.includes('matcher') || s.components.includes('video_client_ext')
-  const tier = tierOf(s.components.includes('matcher') ? s.database : 0)
-  const tierCost = needsTier ? (tier ? find('matcher', tier.up_to) : null) : 0
+  const tier = tierOf(s.database)
+  const tierCost = databaseCounts(s.components) ? (tier ? find('matcher', tier.up_to) : null) : 0
   if (tierCost === null) return null
   let total = 0
   for (const c of s.components) {
@@ -85,7 +110,7 @@ export function customSaleEntry(content: Partial<Record<FaceComponent, number>>,
     id: `${CUSTOM_FACE_PRODUCT}_${MONTH_SECONDS}`,
     product: CUSTOM_FACE_PRODUCT,
     platform: 'face',
-    title: productTitle(CUSTOM_FACE_PRODUCT),
+    title: customFaceTitle(content),
     license_type: 'custom',
     months: null,
     price: {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { INT32_MAX, INT32_MIN, LIMITS, checkEmail, checkPassword, isSafeText } from './validation.ts'
+import { EMAIL_PATTERN, INT32_MAX, INT32_MIN, LIMITS, PASSWORD_ALLOWED_PATTERN, PASSWORD_KINDS_RE, SAFE_TEXT_RE, checkPassword } from './validation.ts'
 
 // zod wrappers: one definition for the form and the body. Kept apart from validation.ts, whose rules
 // the browser's first load needs without Zod (a module goes whole into one chunk of the build).
@@ -9,8 +9,16 @@ import { INT32_MAX, INT32_MIN, LIMITS, checkEmail, checkPassword, isSafeText } f
  * parameters): a string that the database can store. Everything else (length, format) is added on it.
  */
 export const text = () =>
-  // abort: the field answers this one error, not also the format rules a NUL happens to break
-  z.string().refine(isSafeText, { message: 'text_invalid_character_error', abort: true })
+  // a pattern, not a refine, so the OpenAPI document says it; abort: the field answers this one
+  // error, not also the format rules a NUL happens to break
+  z.string().regex(SAFE_TEXT_RE, { message: 'text_invalid_character_error', abort: true })
+
+/**
+ * A trimmed text's least length as a pattern over the text before the trim, which is what a client
+ * sends and what JSON Schema's minLength would count with its blanks: 1 is "not blank". Checked
+ * before the `.trim()` whose `.min()` it states, with the same message.
+ */
+export const trimmedAtLeast = (n: number) => (n <= 1 ? /\S/ : new RegExp(`^\\s*\\S[\\s\\S]{${n - 2},}\\S\\s*$`))
 
 /**
  * The one building block of every integer the API accepts: whole, and within [min, max], which
@@ -23,17 +31,40 @@ export const boundedInt = (min: number = INT32_MIN, max: number = INT32_MAX) =>
 export const idNumber = () =>
   z.coerce.number('integer_error').int('integer_error').min(1, 'number_range_error').max(Number.MAX_SAFE_INTEGER, 'number_range_error')
 
-export const emailField = text()
-  .superRefine((v, ctx) => {
-    const e = checkEmail(v)
-    if (e) ctx.addIssue({ code: 'custom', message: e })
-  })
-  .trim()
+/**
+ * A check that runs only while its field has no issue yet: the refine it replaces answered one issue
+ * per field, and aborting instead would also stop a form's rule between fields (the repeated
+ * password) from running beside it.
+ */
+const whileValid = (payload: { issues: readonly unknown[] }) => payload.issues.length === 0
+export const firstIssue = (message: string) => ({ message, when: whileValid })
+const first = firstIssue
 
-export const passwordField = text().superRefine((v, ctx) => {
-  const e = checkPassword(v)
-  if (e) ctx.addIssue({ code: 'custom', message: e })
-})
+/**
+ * checkEmail's rules as checks the OpenAPI document states (the lengths, the pattern), in its order:
+ * trimmed, then empty, too long, not an address; the first that fails is the field's one issue.
+ */
+export const emailField = text()
+  .trim()
+  .min(1, first('email_empty_error'))
+  .max(LIMITS.emailMax, first('email_max_length_error'))
+  .regex(EMAIL_PATTERN, first('email_validation_error'))
+
+/** the kinds check's message: the kind missing, as checkPassword names it (zod's string-format params do not list `when`, which it honours) */
+const missingKind = { when: whileValid, error: (iss: { input?: unknown }) => checkPassword(String(iss.input)) ?? 'password_all_types_error' }
+
+/**
+ * checkPassword's rules as checks the OpenAPI document states, in its order: empty, a symbol it does
+ * not allow, the lengths, then the three kinds of character (one pattern of lookaheads, whose message
+ * names the kind missing, or all of them when more than one is); the first that fails is the field's
+ * one issue.
+ */
+export const passwordField = text()
+  .min(1, first('password_empty_error'))
+  .regex(PASSWORD_ALLOWED_PATTERN, first('password_not_available_symbol_error'))
+  .min(LIMITS.passwordMin, first('password_min_length_error'))
+  .max(LIMITS.passwordMax, first('password_max_length_error'))
+  .regex(PASSWORD_KINDS_RE, missingKind)
 
 /** Sign-in and current-password fields only need presence and the maximum. */
 export const loosePasswordField = text().min(1, 'password_empty_error').max(LIMITS.passwordMax, 'password_max_length_error')
@@ -49,7 +80,9 @@ const optionalText = (max: number) =>
 export const profileFields = {
   name: optionalText(LIMITS.name),
   last_name: optionalText(LIMITS.lastName),
-  phone: optionalText(LIMITS.phone).refine((v) => v === '' || /^[+0-9 ()-]{3,30}$/.test(v), 'phone_validation_error'),
+  // 3 to 30 of the phone's characters, the first and the last no blank: the rule on the trimmed text, and
+  // (with the blanks around it) on the text as sent, which is what the document shows
+  phone: optionalText(LIMITS.phone).regex(/^\s*(?:[+0-9()-][+0-9 ()-]{1,28}[+0-9()-])?\s*$/, 'phone_validation_error'),
   position: optionalText(LIMITS.position),
 }
 

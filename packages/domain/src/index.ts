@@ -29,10 +29,14 @@ export * from './subscriptions.ts'
 export * from './cloud-plans.ts'
 export * from './feedback.ts'
 export * from './activity.ts'
+export * from './tokens.ts'
+export * from './webhooks.ts'
+export * from './orgs.ts'
+export * from './fleet.ts'
 export * from './contract.ts'
 export { contracts, type ContractCalls } from './contracts/index.ts'
 export { contractCalls } from './contract-calls.ts'
-export { offlineActivationBody } from './contracts/activation.ts'
+export { offlineActivationBody, usbActivationBody } from './contracts/activation.ts'
 export {
   creditNoteSchema,
   paymentSchema,

@@ -89,28 +89,46 @@ export type ListSort = (typeof LIST_SORTS)[number]
 export const LIST_LIMIT_MAX = 200
 export const LIST_LIMIT_DEFAULT = 50
 
-/** A whole number in a query string: digits only (no sign, no exponent, no blank that coerces to 0). */
+/**
+ * A whole number in a query string: digits only (no sign, no exponent, no blank that coerces to 0).
+ * The document states it as the integer it is read as, with its range (the digits-only text before
+ * the transform would hide the range from it).
+ */
 const queryInt = (min: number, max: number) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, 'integer_error')
+    // ten digits: the largest offset, 1_000_000_000, has ten
+    .regex(/^\d{1,10}$/, 'integer_error')
     .transform(Number)
     .pipe(z.number().int().min(min, 'number_range_error').max(max, 'number_range_error'))
+    .meta({ type: 'integer', minimum: min, maximum: max, pattern: undefined })
 
 /**
- * GET /api/license/'s query. With none of status, product, offset, limit or sort it is the whole
- * list (of `type`'s platform when given); with any, one page and the counts of the tabs and filters.
+ * GET /api/license/'s query. With none of status, product, offset, limit or sort it is the list, the
+ * newest LIST_LIMIT_MAX (of `type`'s platform when given, of one group with `group`); with any, one
+ * page and the counts of the tabs and filters.
  */
 export const licenseListQuery = z
   .object({
     type: z.enum(PLATFORMS).optional(),
     status: z.enum(['all', ...LICENSE_STATES]).optional(),
-    product: z.string().max(64).optional(),
+    product: z
+      .enum(productFilterValues(), 'product_filter_error')
+      .optional()
+      .describe("one of the product filters of `type`'s platform (of any platform without `type`)"),
     offset: queryInt(0, 1_000_000_000).optional(),
-    limit: queryInt(1, LIST_LIMIT_MAX).optional(),
+    limit: queryInt(1, LIST_LIMIT_MAX)
+      .optional()
+      .describe(`rows in the page, 1-${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT}); without any paging field the list is the newest ${LIST_LIMIT_MAX}`),
     sort: z.enum(LIST_SORTS).optional(),
+    /** one group's licenses (its id), or `keys`: those made from the client's group keys */
+    group: z
+      .union([z.literal('keys'), queryInt(1, 999_999_999)])
+      .optional()
+      .describe("one group's licenses (its id), or `keys` for those made from group keys; not with a page"),
   })
   .superRefine((q, ctx) => {
+    if (q.group !== undefined && pageRequest(q) !== null) ctx.addIssue({ code: 'custom', message: 'list_group_with_page_error', path: ['group'] })
     if (q.product !== undefined && !productFilterValues(q.type).includes(q.product)) {
       ctx.addIssue({ code: 'custom', message: 'product_filter_error', path: ['product'] })
     }

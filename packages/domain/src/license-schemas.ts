@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { PRODUCTS } from './catalogue.ts'
-import { boundedInt, text } from './fields.ts'
-import { LOCK_TAG_KEYS, PLATFORMS_PATTERN, checkTitle, lockOptionsOf, lockOptionsValid } from './licenses.ts'
+import { boundedInt, firstIssue, text, trimmedAtLeast } from './fields.ts'
+import { LOCK_TAG_KEYS, PLATFORMS_PATTERN, UNACTIVATED_LICENSE_LIMIT, checkStaffValidity, lockOptionsOf, lockOptionsValid } from './licenses.ts'
+import { LICENSE_TITLE_MAX } from './text-limits.ts'
 
 /**
  * The schemas of licenses and groups (their bodies, config and the staff order), apart from
@@ -34,20 +35,45 @@ export const licenseConfigSchema = z.object({
 })
 export type LicenseConfig = z.infer<typeof licenseConfigSchema>
 
+/** checkTitle's rules as checks the OpenAPI document states: trimmed, not empty, at most LICENSE_TITLE_MAX. */
 export const titleField = text()
-  .superRefine((v, ctx) => {
-    const e = checkTitle(v)
-    if (e) ctx.addIssue({ code: 'custom', message: e })
-  })
+  .regex(trimmedAtLeast(1), firstIssue('field_empty_error'))
   .trim()
+  .min(1, firstIssue('field_empty_error'))
+  .max(LICENSE_TITLE_MAX, firstIssue('license_title_max_length_error'))
 
-export const splitBody = z.object({ title: titleField, limit: boundedInt().optional() })
-export const resizeBody = z.object({ limit: boundedInt() })
+/**
+ * A group key's size: at least 2 (checkGroupSize's minimum, answered as group_size); at most what the
+ * source group has free, which the server alone knows.
+ */
+export const splitBody = z.object({
+  title: titleField,
+  limit: boundedInt()
+    .min(1, { message: 'group_size_is_zero', abort: true })
+    .min(2, 'group_min_size_error')
+    .optional()
+    .describe("the new group key's licenses, 2 or more; at most what the source group has free (else group_limit)"),
+})
+export const resizeBody = z.object({
+  limit: boundedInt()
+    .min(1, 'group_keep_one_error')
+    .describe('the licenses the group key keeps available, 1 or more; at most its own plus what its default group has free (else source_group_limit_reached)'),
+})
 export const titleBody = z.object({ title: titleField })
 
 export const customTagsSchema = z.object({
-  ios_app_id: text().trim().min(1, 'field_empty_error').max(256, 'max_length_error:256').optional(),
-  android_app_id: text().trim().min(1, 'field_empty_error').max(256, 'max_length_error:256').optional(),
+  ios_app_id: text()
+    .regex(trimmedAtLeast(1), { message: 'field_empty_error', abort: true })
+    .trim()
+    .min(1, 'field_empty_error')
+    .max(256, 'max_length_error:256')
+    .optional(),
+  android_app_id: text()
+    .regex(trimmedAtLeast(1), { message: 'field_empty_error', abort: true })
+    .trim()
+    .min(1, 'field_empty_error')
+    .max(256, 'max_length_error:256')
+    .optional(),
   hardware_key_serial: z.literal(true).optional(),
   allowed_platforms: text().max(200).regex(PLATFORMS_PATTERN, 'platforms_error').optional(),
 })
@@ -89,20 +115,25 @@ export const staffLicenseBody = z
     title: titleField,
     count: boundedInt().min(1, 'count_min_error').max(STAFF_LICENSE_COUNT_MAX, 'count_max_error'),
     client_email: text().trim().min(1, 'email_empty_error').max(150, 'email_max_length_error').email('email_validation_error'),
-    config: z.object({
-      product: productSchema,
-      license_expire_delta: boundedInt(1).nullable(),
-      device_bound: z.boolean(),
-      max_version: text()
-        .trim()
-        .max(32)
-        .regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error')
-        .nullable(),
-      license_content: z.record(text().max(64), boundedInt(0)),
-      online: z.boolean().optional(),
-      desktop_gpu_support: z.boolean().optional(),
-      xml_config: text().max(100_000).optional(),
-    }),
+    config: z
+      .object({
+        product: productSchema,
+        license_expire_delta: boundedInt(1).nullable(),
+        device_bound: z.boolean(),
+        max_version: text()
+          .trim()
+          .max(32)
+          .regex(/^(\d+(\.\d+){0,3})?$/, 'version_format_error')
+          .nullable(),
+        license_content: z.record(text().max(64), boundedInt(0)),
+        online: z.boolean().optional(),
+        desktop_gpu_support: z.boolean().optional(),
+        xml_config: text().max(100_000).optional(),
+      })
+      // section 2: the subscription tab's licenses need a validity, said at the validity's own field
+      .superRefine((config, ctx) => {
+        if (checkStaffValidity(config)) ctx.addIssue({ code: 'custom', message: 'validity_required_error', path: ['license_expire_delta'] })
+      }),
     custom_tags: customTagsSchema.default({}),
     custom_tags_extra: z.record(text().max(64), text().max(1000)).optional(),
   })
@@ -112,12 +143,18 @@ export const staffLicenseBody = z
     const tags = staffCustomTags(b)
     if (!tags.ok) ctx.addIssue({ code: 'custom', message: 'lock_options_error', path: [tags.field] })
   })
+  .describe(
+    'A subscription product needs config.license_expire_delta (else validity_required_error on it); a license has at most one lock (hardware, an iOS app, an Android app or a USB token; allowed_platforms with none), whichever of custom_tags and custom_tags_extra carries it (else lock_options_error)',
+  )
 export type StaffLicenseBody = z.input<typeof staffLicenseBody>
 
 export const trialBody = z.object({
   title: text().max(256).optional(),
-  count: boundedInt(),
+  /** a trial is one license: another count answers not_free, as the service did */
+  count: boundedInt().min(1, 'trial_one_license_error').max(1, 'trial_one_license_error'),
   config: z.object({ product: text().max(64), tag: text().max(64).nullable().optional() }),
 })
 
 export const newLicenseBody = z.object({ title: titleField.optional() })
+/** "Generate all": `count` licenses from one group, titled by default (each title editable later). */
+export const newLicensesBody = z.object({ count: boundedInt(1, UNACTIVATED_LICENSE_LIMIT) })

@@ -121,21 +121,28 @@ export const STATE_LABELS: Record<LicenseState, string> = { new: 'New', active: 
 
 /**
  * Section 4, what the subscription block of an info screen shows, in order of precedence: on hold (no
- * action), stopped (status 1: renewals failed, resume by paying), cancelled (ended: renew), paused
- * (resume), past due (a renewal failed, retried), cancel pending (cancelled within the paid period:
- * reactivate undoes it), active. Null for a license that does not renew (a perpetual one, a trial).
+ * action), taken back (suspended because its payment was refunded or disputed: no action, it is
+ * not a renewal to pay), stopped (status 1: renewals failed, resume by paying), cancelled (ended:
+ * renew), paused (resume), awaiting authentication (the card asked the customer to confirm the
+ * renewal: pay it on-session), past due (a renewal failed, retried), cancel pending (cancelled within
+ * the paid period: reactivate undoes it), active. Null for a license that does not renew (a perpetual
+ * one, a trial).
  */
-export type SubscriptionPhase = 'on_hold' | 'stopped' | 'cancelled' | 'paused' | 'past_due' | 'cancel_pending' | 'active'
+export type SubscriptionPhase =
+  'on_hold' | 'taken_back' | 'stopped' | 'cancelled' | 'paused' | 'awaiting_authentication' | 'past_due' | 'cancel_pending' | 'active'
 export function subscriptionPhase(
-  l: Pick<LicenseView, 'status' | 'state' | 'subscription' | 'subscription_status' | 'is_trial' | 'is_subscription'>,
+  l: Pick<LicenseView, 'status' | 'state' | 'subscription' | 'subscription_status' | 'is_trial' | 'is_subscription'> &
+    Partial<Pick<LicenseView, 'suspended_reason'>>,
 ): SubscriptionPhase | null {
   const s = l.subscription
   const renews = s !== null || (l.is_subscription && !l.is_trial && l.subscription_status !== null && l.subscription_status !== 'none')
   if (!renews) return null
   if (l.status === 2) return 'on_hold'
+  if (l.status === 1 && l.suspended_reason) return 'taken_back'
   if (l.status === 1 || s?.state === 'stopped') return 'stopped'
   if (l.subscription_status === 'cancelled' || s?.state === 'ended') return 'cancelled'
   if (l.state === 'paused' || l.subscription_status === 'paused') return 'paused'
+  if (s?.state === 'awaiting_authentication') return 'awaiting_authentication'
   if (s?.state === 'past_due') return 'past_due'
   if (s?.cancel_at_period_end) return 'cancel_pending'
   return 'active'

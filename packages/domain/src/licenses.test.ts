@@ -168,12 +168,12 @@ describe('staff lock tags, whichever field carries them', () => {
     expect(staffCustomTags(order(true, { ios_app_id: 'com.x' }))).toEqual({ ok: false, field: 'custom_tags' })
   })
 
-  /** a staff order's body with no lock tags */
+  /** a staff order's body with no lock tags (a subscription, with the validity it needs) */
   const staffBody = (deviceBound: boolean) => ({
     title: 'T',
     count: 1,
     client_email: 'a@example.com',
-    config: { product: 'face_offline_custom', license_expire_delta: null, device_bound: deviceBound, max_version: null, license_content: {} },
+    config: { product: 'face_offline_custom', license_expire_delta: 2_592_000, device_bound: deviceBound, max_version: null, license_content: {} },
   })
 
   it('the body schema holds the same rule', () => {

@@ -85,7 +85,7 @@ export interface LicenseFacts {
   activation_count: number
   group_key_used?: boolean
   /** the renewing subscription of the license (subscriptions row), when it has one */
-  subscription?: { state: 'active' | 'past_due' | 'stopped' | 'ended'; cancel_at_period_end: boolean } | null
+  subscription?: { state: 'active' | 'past_due' | 'awaiting_authentication' | 'stopped' | 'ended'; cancel_at_period_end: boolean } | null
 }
 
 /** Times arrive as Dates, ISO strings or epoch milliseconds (the license list reads them as numbers). */
@@ -297,14 +297,23 @@ export function checkGroupResize(
   return { problem: limit > bounds.max ? 'above_max' : null, ...bounds }
 }
 
-export type RevokeProblem = 'not_grouped' | 'activated'
+export type RevokeProblem = 'not_grouped' | 'activated' | 'payment_taken_back'
 /**
  * Section 4: a license made from a group that was never activated goes back to its group. The screen
- * knows the live devices; the server also counts released devices and a used group key.
+ * knows the live devices; the server also counts released devices and a used group key. A license
+ * suspended because its payment was taken back (it has a suspended_reason) does not: handing it back
+ * would give the group the capacity the refund took.
  */
-export function revokeProblem(l: { group_id: number | null; activation_date: unknown; has_devices: boolean; group_key_used?: boolean }): RevokeProblem | null {
+export function revokeProblem(l: {
+  group_id: number | null
+  activation_date: unknown
+  has_devices: boolean
+  group_key_used?: boolean
+  suspended_reason?: string | null
+}): RevokeProblem | null {
   if (l.group_id === null) return 'not_grouped'
   if (l.activation_date || l.group_key_used || l.has_devices) return 'activated'
+  if (l.suspended_reason) return 'payment_taken_back'
   return null
 }
 
@@ -346,6 +355,37 @@ export interface GroupHoldFacts {
 export const heldLicenses = (g: GroupHoldFacts, now: Date) => (isOnHold(g, now) ? Math.min(g.holded_limit, g.available) : 0)
 /** The licenses that can be generated, split off or moved now: available minus those on hold. */
 export const freeLicenses = (g: GroupHoldFacts, now: Date) => g.available - heldLicenses(g, now)
+
+/**
+ * Section 9's rule of at most 10 unactivated licenses, for "Generate all": how many keys one action
+ * can make from a group with `free` licenses while the client has `unactivated` licenses waiting.
+ */
+export const generateAllCount = (free: number, unactivated: number) => Math.max(0, Math.min(free, UNACTIVATED_LICENSE_LIMIT - unactivated))
+
+/**
+ * "Generate all" over several groups (a purchase's): how many keys each group gives, in order, while
+ * the room the 10-unactivated rule leaves lasts. Groups that give none are left out.
+ */
+export function planGenerateAll<G extends { free: number }>(groups: readonly G[], unactivated: number): { group: G; count: number }[] {
+  const plan: { group: G; count: number }[] = []
+  let waiting = unactivated
+  for (const group of groups) {
+    const count = generateAllCount(group.free, waiting)
+    if (count > 0) plan.push({ group, count })
+    waiting += count
+  }
+  return plan
+}
+
+/**
+ * Generating `count` licenses at once: what is wrong, or null. All or none: a count the group cannot
+ * give is not_enough_licenses; one that would leave more than 10 licenses unactivated is unactivated_limit.
+ */
+export function checkBulkGenerate(count: number, free: number, unactivated: number): 'not_enough_licenses' | 'unactivated_limit' | null {
+  if (count > free) return 'not_enough_licenses'
+  if (unactivated + count > UNACTIVATED_LICENSE_LIMIT) return 'unactivated_limit'
+  return null
+}
 
 /** Section 2, staff form: the custom subscription tab's licenses need a validity; a perpetual one may have none. */
 export const staffNeedsValidity = (product: string) => productRecord(product)?.staff_form?.variant === 'subscription'

@@ -2,6 +2,8 @@ import { ERRORS, errorByCode } from './errors.ts'
 import { LIMITS } from './validation.ts'
 import { LICENSE_TITLE_MAX, PROMO_CODE_MAX } from './text-limits.ts'
 import { SALES_LIMITS } from './support.ts'
+import { USB_SERIAL_MAX } from './license-file.ts'
+import { TOKEN_NAME_MAX } from './tokens.ts'
 
 /**
  * English texts for every message key: validation keys of section 5, the generic texts of
@@ -32,6 +34,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   integer_error: 'Must be a whole number',
   number_range_error: 'The number is out of the allowed range',
   product_filter_error: 'Not a product filter of this platform',
+  list_group_with_page_error: "A group's licenses are listed whole, not in pages",
   // money (money.ts)
   refill_amount_error: 'The amount must be a whole number of US dollars from 20 to 999999',
   refill_whole_dollars_error: 'Whole dollars only: enter the amount without cents',
@@ -55,6 +58,8 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   group_min_size_error: 'A group must contain 2 or more licenses',
   license_in_group_limit_error: 'There are not that many licenses available to add',
   group_size_number_error: 'The group size must be a whole number',
+  group_keep_one_error: 'The group must keep at least 1 available license',
+  trial_one_license_error: 'A trial is one license',
   // the staff license form
   count_min_error: 'Make at least 1 license',
   count_max_error: 'Make at most 1000 licenses at a time',
@@ -62,6 +67,13 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   version_format_error: 'A version is up to four numbers separated by dots, such as 3.1.2',
   lock_options_error: 'A license can have one lock: hardware, an iOS app, an Android app or a USB token; platforms go with none of them',
   validity_required_error: 'A subscription needs a validity period',
+  // the USB-token activation
+  usb_serial_empty_error: 'Enter the serial of the USB token',
+  usb_serial_max_length_error: `The serial is at most ${USB_SERIAL_MAX} characters`,
+  // API tokens and webhooks
+  token_name_max_length_error: `A token name is at most ${TOKEN_NAME_MAX} characters`,
+  webhook_url_error: 'Enter a web address starting with https:// (or http://), at most 2000 characters',
+  webhook_events_error: 'Choose at least one event',
 }
 
 export const GENERIC_MESSAGES = {

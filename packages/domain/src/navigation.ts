@@ -4,7 +4,17 @@ import { DEFAULT_PLATFORM, isPlatform, type Platform } from './platforms.ts'
  * Section 2, "Entry and redirects", as pure functions so the router and its tests agree.
  */
 
-export const SIGN_IN_PATHS = ['login', 'registration', 'forgot-password', 'set-password', 'confirm', 'registration-confirm', 'logout', 'registrate'] as const
+export const SIGN_IN_PATHS = [
+  'login',
+  'registration',
+  'forgot-password',
+  'set-password',
+  'confirm',
+  'registration-confirm',
+  'email-revert',
+  'logout',
+  'registrate',
+] as const
 
 /**
  * The staff custom-license form, one address per tab. The web router and the server's redirect of

@@ -11,13 +11,16 @@ import {
   checkGroupResize,
   checkSplit,
   checkStaffValidity,
+  checkBulkGenerate,
   checkTitle,
   defaultGroupSize,
+  generateAllCount,
+  planGenerateAll,
   revokeProblem,
   staffNeedsValidity,
   upgradeToAI,
 } from './licenses.ts'
-import { newLicenseBody, splitBody, titleBody } from './license-schemas.ts'
+import { newLicenseBody, splitBody, staffLicenseBody, titleBody } from './license-schemas.ts'
 
 const ROOT = join(import.meta.dirname, '../../..')
 
@@ -60,11 +63,14 @@ const RULES: { rule: string; server: string[]; web: string[] | null; why?: strin
   { rule: 'resize bounds, with the source-group rule', server: ['checkGroupResize'], web: ['checkGroupResize'] },
   { rule: 'can revoke', server: ['revokeProblem'], web: ['revokeProblem'] },
   { rule: 'can pause', server: ['canPause', 'canResume'], web: ['canPause'] },
-  { rule: 'staff subscription needs a validity', server: ['checkStaffValidity'], web: ['checkStaffValidity'] },
+  // checkStaffValidity is a rule of the staff order's body schema, which the route and the form both parse with
+  { rule: 'staff subscription needs a validity', server: ['staffLicenseBody'], web: ['staffLicenseBody'] },
   // both sides take titles through the body schemas made of titleField, which is checkTitle
   { rule: 'title rules', server: ['titleBody', 'splitBody', 'newLicenseBody'], web: ['titleBody', 'splitBody', 'newLicenseBody'] },
   // the server answers upgradeable.toAI from upgradeToAI (canUpgrade); the web asks canUpgrade for a trial's Upgrade now
   { rule: 'can upgrade', server: ['upgradeToAI'], web: ['canUpgrade'] },
+  // "Generate all": the web offers generateAllCount keys, the largest count checkBulkGenerate lets the server make
+  { rule: 'generate all within the 10 unactivated licenses', server: ['checkBulkGenerate'], web: ['generateAllCount'] },
 ]
 
 /** The names the call contracts import from the rest of the domain: the body schemas they declare. */
@@ -197,6 +203,10 @@ describe('the rules', () => {
     expect(revokeProblem({ group_id: 1, activation_date: '2026-01-01', has_devices: false })).toBe('activated')
     expect(revokeProblem({ group_id: 1, activation_date: null, has_devices: true })).toBe('activated')
     expect(revokeProblem({ group_id: 1, activation_date: null, has_devices: false, group_key_used: true })).toBe('activated')
+    expect(revokeProblem({ group_id: 1, activation_date: null, has_devices: false, suspended_reason: 'payment refunded (CN-000001): x' })).toBe(
+      'payment_taken_back',
+    )
+    expect(revokeProblem({ group_id: 1, activation_date: null, has_devices: false, suspended_reason: null })).toBeNull()
   })
 
   it('canPause and canResume: cloud subscriptions only; an ended one does not resume', () => {
@@ -238,6 +248,25 @@ describe('the rules', () => {
     expect(checkStaffValidity({ product: 'face_offline_perpetual', license_expire_delta: null })).toBeNull()
   })
 
+  it('the staff order’s body schema carries checkStaffValidity, at the validity’s field, beside the other fields’ problems', () => {
+    const order = (product: string, license_expire_delta: number | null, client_email = 'ann@example.com') => ({
+      title: 'Kiosks',
+      count: 1,
+      client_email,
+      config: { product, license_expire_delta, device_bound: false, max_version: null, license_content: {} },
+      custom_tags: {},
+    })
+    const issues = (body: unknown) => staffLicenseBody.safeParse(body).error?.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+    expect(issues(order('face_online_custom_subscribe', null))).toEqual([{ path: 'config.license_expire_delta', message: 'validity_required_error' }])
+    // a form shows every problem at once: a bad e-mail does not hide the missing validity
+    expect(issues(order('face_offline_custom', null, 'not-an-email'))).toEqual([
+      { path: 'client_email', message: 'email_validation_error' },
+      { path: 'config.license_expire_delta', message: 'validity_required_error' },
+    ])
+    expect(issues(order('face_offline_custom', 2_592_000))).toBeUndefined()
+    expect(issues(order('face_offline_perpetual', null))).toBeUndefined()
+  })
+
   it('the server’s title schemas refuse exactly what checkTitle refuses', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.constant(' '.repeat(3)), fc.constant('x'.repeat(257))), (title) => {
@@ -247,5 +276,31 @@ describe('the rules', () => {
         expect(newLicenseBody.safeParse({ title }).success).toBe(ok)
       }),
     )
+  })
+})
+
+describe('generate all', () => {
+  it('offers the largest count the server accepts, and nothing past the 10 unactivated licenses', () => {
+    expect(generateAllCount(12, 0)).toBe(10)
+    expect(generateAllCount(3, 0)).toBe(3)
+    expect(generateAllCount(12, 8)).toBe(2)
+    expect(generateAllCount(5, 12)).toBe(0)
+    expect(checkBulkGenerate(4, 3, 0)).toBe('not_enough_licenses')
+    expect(checkBulkGenerate(3, 9, 8)).toBe('unactivated_limit')
+    fc.assert(
+      fc.property(fc.nat(40), fc.nat(15), (free, unactivated) => {
+        const n = generateAllCount(free, unactivated)
+        if (n > 0) expect(checkBulkGenerate(n, free, unactivated)).toBeNull()
+        expect(checkBulkGenerate(n + 1, free, unactivated)).not.toBeNull()
+      }),
+    )
+  })
+
+  it('plans several groups within one room of 10', () => {
+    const groups = [{ free: 4 }, { free: 0 }, { free: 5 }, { free: 3 }]
+    expect(planGenerateAll(groups, 0).map((p) => p.count)).toEqual([4, 5, 1])
+    expect(planGenerateAll(groups, 0).map((p) => p.group)).toEqual([groups[0], groups[2], groups[3]])
+    expect(planGenerateAll(groups, 7).map((p) => p.count)).toEqual([3])
+    expect(planGenerateAll(groups, 10)).toEqual([])
   })
 })

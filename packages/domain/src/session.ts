@@ -6,6 +6,8 @@ export const TOKEN_TTL_SECONDS = {
   confirm: 3 * 24 * 3600,
   reset: 24 * 3600,
   email_change: 24 * 3600,
+  /** the old address's link that undoes a confirmed e-mail change */
+  email_revert: 7 * 24 * 3600,
 } as const
 export type TokenPurpose = keyof typeof TOKEN_TTL_SECONDS
 

@@ -34,11 +34,17 @@ describe('subscriptionPhase (section 4)', () => {
     expect(subscriptionPhase(view({ subscription: null }))).toBe('active')
     expect(subscriptionPhase(view({ subscription: sub({ cancel_at_period_end: true }) }))).toBe('cancel_pending')
     expect(subscriptionPhase(view({ subscription: sub({ state: 'past_due', failed_attempts: 1 }) }))).toBe('past_due')
+    expect(subscriptionPhase(view({ subscription: sub({ state: 'awaiting_authentication' }) }))).toBe('awaiting_authentication')
     expect(subscriptionPhase(view({ state: 'paused', subscription_status: 'paused' }))).toBe('paused')
     expect(subscriptionPhase(view({ subscription_status: 'cancelled' }))).toBe('cancelled')
     expect(subscriptionPhase(view({ subscription: sub({ state: 'ended' }) }))).toBe('cancelled')
     expect(subscriptionPhase(view({ status: 1, subscription: sub({ state: 'stopped' }) }))).toBe('stopped')
     expect(subscriptionPhase(view({ status: 1, subscription_status: 'cancelled' }))).toBe('stopped')
+    // suspended because its payment was taken back: not a renewal to pay
+    expect(subscriptionPhase(view({ status: 1, suspended_reason: 'payment refunded (CN-000001): x', subscription: sub({ state: 'stopped' }) }))).toBe(
+      'taken_back',
+    )
+    expect(subscriptionPhase(view({ status: 2, suspended_reason: 'payment refunded (CN-000001): x' }))).toBe('on_hold')
     expect(subscriptionPhase(view({ status: 2, subscription: sub({ state: 'past_due' }) }))).toBe('on_hold')
   })
 })

@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { CATALOGUE_PRICES, MONTH_SECONDS, SALE_ENTRIES, YEAR_SECONDS } from './catalogue.ts'
 import { pricePerTerm, renewalTermSeconds, subscriptionStatus, termLabel, termMonths, termPeriod, type LicenseFacts } from './licenses.ts'
 import {
+  OUTAGE_LIMIT_HOURS,
+  authenticationPayBy,
   autofillAmountCents,
   autofillChargeKey,
   nextRetryAt,
+  onSessionChargeKey,
+  outagePastLimit,
+  outageRetryAt,
   reactivationKind,
   renewalChargeKey,
   renewalPriceCents,
@@ -69,6 +74,21 @@ describe('charges, retries and autofill', () => {
       '2026-12-08T00:00:00.000Z',
     ])
     expect(nextRetryAt(end, 4)).toBeNull()
+  })
+  it('a renewal that asks for authentication is paid by the last retry day; its checkouts have keys of their own', () => {
+    const end = new Date('2026-12-01T00:00:00Z')
+    expect(authenticationPayBy(end).toISOString()).toBe(nextRetryAt(end, 3)!.toISOString())
+    expect(onSessionChargeKey(7, end, 0, 2)).toBe('renewal:7:1796083200:0:on_session:2')
+  })
+  it('an outage is asked again after 5 minutes, doubling, at most 6 hours apart, never past the age limit', () => {
+    const due = new Date('2026-12-01T00:00:00Z')
+    const minutes = (n: number) => (outageRetryAt(due, n, due).getTime() - due.getTime()) / 60_000
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 20].map(minutes)).toEqual([5, 10, 20, 40, 80, 160, 320, 360, 360])
+    // near the limit the next try is at the limit itself, where the attempt fails
+    const late = new Date(due.getTime() + (OUTAGE_LIMIT_HOURS - 1) * 3600_000)
+    expect(outageRetryAt(late, 7, due).getTime()).toBe(due.getTime() + OUTAGE_LIMIT_HOURS * 3600_000)
+    expect(outagePastLimit(due, new Date(due.getTime() + OUTAGE_LIMIT_HOURS * 3600_000 - 1))).toBe(false)
+    expect(outagePastLimit(due, new Date(due.getTime() + OUTAGE_LIMIT_HOURS * 3600_000))).toBe(true)
   })
   it('an autofill top-up is the shortfall, at least 20 USD', () => {
     expect(autofillAmountCents(228)).toBe(2000)

@@ -32,8 +32,12 @@ export const DEFAULT_UPGRADE_AMOUNT = 20
 /** Section 4: an upgrade cost below this is shown as the default amount (20.00). */
 export const UPGRADE_COST_EPSILON = 0.001
 
-/** The internal state of a subscription (subscriptions.state). */
-export const SUBSCRIPTION_STATES = ['active', 'past_due', 'stopped', 'ended'] as const
+/**
+ * The internal state of a subscription (subscriptions.state). awaiting_authentication: the card
+ * asked for the customer's authentication on a renewal, which they pay on-session by the end of the
+ * retry window.
+ */
+export const SUBSCRIPTION_STATES = ['active', 'past_due', 'awaiting_authentication', 'stopped', 'ended'] as const
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number]
 
 const dateText = z.string().nullable()
@@ -50,7 +54,7 @@ export const subscriptionViewSchema = z.object({
   cancel_at_period_end: z.boolean(),
   /** renewals that failed in the current period (0 while all is well) */
   failed_attempts: z.number(),
-  /** when the renewal job charges next: the period's end, or the next retry */
+  /** when the renewal job charges next: the period's end, or the next retry; awaiting_authentication: the pay-by date */
   next_attempt: dateText,
   /** USD a period, as the next renewal charges it; null when the product has no price */
   renewal_price: z.number().nullable(),
@@ -64,6 +68,30 @@ export const returnUrlErrors = { success_url: 'return_url_invalid', cancel_url: 
 export const licenseUpgradeBody = z.object({ payment_source: z.enum(PAYMENT_SOURCES).default('stripe'), ...returnUrls })
 /** POST /group/{id}/upgrade/: `limit` of the group's available licenses are upgraded */
 export const groupUpgradeBody = z.object({ payment_source: z.enum(PAYMENT_SOURCES).default('stripe'), ...returnUrls, limit: boundedInt(1, 9999) })
+/** POST /license/{id}/renewal-payment/: where the browser comes back from the checkout */
+export const renewalPaymentBody = z.object({ ...returnUrls })
+
+/**
+ * GET /license/{id}/renewal-payment/: the renewal whose card asked for the customer's authentication,
+ * as its page shows it. `due` false: nothing to pay (paid, or the subscription is not awaiting).
+ */
+export const renewalPaymentViewSchema = z.object({
+  license_id: z.number(),
+  title: z.string(),
+  due: z.boolean(),
+  /** USD, what the renewal costs; null when nothing is due */
+  amount: z.number().nullable(),
+  /** the period it pays for, ISO dates */
+  period_from: dateText,
+  period_to: dateText,
+  /** pay by then: the license works until then; afterwards the subscription stops */
+  pay_by: dateText,
+  /** the license's end as it stands (after paying: the new period's end) */
+  expire_date: dateText,
+  subscription_state: z.enum(SUBSCRIPTION_STATES).nullable(),
+})
+export type RenewalPaymentView = z.infer<typeof renewalPaymentViewSchema>
+
 /** POST /license/{id}/reactivate-subscription/: the payment source defaults to the subscription's own */
 export const reactivateBody = z.object({ payment_source: z.enum(PAYMENT_SOURCES).optional(), ...returnUrls })
 
@@ -137,6 +165,38 @@ export const autofillChargeKey = (subscriptionId: number, periodEnd: Date, attem
 export function nextRetryAt(periodEnd: Date, failedAttempts: number): Date | null {
   const days = RENEWAL_RETRY_DAYS[failedAttempts - 1]
   return days === undefined ? null : new Date(periodEnd.getTime() + days * DAY_SECONDS * 1000)
+}
+
+/**
+ * The pay-by date of a renewal whose card asked for authentication: the end of the retry window (the
+ * last retry day after the period's end). The license stays active until then.
+ */
+export const authenticationPayBy = (periodEnd: Date): Date =>
+  new Date(periodEnd.getTime() + RENEWAL_RETRY_DAYS[RENEWAL_RETRY_DAYS.length - 1]! * DAY_SECONDS * 1000)
+
+/** The key of the n-th on-session checkout of a renewal that asked for authentication (one period, one attempt). */
+export const onSessionChargeKey = (subscriptionId: number, periodEnd: Date, attempt: number, n: number) =>
+  `${renewalChargeKey(subscriptionId, periodEnd, attempt)}:on_session:${n}`
+
+/** A renewal charge the provider could not take (an outage) is asked again after 5 minutes, then twice as long each time… */
+export const OUTAGE_FIRST_RETRY_SECONDS = 5 * 60
+/** …at most this far apart… */
+export const OUTAGE_MAX_RETRY_SECONDS = 6 * 3600
+/** …until the attempt has been due this long: then it is a failed attempt, with its mail. */
+export const OUTAGE_LIMIT_HOURS = 48
+
+/** Whether an attempt due at `due` has waited on an outage past the age limit at `now`. */
+export const outagePastLimit = (due: Date, now: Date) => now.getTime() - due.getTime() >= OUTAGE_LIMIT_HOURS * 3600_000
+
+/**
+ * When a renewal charge that found the provider unavailable `retries` times before (0 the first
+ * time) is asked again: 5 minutes after now, doubling each time, at most 6 hours apart, and never
+ * later than the moment the attempt (due at `due`) reaches the age limit.
+ */
+export function outageRetryAt(now: Date, retries: number, due: Date): Date {
+  const delay = Math.min(OUTAGE_FIRST_RETRY_SECONDS * 2 ** Math.min(retries, 30), OUTAGE_MAX_RETRY_SECONDS)
+  const limit = due.getTime() + OUTAGE_LIMIT_HOURS * 3600_000
+  return new Date(Math.max(now.getTime(), Math.min(now.getTime() + delay * 1000, limit)))
 }
 
 /** A balance_autofill top-up: the shortfall, at least the 20 USD minimum top-up. */

@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { INT32_MAX, INT32_MIN, isSafeText, LIMITS, checkEmail, checkPassword, checkRepeat, passwordContainsEmail } from './validation.ts'
+import { z } from 'zod'
+import { INT32_MAX, INT32_MIN, isSafeText, LIMITS, SAFE_TEXT_RE, checkEmail, checkPassword, checkRepeat, passwordContainsEmail } from './validation.ts'
+import { checkTitle } from './licenses.ts'
 import { boundedInt, idNumber, loosePasswordField, text, companySchema, emailField, passwordField, profileFields } from './fields.ts'
 import { registrationForm } from './auth.ts'
 import { resizeBody, splitBody, staffLicenseBody, titleField, trialBody } from './license-schemas.ts'
 import { VALIDATION_MESSAGES, messageFor } from './messages.ts'
+import { feedbackBody } from './feedback.ts'
+import { salesMessageBody } from './sales-message.ts'
 
 // Section 5, written out again here so the tests do not borrow the implementation's regexes.
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
@@ -493,13 +497,58 @@ describe('text(): the safe-text building block of every string schema', () => {
     v: unknown,
   ) => (schema.safeParse(v).error?.issues ?? []).map((i) => (i.code === 'invalid_key' ? i.issues![0]!.message : i.message))
 
-  it('refuses U+0000 and unpaired surrogates, accepts paired ones and every other character', () => {
-    for (const bad of ['\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', 'end\ud83d']) {
+  it('refuses C0 and C1 control characters but tab and line breaks, and unpaired surrogates; accepts the rest', () => {
+    const controls = [...Array.from({ length: 32 }, (_, i) => i), 0x7f, ...Array.from({ length: 32 }, (_, i) => 0x80 + i)]
+      .filter((c) => ![0x09, 0x0a, 0x0d].includes(c))
+      .map((c) => String.fromCharCode(c))
+    expect(controls).toHaveLength(62)
+    for (const bad of [
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      'x\udfff',
+      '\udc00\ud800',
+      'end\ud83d',
+      'red \u001b[31mtext',
+      'bell\u0007',
+      'csi\u009b2J',
+      ...controls,
+    ]) {
       expect(isSafeText(bad), JSON.stringify(bad)).toBe(false)
       expect(issues(text(), bad)).toContain('text_invalid_character_error')
     }
-    for (const good of ['', 'plain', '😀', 'Zoë 中文 \t\n\u0001', '\ud83d\ude00']) expect(text().safeParse(good).success).toBe(true)
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => isSafeText(s) === !s.includes('\u0000')))
+    for (const good of ['', 'plain', '😀', 'Zoë 中文 \t\r\n', '\ud83d\ude00', '\u00a0non-breaking', 'Line one\r\nLine two'])
+      expect(text().safeParse(good).success, JSON.stringify(good)).toBe(true)
+    // eslint-disable-next-line no-control-regex -- the rule under test, written out
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => isSafeText(s) === !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(s)))
+  })
+
+  it('SAFE_TEXT_RE, the pattern the document states, is isSafeText with and without the u flag', () => {
+    const withU = new RegExp(SAFE_TEXT_RE.source, 'u')
+    const agrees = (s: string) => SAFE_TEXT_RE.test(s) === isSafeText(s) && withU.test(s) === isSafeText(s)
+    for (const s of ['', 'plain', '😀', '\ud800', 'x\udfff', '\udc00\ud800', 'end\ud83d', '\ud83d\ude00\ud83d', 'a\u0000', 'tab\t\r\n', '\u009f', '\u00a0'])
+      expect(agrees(s), JSON.stringify(s)).toBe(true)
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), agrees))
+    // a megabyte of emoji neither overflows the regex stack nor takes long
+    expect(SAFE_TEXT_RE.test('😀'.repeat(500_000))).toBe(true)
+  })
+
+  it('the password, e-mail and title schemas answer what checkPassword, checkEmail and checkTitle answer', () => {
+    const first = (schema: z.ZodType, v: string) => schema.safeParse(v).error?.issues[0]?.message ?? null
+    const password = fc.oneof(fc.string({ maxLength: 300 }), fc.stringMatching(/^[A-Za-z0-9#.]{0,270}$/))
+    fc.assert(fc.property(password, (pw) => first(passwordField, pw) === (isSafeText(pw) ? checkPassword(pw) : 'text_invalid_character_error')))
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.emailAddress(), fc.string({ unit: 'binary' })),
+        (e) => first(emailField, e) === (isSafeText(e) ? checkEmail(e) : 'text_invalid_character_error'),
+      ),
+    )
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom(' ', 'x'.repeat(257), ` ${'x'.repeat(256)} `)),
+        (t) => first(titleField, t) === checkTitle(t),
+      ),
+    )
   })
 
   it('holds in the shared schemas: e-mail, password, profile, company, title, record keys and values', () => {
@@ -507,6 +556,17 @@ describe('text(): the safe-text building block of every string schema', () => {
     expect(issues(loosePasswordField, 'pass\ud800')[0]).toBe('text_invalid_character_error')
     expect(issues(companySchema.shape.name, '\u0000')[0]).toBe('text_invalid_character_error')
     expect(issues(titleField, 'T\udc00')[0]).toBe('text_invalid_character_error')
+    // ANSI escapes and other controls in what customers write, which staff read in a terminal or a mail
+    const ansi = 'Hi \u001b[2J\u001b[31mstaff'
+    expect(issues(titleField, ansi)).toEqual(['text_invalid_character_error'])
+    expect(issues(feedbackBody.shape.comment, ansi)).toEqual(['text_invalid_character_error'])
+    expect(issues(salesMessageBody.shape.name, 'Ada\u0085')).toEqual(['text_invalid_character_error'])
+    expect(issues(salesMessageBody.shape.message, `${'a'.repeat(30)}\u009b0m`)).toEqual(['text_invalid_character_error'])
+    for (const field of Object.values(profileFields)) expect(issues(field, 'Ada\u0007')).toEqual(['text_invalid_character_error'])
+    expect(issues(companySchema.shape.address, 'Main St\u001b]0;x\u0007')).toEqual(['text_invalid_character_error'])
+    // a message keeps its lines and tabs
+    expect(salesMessageBody.shape.message.safeParse(`Hello,\r\n\tplease call me back about ${'x'.repeat(10)}`).success).toBe(true)
+    expect(feedbackBody.shape.comment.safeParse('Good\nand fast').success).toBe(true)
     const staff = {
       title: 'x',
       count: 1,

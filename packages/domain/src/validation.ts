@@ -70,12 +70,37 @@ export function checkRepeat(password: string, repeat: string): 'password_match_e
 }
 
 /**
- * U+0000 and UTF-16 surrogates without their partner. PostgreSQL refuses NUL in text and jsonb, and
- * a lone surrogate is not text at all (it cannot be encoded as UTF-8). With the `u` flag a paired
- * surrogate is one code point outside \p{Cs}, so only the unpaired halves match.
+ * UTF-16 surrogates without their partner: a lone surrogate is not text at all (it cannot be encoded
+ * as UTF-8). With the `u` flag a paired surrogate is one code point outside \p{Cs}, so only the
+ * unpaired halves match.
  */
 const LONE_SURROGATE_RE = /\p{Cs}/u
-export const isSafeText = (value: string) => !value.includes('\u0000') && !LONE_SURROGATE_RE.test(value)
+/**
+ * The C0 and C1 control characters and DEL, but for the tab and the line breaks a message may hold.
+ * PostgreSQL refuses NUL in text and jsonb; the others (ANSI escapes above all) would reach a staff
+ * terminal, a mail subject or a log line as commands instead of text.
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/
+/** Text the API accepts: no control character but tab and line breaks, no lone surrogate. */
+export const isSafeText = (value: string) => !CONTROL_RE.test(value) && !LONE_SURROGATE_RE.test(value)
+
+/**
+ * isSafeText as one pattern, for the schemas (and so the OpenAPI document): no control character
+ * but tab and line breaks, no high surrogate without a low one after it, no low surrogate without a
+ * high one before it. A lookahead over the text rather than a repeated alternation, which overflows
+ * the regex stack on a megabyte of emoji; it reads the same with and without the `u` flag (a JSON
+ * Schema validator such as Ajv compiles patterns with it).
+ */
+export const SAFE_TEXT_RE =
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+  /^(?![\s\S]*?(?:[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]))/
+
+/** The characters a password may hold, and its three kinds (checkPassword's rules as patterns). */
+export const PASSWORD_ALLOWED_PATTERN = PASSWORD_ALLOWED_RE
+export const PASSWORD_KINDS_RE = new RegExp(`^(?=[\\s\\S]*[A-Z])(?=[\\s\\S]*[a-z])(?=[\\s\\S]*${DIGIT_OR_SPECIAL_RE.source})`)
+/** checkEmail's address pattern, for the schemas */
+export const EMAIL_PATTERN = EMAIL_RE
 
 /** Column ranges: `int` columns and `::int` casts hold 32 bits; ids are `bigint`, within JS's safe integers. */
 export const INT32_MAX = 2_147_483_647

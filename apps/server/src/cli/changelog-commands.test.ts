@@ -12,15 +12,15 @@ describe('changelog:add', () => {
       'changelog:add',
       '7.1.0',
       '--date',
-      '2026-11-23',
+      '2099-11-23',
       '--change',
       'Subscriptions renew by themselves',
       '--change',
       'Feedback widget',
     ])
-    expect(r).toEqual({ code: 0, output: 'Added version 7.1.0 (2026-11-23) with 2 changes to the release notes.' })
+    expect(r).toEqual({ code: 0, output: 'Added version 7.1.0 (2099-11-23) with 2 changes to the release notes.' })
     const res = await t.app.inject({ method: 'GET', url: '/api/changelog/' })
-    expect(res.json().entries[0]).toEqual({ version: '7.1.0', date: '2026-11-23', changes: ['Subscriptions renew by themselves', 'Feedback widget'] })
+    expect(res.json().entries[0]).toEqual({ version: '7.1.0', date: '2099-11-23', changes: ['Subscriptions renew by themselves', 'Feedback widget'] })
   })
 
   it('dates a release today (UTC) without --date', async () => {

@@ -9,16 +9,19 @@ import { addAvailable } from '../modules/groups/queries.ts'
 import { insertBulkLicenses } from '../modules/licenses/queries.ts'
 import { recordActivity, recordActivityForLicenses } from '../modules/activity/queries.ts'
 import { ONLINE_DEFAULTS, PRODUCTS, productTitle } from '@portal/domain'
-import { LICENSE_HELP } from './license-commands.ts'
+import { LICENSE_HELP, runKeyCommand } from './license-commands.ts'
 import { PRICE_HELP, runPriceCommand } from './price-commands.ts'
 import { PROMO_HELP, runPromoCommand } from './promo-commands.ts'
 import { FEEDBACK_HELP, runFeedbackCommand } from './feedback-commands.ts'
 import { CHANGELOG_HELP, runChangelogCommand } from './changelog-commands.ts'
+import { JOBS_HELP, runJobCommand } from './job-commands.ts'
 import { BALANCE_HELP, balanceAdjustCommand } from './balance-commands.ts'
 import type { CommandResult } from './result.ts'
 import { PAYMENTS_HELP, reconcileCommand, redeliverCommand, refundCommand, sandboxDisputeCommand, sandboxSettleCommand } from './payment-commands.ts'
+import { SUBSCRIPTIONS_HELP, renewCommand } from './subscription-commands.ts'
 import type { AppContext } from '../context.ts'
 import type { SandboxWebhooks } from '../modules/payments/sandbox.ts'
+import type { Keyring } from '../platform/signing.ts'
 
 export const HELP = `Usage: npm run portal -- <command> [args]
 
@@ -30,8 +33,8 @@ Commands:
                           put <count> licenses of <product> into the client's default group
   licenses:bulk <email> <count>
                           grant and generate <count> Nuitrack licenses at once (benchmarks, demos)
-  help                    this text${PAYMENTS_HELP}
-${LICENSE_HELP.slice(1)}${BALANCE_HELP}${PROMO_HELP}${PRICE_HELP}${FEEDBACK_HELP}${CHANGELOG_HELP}
+  help                    this text${PAYMENTS_HELP}${SUBSCRIPTIONS_HELP}
+${LICENSE_HELP.slice(1)}${BALANCE_HELP}${PROMO_HELP}${PRICE_HELP}${FEEDBACK_HELP}${CHANGELOG_HELP}${JOBS_HELP}
 
 Database: with DATABASE_URL set the CLI talks to PostgreSQL directly. Without it the portal
 uses the embedded PGlite database in DATA_DIR (./data), which only one process may open:
@@ -44,6 +47,8 @@ export interface CommandServices {
   sandboxWebhooks?: () => SandboxWebhooks | undefined
   /** the portal's context (payment providers, fulfilments, job queue): the running portal's own, or one the CLI builds */
   ctx?: () => Promise<AppContext>
+  /** the license-signing keyring over the database: the running portal's own, or one the CLI opens */
+  keyring?: () => Promise<Keyring>
 }
 
 /** Commands that run against a database; the CLI and the running portal both call this. */
@@ -51,8 +56,7 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
   const [command, ...args] = argv
   switch (command) {
     case 'migrate': {
-      const applied = await migrate(db)
-      await seedCatalogue(db)
+      const applied = await migrate(db, { seed: seedCatalogue })
       return { code: 0, output: applied.length ? `Applied ${applied.join(', ')}; catalogue seeded.` : 'Database is up to date; catalogue seeded.' }
     }
     case 'staff:grant':
@@ -142,6 +146,15 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
       return sandboxDisputeCommand(args, services.ctx)
     case 'sandbox:settle':
       return sandboxSettleCommand(args, services.ctx, services.sandboxWebhooks)
+    case 'subscriptions:renew':
+      return renewCommand(args, services.ctx)
+    case 'license:keys':
+    case 'license:verify': {
+      const { ctx } = services
+      const keyring = services.keyring ?? (ctx && (async () => (await ctx()).keyring))
+      if (!keyring) return { code: 1, output: 'The license keyring is not available to this command runner.' }
+      return (await runKeyCommand(argv, keyring)) ?? { code: 2, output: `Usage:${LICENSE_HELP}` }
+    }
     case undefined:
     case 'help':
     case '--help':
@@ -152,7 +165,8 @@ export async function runCommand(db: Db, argv: string[], services: CommandServic
         (await runPromoCommand(db, argv)) ??
         (await runPriceCommand(db, argv)) ??
         (await runFeedbackCommand(db, argv)) ??
-        (await runChangelogCommand(db, argv)) ?? { code: 2, output: `Unknown command: ${command}\n\n${HELP}` }
+        (await runChangelogCommand(db, argv)) ??
+        (await runJobCommand(db, argv)) ?? { code: 2, output: `Unknown command: ${command}\n\n${HELP}` }
       )
   }
 }

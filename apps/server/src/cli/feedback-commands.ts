@@ -2,7 +2,7 @@ import { FEEDBACK_EMOTIONS } from '@portal/domain'
 import type { Db } from '../db/db.ts'
 import { listFeedback } from '../modules/feedback/queries.ts'
 import { parseArgs } from './options.ts'
-import type { CommandResult } from './result.ts'
+import { terminalSafe, type CommandResult } from './result.ts'
 
 export const FEEDBACK_HELP = `
   feedback:list [--since YYYY-MM-DD]
@@ -11,8 +11,8 @@ export const FEEDBACK_HELP = `
 
 const USAGE = 'Usage: feedback:list [--since YYYY-MM-DD]'
 const emotion = (score: number) => FEEDBACK_EMOTIONS.find((e) => e.score === score)?.name ?? '?'
-/** one line per entry: tabs and line breaks inside a comment would break the columns */
-const flat = (s: string) => s.replace(/[\t\r\n]+/g, ' ')
+/** one row per entry, and customer text printed as text: no tab, line break or escape of its own */
+const cell = (s: string) => terminalSafe(s, { oneLine: true })
 
 /** The feedback commands; null for any other command. */
 export async function runFeedbackCommand(db: Db, argv: readonly string[]): Promise<CommandResult | null> {
@@ -32,10 +32,10 @@ export async function runFeedbackCommand(db: Db, argv: readonly string[]): Promi
   const lines = rows.map((r) =>
     [
       new Date(r.created_at).toISOString().slice(0, 16).replace('T', ' '),
-      r.email ?? '(deleted account)',
+      cell(r.email ?? '(deleted account)'),
       `${r.score} ${emotion(r.score)}`,
-      r.page ?? '',
-      flat(r.comment),
+      cell(r.page ?? ''),
+      cell(r.comment),
     ].join('\t'),
   )
   const average = rows.reduce((s, r) => s + r.score, 0) / rows.length

@@ -4,10 +4,19 @@ import { ConfigError, loadConfig } from '../platform/config.ts'
 import { migrate, openDb } from '../db/db.ts'
 import { HELP, runCommand } from './commands.ts'
 import { runLicenseCommand } from './license-commands.ts'
+import { terminalSafe } from './result.ts'
 import { sandboxAllowed } from '../platform/payments/registry.ts'
 import { sandboxWebhooks } from '../modules/payments/sandbox.ts'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app.ts'
+import { loadSecrets, masterKeyOf } from '../platform/secrets.ts'
+import { dbKeyring, type Keyring } from '../platform/signing.ts'
+
+/** A command's answer may quote customer text: it is printed as text, never as terminal escapes. */
+const print = (output: string) => console.log(terminalSafe(output))
+
+/** The commands that deliver the sandbox's webhooks, signed with the secret every instance shares. */
+const SIGNS_SANDBOX_WEBHOOKS = new Set(['payments:redeliver', 'sandbox:settle'])
 
 /** `npm run portal -- <command>`: see HELP in commands.ts. */
 async function main(argv: string[]): Promise<number> {
@@ -16,15 +25,15 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   const config = loadConfig()
-  const local = runLicenseCommand(argv, config.DATA_DIR, config.LICENSE_SIGNING_KEY)
+  const local = runLicenseCommand(argv)
   if (local) {
-    console.log(local.output)
+    print(local.output)
     return local.code
   }
   if (!config.DATABASE_URL) {
     const viaPortal = await sendToRunningPortal(config.DATA_DIR, argv)
     if (viaPortal) {
-      console.log(viaPortal.output)
+      print(viaPortal.output)
       return viaPortal.code
     }
   }
@@ -35,8 +44,16 @@ async function main(argv: string[]): Promise<number> {
     let app: FastifyInstance | undefined
     const ctx = async () => (app ??= await buildApp({ config: { ...config, LOG_LEVEL: 'warn' }, db, runJobs: false })).ctx
     try {
-      const result = await runCommand(db, argv, { sandboxWebhooks: () => (sandboxAllowed(config) ? sandboxWebhooks(config) : undefined), ctx })
-      console.log(result.output)
+      // the shared secrets and keys are read (or, on a new database, made) only for the commands that sign with them
+      const webhooks =
+        SIGNS_SANDBOX_WEBHOOKS.has(argv[0]!) && sandboxAllowed(config)
+          ? sandboxWebhooks(config, (await loadSecrets(db, config)).sandboxWebhookSecret)
+          : undefined
+      let keyring: Keyring | undefined
+      const openKeyring = async () =>
+        (keyring ??= await dbKeyring({ db, masterKey: masterKeyOf(config), pinnedPem: config.LICENSE_SIGNING_KEY, dataDir: config.DATA_DIR, refreshMs: 0 }))
+      const result = await runCommand(db, argv, { sandboxWebhooks: () => webhooks, ctx, keyring: openKeyring })
+      print(result.output)
       return result.code
     } finally {
       await app?.close()

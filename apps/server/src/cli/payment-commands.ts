@@ -114,7 +114,7 @@ export async function refundCommand(args: string[], ctx: (() => Promise<AppConte
     const owed = r.owedCents > 0 ? ` The balance was spent: ${formatCents(r.owedCents)} is owed.` : ''
     return {
       code: 0,
-      output: `Refunded ${formatCents(r.creditNote.amount_cents)} of transaction ${id}: credit note ${formatCreditNoteNumber(r.creditNote.number)}, ${r.suspended.length} license(s) suspended, the customer is mailed.${owed}`,
+      output: `Refunded ${formatCents(r.creditNote.amount_cents)} of transaction ${id}: credit note ${formatCreditNoteNumber(r.creditNote.number)}, ${r.suspended.length} license(s) suspended, ${r.capacityTaken} ungenerated license(s) taken out of their groups, the customer is mailed.${owed}`,
     }
   } catch (err) {
     if (err instanceof RefundRefused) return { code: 1, output: err.message }

@@ -3,6 +3,8 @@ import pg from 'pg'
 import type { FastifyInstance } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../app.ts'
+import { loadSecrets, masterKeyOf } from '../platform/secrets.ts'
+import { dbKeyring } from '../platform/signing.ts'
 import { Agent, DB_KIND, expectError, signedInClient, testConfig, useTestApp, workerDatabaseUrl } from '../test/harness.ts'
 import { isConnectionError, postgresDb } from './db.ts'
 
@@ -21,7 +23,11 @@ async function closedPort(): Promise<number> {
 describe('database out of reach', () => {
   it('health answers 503 "database":"down", requests that need the database a coded 503, and the process stays up', async () => {
     const db = postgresDb(`postgres://postgres@127.0.0.1:${await closedPort()}/portal`)
-    const app = await buildApp({ config: testConfig(), db })
+    // a start reads the shared keys from its database first (so a real one waits for it); here they
+    // come from the worker's, and the app serves on the database out of reach
+    const config = testConfig()
+    const shared = { secrets: await loadSecrets(t.db, config), keyring: await dbKeyring({ db: t.db, masterKey: masterKeyOf(config) }) }
+    const app = await buildApp({ config, db, shared })
     await app.ready()
     try {
       const a = new Agent(app)

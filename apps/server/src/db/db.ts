@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -44,6 +44,19 @@ export interface Db extends Queryable {
   close(): Promise<void>
   /** where connection losses that no caller awaits are reported (the app's logger) */
   setLogger(log: DbLogger): void
+  /** the pool's connections now, and the connection losses counted since start (for the metrics) */
+  stats(): DbStats
+  /**
+   * PostgreSQL only: calls `onNotify` on each NOTIFY on `channel` (a fixed identifier), over a
+   * connection of its own; answers how to stop. A lost connection is logged and not made again:
+   * a listener keeps a poll beside it.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
+}
+
+export interface DbStats {
+  connections: { total: number; idle: number; waiting: number }
+  connectionErrors: number
 }
 
 export interface DbLogger {
@@ -102,7 +115,16 @@ export function postgresDb(url: string, max = 10): Db {
   let log: DbLogger = { warn: (obj, msg) => console.warn(msg, obj) }
   // an idle connection the server closes (restart, failover, pg_terminate_backend, a proxy's idle
   // timeout) is reported here; without a listener the 'error' event would end the process
-  const onIdleError = (err: Error) => log.warn({ err }, 'database connection lost; the pool reconnects on the next query')
+  let connectionErrors = 0
+  const onIdleError = (err: Error) => {
+    connectionErrors++
+    log.warn({ err }, 'database connection lost; the pool reconnects on the next query')
+  }
+  // a statement that failed because the database could not be reached is counted, then rethrown
+  const counted = (err: unknown): never => {
+    if (isConnectionError(err)) connectionErrors++
+    throw err
+  }
   const options = { connectionString: url, connectionTimeoutMillis: 5000 }
   const pool = new pg.Pool({ ...options, max })
   const relaxedPool = new pg.Pool({ ...options, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' })
@@ -111,9 +133,9 @@ export function postgresDb(url: string, max = 10): Db {
   pg.types.setTypeParser(20, (v) => Number(v)) // bigint -> number (cents and ids stay below 2^53)
   return {
     kind: 'postgres',
-    relaxed: { query: async (sql, params = []) => (await relaxedPool.query(prepared(sql, params))).rows },
+    relaxed: { query: async (sql, params = []) => (await relaxedPool.query(prepared(sql, params)).catch(counted)).rows },
     async query(sql, params = []) {
-      return (await pool.query(prepared(sql, params))).rows
+      return (await pool.query(prepared(sql, params)).catch(counted)).rows
     },
     async transaction(fn) {
       for (let attempt = 0; ; attempt++) {
@@ -133,6 +155,7 @@ export function postgresDb(url: string, max = 10): Db {
           if (!lost && !isConnectionError(err)) await conn.query('ROLLBACK').catch(() => undefined)
           if (attempt < 5 && RETRYABLE.has((err as { code?: string }).code ?? '')) continue
           if (!lost && isConnectionError(err)) lost = err as Error
+          if (lost) connectionErrors++
           throw err
         } finally {
           conn.removeListener('error', onError)
@@ -150,6 +173,31 @@ export function postgresDb(url: string, max = 10): Db {
     setLogger(next) {
       log = next
     },
+    async listen(channel, onNotify) {
+      const client = new pg.Client(options)
+      client.on('error', (err) => {
+        connectionErrors++
+        log.warn({ err, channel }, 'the LISTEN connection was lost; its listener goes on by polling')
+      })
+      client.on('notification', (n) => {
+        if (n.channel === channel) onNotify(n.payload ?? '')
+      })
+      await client.connect()
+      await client.query(`LISTEN ${channel}`)
+      return async () => {
+        await client.end().catch(() => undefined)
+      }
+    },
+    stats() {
+      return {
+        connections: {
+          total: pool.totalCount + relaxedPool.totalCount,
+          idle: pool.idleCount + relaxedPool.idleCount,
+          waiting: pool.waitingCount + relaxedPool.waitingCount,
+        },
+        connectionErrors,
+      }
+    },
   }
 }
 
@@ -158,7 +206,54 @@ export function postgresDb(url: string, max = 10): Db {
  * `dumpDataDir()` snapshot instead of an empty cluster.
  */
 export async function pgliteDb(dataDir?: string, opts: { loadDataDir?: Blob } = {}): Promise<Db> {
-  return pgliteOver(dataDir ? await PGlite.create(dataDir, opts) : await PGlite.create(opts))
+  if (!dataDir) return pgliteOver(await PGlite.create(opts))
+  const release = lockDataDir(dataDir)
+  try {
+    const db = pgliteOver(await PGlite.create(dataDir, opts))
+    const close = db.close
+    return Object.assign(db, { close: () => close().finally(release) })
+  } catch (err) {
+    release()
+    throw err
+  }
+}
+
+/** A second process opening an embedded database folder that one has open: refused, never shared. */
+export class DataDirInUse extends Error {}
+
+/**
+ * PGlite is one process's database: a second writer on the same folder would corrupt it. A lock file
+ * beside the folder names the process that has it open; one left by a process that is gone is taken
+ * over. Answers the release.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  const lock = `${dataDir}.lock`
+  mkdirSync(dirname(lock), { recursive: true })
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 })
+      return () => rmSync(lock, { force: true })
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    }
+    const pid = Number(readFileSync(lock, 'utf8').trim())
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid))
+      throw new DataDirInUse(
+        `The embedded database in ${dataDir} is open in another process (pid ${pid}): PGlite serves one process only. ` +
+          'Stop that process, or run several processes on PostgreSQL (DATABASE_URL).',
+      )
+    // its process is gone: the lock is stale
+    rmSync(lock, { force: true })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /** The port over a PGlite instance the caller opened (the tests' snapshot maker dumps it afterwards). */
@@ -198,18 +293,23 @@ export function pgliteOver(lite: PGlite): Db {
     },
     // an embedded database has no connection to lose
     setLogger() {},
+    stats: () => ({ connections: { total: 1, idle: 1, waiting: 0 }, connectionErrors: 0 }),
   }
 }
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-/** Applies the checked-in SQL files in name order, each once, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
+/**
+ * Applies the checked-in SQL files in name order, each once, then `seed` (the catalogue), all in one
+ * transaction under an advisory lock on PostgreSQL: of several processes starting at once after a
+ * release, one migrates and seeds, and the others find it done.
+ */
+export async function migrate(db: Db, opts: { seed?: (tx: Queryable) => Promise<void> } = {}): Promise<string[]> {
   const applied: string[] = []
   await db.transaction(async (tx) => {
+    // the lock first: CREATE TABLE IF NOT EXISTS is not safe against itself in parallel
     if (db.kind === 'postgres') await lockMigrations(tx)
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
     const done = await appliedMigrations(tx)
     for (const file of readdirSync(MIGRATIONS_DIR)
       .filter((f) => f.endsWith('.sql'))
@@ -220,6 +320,7 @@ export async function migrate(db: Db): Promise<string[]> {
       await recordMigration(tx, file)
       applied.push(file)
     }
+    await opts.seed?.(tx)
   })
   return applied
 }

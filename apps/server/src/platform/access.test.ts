@@ -82,8 +82,10 @@ describe('access is checked before the body', () => {
 
   it('the OpenAPI document marks the calls that need a session', async () => {
     const doc = (await t.app.inject('/api/openapi.json')).json()
-    expect(doc.paths['/api/license/{id}/'].post.security).toEqual([{ session: [], csrf: [] }])
-    expect(doc.paths['/api/license/'].get.security).toEqual([{ session: [] }])
+    // the session, or (for the calls that take one) a customer API token instead
+    expect(doc.paths['/api/license/{id}/'].post.security).toEqual([{ session: [], csrf: [] }, { bearer: [] }])
+    expect(doc.paths['/api/license/'].get.security).toEqual([{ session: [] }, { bearer: [] }])
+    expect(doc.paths['/api/client/'].post.security).toEqual([{ session: [], csrf: [] }])
     expect(doc.paths['/api/client/signin/'].post.security).toBeUndefined()
   })
 

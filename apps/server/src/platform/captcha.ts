@@ -94,14 +94,13 @@ export function recaptchaCaptcha(opts: { siteKey: string; secret: string; verify
   }
 }
 
-/** reCAPTCHA when both its keys are configured, else the self-hosted captcha. */
-export function createCaptcha(config: {
-  RECAPTCHA_SITE_KEY?: string
-  RECAPTCHA_SECRET?: string
-  RECAPTCHA_VERIFY_URL: string
-  SESSION_SECRET: string
-}): Captcha {
+/** reCAPTCHA when both its keys are configured, else the self-hosted captcha, keyed by `secret`. */
+export function createCaptcha(
+  config: { RECAPTCHA_SITE_KEY?: string; RECAPTCHA_SECRET?: string; RECAPTCHA_VERIFY_URL: string },
+  /** the self-hosted captcha's key: the session secret every instance shares (platform/secrets.ts) */
+  secret: string,
+): Captcha {
   return config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET
     ? recaptchaCaptcha({ siteKey: config.RECAPTCHA_SITE_KEY, secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL })
-    : altchaCaptcha(config.SESSION_SECRET)
+    : altchaCaptcha(secret)
 }

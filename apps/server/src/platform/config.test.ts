@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, productionWarnings } from './config.ts'
+import { masterKeyBytes, newMasterKey } from './secrets.ts'
 
+const MASTER_KEY = newMasterKey()
 const tempDir = () => mkdtempSync(join(tmpdir(), 'cfg-'))
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -30,6 +32,14 @@ describe('loadConfig', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['NODE_ENV', 'PORT', 'SESSION_SECRET'])
   })
 
+  it('keeps the standard password cost by default and refuses the test cost in production', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).PASSWORD_HASH_COST).toBe('standard')
+    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'test', PASSWORD_HASH_COST: 'test' }).PASSWORD_HASH_COST).toBe('test')
+    const seller = JSON.stringify({ name: 'V', address: 'A', tax_id: 'T', email: 'e@example.com' })
+    const problems = problemsOf({ DATA_DIR: tempDir(), NODE_ENV: 'production', INVOICE_SELLER: seller, PASSWORD_HASH_COST: 'test' })
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['PASSWORD_HASH_COST'])
+  })
+
   it('PAYPAL_MERCHANT_ID must be a PayPal account id (13 characters of its base32)', () => {
     for (const bad of ['MERCHANTFAKE', 'merchantfake2', 'MERCHANTFAKEI', 'MERCHANT-FAKE'])
       expect(problemsOf({ DATA_DIR: tempDir(), PAYPAL_MERCHANT_ID: bad }).map((p) => p.split(':')[0])).toEqual(['PAYPAL_MERCHANT_ID'])
@@ -54,26 +64,43 @@ describe('loadConfig', () => {
     })
   })
 
-  it('defaults to PGlite, generates the session secret into DATA_DIR once, and derives PUBLIC_URL', () => {
+  it('defaults to PGlite, generates the master key into DATA_DIR once outside production, and derives PUBLIC_URL', () => {
     const dir = tempDir()
     const a = loadConfig({ DATA_DIR: dir, PORT: '4000' })
     expect(a.databaseKind).toBe('pglite')
-    expect(a.SESSION_SECRET.length).toBeGreaterThanOrEqual(32)
-    const file = join(dir, 'session-secret')
-    expect(readFileSync(file, 'utf8').trim()).toBe(a.SESSION_SECRET)
+    expect(masterKeyBytes(a.PORTAL_MASTER_KEY)).toHaveLength(32)
+    const file = join(dir, 'master-key')
+    expect(readFileSync(file, 'utf8').trim()).toBe(a.PORTAL_MASTER_KEY)
     expect(statSync(file).mode & 0o777).toBe(0o600)
-    // the next start reads the same secret, so sessions survive a restart
-    expect(loadConfig({ DATA_DIR: dir }).SESSION_SECRET).toBe(a.SESSION_SECRET)
-    // another data directory gets its own
-    expect(loadConfig({ DATA_DIR: tempDir() }).SESSION_SECRET).not.toBe(a.SESSION_SECRET)
+    // the next start reads the same key, so it opens what the first sealed
+    expect(loadConfig({ DATA_DIR: dir }).PORTAL_MASTER_KEY).toBe(a.PORTAL_MASTER_KEY)
+    expect(loadConfig({ DATA_DIR: tempDir() }).PORTAL_MASTER_KEY).not.toBe(a.PORTAL_MASTER_KEY)
+    // no session secret is made here any more: it is kept in the database (platform/secrets.ts)
+    expect(a.SESSION_SECRET).toBeUndefined()
+    expect(existsSync(join(dir, 'session-secret'))).toBe(false)
     expect(a.PUBLIC_URL).toBe('http://localhost:4000')
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://portal.example/' }).PUBLIC_URL).toBe('https://portal.example')
   })
 
-  it('a SESSION_SECRET given in the environment wins over the file', () => {
+  it('a PORTAL_MASTER_KEY given in the environment wins over the file, and must be 32 bytes', () => {
     const dir = tempDir()
     loadConfig({ DATA_DIR: dir })
-    expect(loadConfig({ DATA_DIR: dir, SESSION_SECRET: 'x'.repeat(40) }).SESSION_SECRET).toBe('x'.repeat(40))
+    expect(loadConfig({ DATA_DIR: dir, PORTAL_MASTER_KEY: MASTER_KEY }).PORTAL_MASTER_KEY).toBe(MASTER_KEY)
+    expect(loadConfig({ DATA_DIR: dir, PORTAL_MASTER_KEY: 'ab'.repeat(32) }).PORTAL_MASTER_KEY).toBe('ab'.repeat(32))
+    for (const bad of ['short', 'x'.repeat(44), Buffer.alloc(16).toString('base64')])
+      expect(problemsOf({ DATA_DIR: dir, PORTAL_MASTER_KEY: bad })).toEqual([
+        'PORTAL_MASTER_KEY: must be 32 random bytes in base64 (openssl rand -base64 32) or 64 hex digits',
+      ])
+  })
+
+  it('a production start without PORTAL_MASTER_KEY is refused with one line naming it, and writes no key', () => {
+    const dir = tempDir()
+    const seller = JSON.stringify({ name: 'V', address: 'A', tax_id: 'T', email: 'e@example.com' })
+    const problems = problemsOf({ DATA_DIR: dir, NODE_ENV: 'production', INVOICE_SELLER: seller })
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/^PORTAL_MASTER_KEY: must be set in production, the same on every instance/)
+    expect(existsSync(join(dir, 'master-key'))).toBe(false)
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', INVOICE_SELLER: seller, PORTAL_MASTER_KEY: MASTER_KEY }).PORTAL_MASTER_KEY).toBe(MASTER_KEY)
   })
 })
 
@@ -110,6 +137,7 @@ describe('productionWarnings', () => {
     INVOICE_SELLER: seller,
     TRUST_PROXY: '10.0.0.0/8',
     SESSION_SECRET: 'x'.repeat(32),
+    PORTAL_MASTER_KEY: MASTER_KEY,
   }
   const warningsOf = (env: Record<string, string | undefined>) => productionWarnings(loadConfig({ DATA_DIR: tempDir(), ...env }))
 
@@ -119,7 +147,7 @@ describe('productionWarnings', () => {
   })
 
   it('names each missing setting of a staging start (production with the sandbox), and what customers would meet', () => {
-    const warnings = warningsOf({ NODE_ENV: 'production', PAYMENTS_SANDBOX: '1', SESSION_SECRET: 'x'.repeat(32) })
+    const warnings = warningsOf({ NODE_ENV: 'production', PAYMENTS_SANDBOX: '1', PORTAL_MASTER_KEY: MASTER_KEY })
     expect(warnings.map((w) => w.split(' ')[0])).toEqual(['DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'INVOICE_SELLER', 'TRUST_PROXY'])
     expect(warnings.find((w) => w.startsWith('SMTP_URL'))).toContain('reaches no customer')
     expect(warnings.find((w) => w.startsWith('PUBLIC_URL'))).toContain('http://localhost:3000')

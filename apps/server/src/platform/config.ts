@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { masterKeyBytes, masterKeyFromDataDir } from './secrets.ts'
 
 /** proxy-addr's names for address ranges, usable in TRUST_PROXY beside addresses and CIDRs */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
@@ -71,6 +70,12 @@ const envSchema = z.object({
     )
     .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // seals the keys and secrets kept in the database (platform/secrets.ts), the same on every
+  // instance; required in production, generated into DATA_DIR/master-key for development and tests
+  PORTAL_MASTER_KEY: z
+    .string()
+    .refine((text) => masterKeyBytes(text) !== null, 'must be 32 random bytes in base64 (openssl rand -base64 32) or 64 hex digits')
+    .optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LICENSE_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
   // the single sign-on into the helpdesk and the cloud services (docs/sso.md): the Ed25519 key that
@@ -81,6 +86,11 @@ const envSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default('https://www.google.com/recaptcha/api/siteverify'),
   SSO_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
   SUPPORT_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  // the helpdesk's custom JWT sign-on (docs/sso.md): the RSA key that signs its id_token (PKCS#8 PEM;
+  // default: one kept in DATA_DIR), and the client id and redirect URI the helpdesk's settings show
+  SSO_RSA_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS#8 PEM private key' }).optional(),
+  FRESHDESK_SSO_CLIENT_ID: z.string().min(1).max(200).optional(),
+  FRESHDESK_SSO_REDIRECT_URI: z.url({ protocol: /^https$/, message: 'must be an https URL' }).optional(),
   FACE_MACHINE_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   NUITRACK_ANALYTICS_SERVICE_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   SDK_RATE_PER_KEY: z.coerce.number().int().positive().default(120),
@@ -133,7 +143,15 @@ const envSchema = z.object({
         .strict(),
     )
     .optional(),
+  // argon2id's cost for new password hashes: `test` is for test suites only (a production start refuses it)
+  PASSWORD_HASH_COST: z.enum(['standard', 'test']).default('standard'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // GET /metrics (Prometheus) answers only a request bearing this token; unset, it is not served
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // on SIGTERM: how long /api/health/ answers 503 before the listener closes (a load balancer's
+  // health-check interval), then how long requests and jobs in flight may take to finish
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   // documentation and community addresses of /external_resource/link/{name}/, laid over the defaults
   EXTERNAL_LINKS: z
     .string()
@@ -159,8 +177,9 @@ export type Env = z.infer<typeof envSchema>
 /** Where a contact-sales message to "sales" goes unless SALES_RECIPIENTS says otherwise. */
 export const DEFAULT_SALES_ADDRESS = 'sales@portal.local'
 
-export interface Config extends Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL' | 'SALES_RECIPIENTS'> {
-  SESSION_SECRET: string
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'SALES_RECIPIENTS' | 'PORTAL_MASTER_KEY'> {
+  /** the key that seals what the database keeps secret: the environment's, else (not in production) DATA_DIR's */
+  PORTAL_MASTER_KEY: string
   PUBLIC_URL: string
   /** contact-sales recipient name → address; always has "sales" */
   SALES_RECIPIENTS: Readonly<Record<string, string>>
@@ -168,8 +187,11 @@ export interface Config extends Omit<Env, 'SESSION_SECRET' | 'PUBLIC_URL' | 'SAL
 }
 
 export class ConfigError extends Error {
-  constructor(public readonly problems: string[]) {
+  readonly problems: string[]
+
+  constructor(problems: string[]) {
     super(problems.join('\n'))
+    this.problems = problems
   }
 }
 
@@ -203,11 +225,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError([`INVOICE_SELLER: ${missing.join(', ')} must be set in production (the seller printed on every invoice)`])
     }
   }
+  if (e.NODE_ENV === 'production' && e.PASSWORD_HASH_COST !== 'standard') {
+    throw new ConfigError(['PASSWORD_HASH_COST: must be standard in production (the test cost makes passwords cheap to guess)'])
+  }
+  if (e.NODE_ENV === 'production' && !e.PORTAL_MASTER_KEY) {
+    throw new ConfigError([
+      'PORTAL_MASTER_KEY: must be set in production, the same on every instance (it seals the signing keys and secrets kept in the database; make one with openssl rand -base64 32)',
+    ])
+  }
   const dataDir = resolve(e.DATA_DIR)
   return {
     ...e,
     DATA_DIR: dataDir,
-    SESSION_SECRET: e.SESSION_SECRET ?? sessionSecretFromDataDir(dataDir),
+    PORTAL_MASTER_KEY: e.PORTAL_MASTER_KEY ?? masterKeyFromDataDir(dataDir),
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     SALES_RECIPIENTS: { sales: DEFAULT_SALES_ADDRESS, ...e.SALES_RECIPIENTS },
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
@@ -235,14 +265,4 @@ export function productionWarnings(config: Config): string[] {
     warnings.push('TRUST_PROXY is not set: behind a load balancer every request seems to come from it, and its per-address limits are shared by all')
   }
   return warnings
-}
-
-/** Generated once into DATA_DIR so restarts keep sessions valid. */
-function sessionSecretFromDataDir(dir: string): string {
-  const file = resolve(dir, 'session-secret')
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dir, { recursive: true })
-  const secret = randomBytes(48).toString('base64url')
-  writeFileSync(file, secret + '\n', { mode: 0o600 })
-  return secret
 }

@@ -2,25 +2,33 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySerializerCo
 import fastJson from 'fast-json-stringify'
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { actingAs } from './actor.ts'
 import { errorResponses, type Contract, type ContractRequest, type ContractResponse } from '@portal/domain'
 
 type Handler<C extends Contract> = (req: FastifyRequest<ContractRequest<C>>, reply: FastifyReply) => Promise<ContractResponse<C> | FastifyReply>
 
 /** route options a contract does not carry: how the server answers, not what it answers */
 type Extra = Pick<RouteShorthandOptions, 'serializerCompiler' | 'preHandler' | 'onRequest' | 'bodyLimit'> & {
-  config?: Omit<NonNullable<RouteOptions['config']>, 'auth' | 'fieldErrors'>
+  config?: Omit<NonNullable<RouteOptions['config']>, 'auth' | 'permission' | 'fieldErrors' | 'bearer'>
 }
 
 /**
- * Registers a call from its contract: method, path, access, field errors and every schema come
- * from the contract, so the OpenAPI document lists what the contract declares and nothing else.
+ * Registers a call from its contract: method, path, access (the session, and an API token where
+ * the contract says `bearer`: session.ts decides), field errors and every schema come from the
+ * contract, so the OpenAPI document lists what the contract declares and nothing else.
  */
 export function route<C extends Contract>(app: FastifyInstance, c: C, handler: Handler<C>, extra: Extra = {}): void {
   app.route({
     ...extra,
     method: c.method,
     url: c.path,
-    config: { ...extra.config, auth: c.auth, ...(c.fieldErrors ? { fieldErrors: c.fieldErrors } : {}) },
+    config: {
+      ...extra.config,
+      auth: c.auth,
+      bearer: c.bearer === true,
+      ...(c.permission ? { permission: c.permission } : {}),
+      ...(c.fieldErrors ? { fieldErrors: c.fieldErrors } : {}),
+    },
     schema: {
       tags: [...c.tags],
       summary: c.summary,
@@ -30,7 +38,9 @@ export function route<C extends Contract>(app: FastifyInstance, c: C, handler: H
       ...(c.body ? { body: c.body } : {}),
       response: { ...errorResponses(c), ...c.response },
     },
-    handler: handler as unknown as RouteOptions['handler'],
+    // what the handler's services record in the history names the signed-in person as its actor
+    handler: ((req: FastifyRequest<ContractRequest<C>>, reply: FastifyReply) =>
+      actingAs(req.session?.actor_id ?? null, () => handler(req, reply))) as unknown as RouteOptions['handler'],
   })
 }
 

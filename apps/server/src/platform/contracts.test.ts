@@ -34,11 +34,12 @@ describe('one contract per call', () => {
     expect(routes.length).toBeGreaterThan(40)
   })
 
-  it('the route takes its access and field errors from the contract', () => {
+  it('the route takes its access, permission and field errors from the contract', () => {
     const byKey = new Map(app.routeAccess.map((r) => [key(r.method, r.url), r]))
     for (const [name, c] of all) {
       const r = byKey.get(key(c.method, `/api${c.path}`))
       expect(r?.auth, name).toBe(c.auth)
+      expect(r?.permission, name).toBe(c.permission)
       expect(r?.fieldErrors, name).toEqual(c.fieldErrors)
     }
   })
@@ -49,9 +50,28 @@ describe('one contract per call', () => {
       if (c.hide) continue
       const op = doc.paths[`/api${c.path.replace(/:(\w+)/g, '{$1}')}`]?.[c.method.toLowerCase()]
       expect(op, name).toBeDefined()
-      const statuses = new Set([...Object.keys(c.response), ...contractErrors(c).map((e) => String(ERRORS[e].status))])
+      const statuses = new Set([...Object.keys(c.response), ...Object.keys(c.rawAnswers ?? {}), ...contractErrors(c).map((e) => String(ERRORS[e].status))])
       expect(Object.keys(op!.responses).sort(), name).toEqual([...statuses].sort())
     }
+  })
+
+  it('every call declares what it answers on success: JSON by its schema, a redirect or a file by its media type', async () => {
+    const doc = (await app.inject('/api/openapi.json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> }>>
+    }
+    for (const [name, c] of all) {
+      if (c.hide) continue
+      const op = doc.paths[`/api${c.path.replace(/:(\w+)/g, '{$1}')}`]![c.method.toLowerCase()]!
+      const success = Object.entries(op.responses).filter(([s]) => Number(s) < 400)
+      expect(success.length, `${name} declares no success`).toBeGreaterThan(0)
+      for (const [status, answer] of success) {
+        if (status === '302') expect(answer.headers, `${name} ${status}`).toHaveProperty('Location')
+        else expect(Object.keys(answer.content ?? {}).length, `${name} ${status}`).toBeGreaterThan(0)
+      }
+    }
+    expect(Object.keys(doc.paths['/api/transaction/{id}/invoice/']!.get!.responses['200']!.content!)).toEqual(['application/pdf'])
+    expect(Object.keys(doc.paths['/api/account/history/export/']!.get!.responses['200']!.content!)).toEqual(['text/csv'])
+    expect(doc.paths['/api/service/redirect/']!.get!.responses).toHaveProperty('302')
   })
 
   it("each contract's errors are catalogue names", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ACTIVATION_KEY_ALPHABET, activationKey } from './crypto.ts'
+import { ACTIVATION_KEY_ALPHABET, activationKey, hashPassword, verifyPassword } from './crypto.ts'
 import { randomString } from './crypto.ts'
 
 describe('random strings from an alphabet', () => {
@@ -21,5 +21,18 @@ describe('random strings from an alphabet', () => {
   it('randomString draws only from the alphabet it is given', () => {
     expect(randomString('ab', 200)).toMatch(/^[ab]{200}$/)
     expect(new Set(randomString('xyz', 300)).size).toBe(3)
+  })
+})
+
+describe('password hashes', () => {
+  it("are argon2id at OWASP's baseline cost unless the test cost is asked for, and verify either way", async () => {
+    const standard = await hashPassword('Str0ng-Pass')
+    expect(standard).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
+    expect(await verifyPassword(standard, 'Str0ng-Pass')).toBe(true)
+    expect(await verifyPassword(standard, 'Str0ng-Pasz')).toBe(false)
+    const cheap = await hashPassword('Str0ng-Pass', 'test')
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/)
+    expect(await verifyPassword(cheap, 'Str0ng-Pass')).toBe(true)
+    expect(await verifyPassword(cheap, 'Str0ng-Pasz')).toBe(false)
   })
 })

@@ -1,10 +1,20 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 
-/** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
-const ARGON = { algorithm: 2 as const /* Algorithm.Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 }
+/**
+ * argon2id's cost: OWASP's baseline (19 MiB, 2 iterations, 1 lane) unless the configuration says
+ * `test` (PASSWORD_HASH_COST, refused in production), the smallest cost argon2 accepts, for test
+ * suites that create and sign in thousands of accounts. A hash records its own cost, so verifying
+ * needs no setting.
+ */
+const ARGON = {
+  standard: { algorithm: 2 as const /* Algorithm.Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 },
+  test: { algorithm: 2 as const, memoryCost: 8, timeCost: 1, parallelism: 1 },
+}
 
-export const hashPassword = (password: string) => hash(password, ARGON)
+export type PasswordHashCost = keyof typeof ARGON
+
+export const hashPassword = (password: string, cost: PasswordHashCost = 'standard') => hash(password, ARGON[cost])
 export const verifyPassword = (stored: string, password: string) => verify(stored, password).catch(() => false)
 
 /** Opaque tokens travel to the browser or mailbox; only their hash is stored. */

@@ -17,11 +17,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The answer to a refused body field. The field is named by its whole path (`company.name`), so a
+ * form puts the error at that input and not at another that shares the last segment (the person's
+ * `name`); the declared code is looked up by the field's own name.
+ */
 function fieldError(path: string, messageKey: string, declared: FastifyContextConfig['fieldErrors']): ApiError {
-  const field = path.split('.').pop() ?? path
+  const own = path.split('.').pop() ?? path
   // own keys only: a field named constructor or toString must not find Object.prototype's
-  const name = declared && Object.hasOwn(declared, field) ? declared[field]! : 'validation_failed'
-  return apiError(name, messageFor(messageKey), field)
+  const name = declared && Object.hasOwn(declared, own) ? declared[own]! : 'validation_failed'
+  return apiError(name, messageFor(messageKey), path)
 }
 
 /** Quality of the best Accept entry covering a media type (an exact type beats type/*, which beats any). */
@@ -49,6 +54,9 @@ export interface ErrorHandlerOptions {
   /** the single-page app's index.html, once it is known: a browser's unknown page shows its not-found screen */
   notFoundPage?: () => string | undefined
 }
+
+/** the methods the API's routes are served with (contracts: GET and POST; Fastify adds HEAD to a GET) */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST'] as const
 
 export function installErrorHandler(app: FastifyInstance, opts: ErrorHandlerOptions = {}) {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
@@ -97,6 +105,9 @@ export function installErrorHandler(app: FastifyInstance, opts: ErrorHandlerOpti
     if (page && !api && (request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.accept)) {
       return reply.status(404).type('text/html').header('cache-control', 'no-cache').send(page)
     }
+    // a path served for other methods (TRACE, PUT on a POST route): 405 and the methods it takes
+    const allowed = api ? ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path })) : []
+    if (allowed.length) return reply.status(405).header('allow', allowed.join(', ')).send(apiError('method_not_allowed'))
     reply.status(404).send(apiError('route_not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { LIMITS } from '@portal/domain'
 import { Agent, expectError, signedInClient, useTestApp } from '../test/harness.ts'
 
 const t = useTestApp()
@@ -61,5 +62,13 @@ describe('field error codes are declared with the route', () => {
     expectError(await a.post('/api/client/signin/', { username: 'not-an-email', password: 'x' }), 400, '6a38afc1', 'username')
     const { agent } = await signedInClient(t)
     expectError(await agent.post('/api/client/', { email: 'nope' }), 400, 'e4a5b8f4', 'email')
+  })
+
+  it('names a nested field by its whole path: a company’s name is not the person’s name', async () => {
+    const { agent } = await signedInClient(t)
+    const long = (max: number) => 'x'.repeat(max + 1)
+    expectError(await agent.post('/api/client/', { company: { name: long(LIMITS.companyName) } }), 400, '6a38afc1', 'company.name')
+    expectError(await agent.post('/api/client/', { name: long(LIMITS.name) }), 400, '6a38afc1', 'name')
+    expectError(await agent.post('/api/client/', { company: { site: long(LIMITS.companySite) } }), 400, '6a38afc1', 'company.site')
   })
 })

@@ -120,6 +120,71 @@ describe('the job queue', () => {
     await q.stop()
   })
 
+  it('renews the lease of a job that runs longer than it, so no other process takes it over halfway', async () => {
+    const a = createJobQueue({ db: t.db, log: quiet() })
+    const b = createJobQueue({ db: t.db, log: quiet() })
+    let runs = 0
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const long = async () => {
+      runs++
+      await held
+    }
+    a.register('test.long', long, { leaseSeconds: 1 })
+    b.register('test.long', long, { leaseSeconds: 1 })
+    await a.enqueue(t.db, 'test.long')
+    const running = a.tick()
+    await vi.waitFor(() => expect(runs).toBe(1), { timeout: 10_000, interval: 50 })
+    const [claim] = await t.db.query<{ first_lease: Date }>(`SELECT locked_until AS first_lease FROM jobs WHERE name = 'test.long'`)
+    // until well past the lease it was claimed with
+    await vi.waitFor(
+      async () => {
+        const [row] = await t.db.query<{ past: boolean }>(`SELECT now() > $1::timestamptz + interval '1 second' AS past`, [claim!.first_lease])
+        expect(row!.past).toBe(true)
+      },
+      { timeout: 15_000, interval: 200 },
+    )
+    expect(await count(t.db, `jobs WHERE name = 'test.long' AND locked_until > now() AND locked_by = $1`, [a.workerId])).toBe(1)
+    expect(await b.tick()).toBe(0)
+    release()
+    expect(await running).toBe(1)
+    expect(runs).toBe(1)
+    expect((await jobRows('test.long')).map((r) => [r.status, r.attempts])).toEqual([['done', 1]])
+    await Promise.all([a.stop(), b.stop()])
+  })
+
+  it('runs a cron schedule at its times, once across processes, and refuses an expression it cannot read', async () => {
+    const a = createJobQueue({ db: t.db, log: quiet() })
+    const b = createJobQueue({ db: t.db, log: quiet() })
+    let runs = 0
+    for (const q of [a, b]) {
+      q.register('test.cron', async () => {
+        runs++
+      })
+      q.schedule('test.cron', '0 3 * * *')
+    }
+    // a new cron schedule waits for its first time (unlike an interval's, which runs at once)
+    await Promise.all([a.tick(), b.tick()])
+    expect(runs).toBe(0)
+    const [row] = await t.db.query<{ next: Date; cron: string; every: number | null }>(
+      `SELECT next_run_at AS next, cron, every_seconds AS every FROM job_schedules WHERE name = 'test.cron'`,
+    )
+    expect(row!.cron).toBe('0 3 * * *')
+    expect(row!.every).toBeNull()
+    expect(new Date(row!.next).toISOString()).toMatch(/T03:00:00\.000Z$/)
+    // its time comes: one run whichever processes look, and the next time is the next 03:00
+    await t.db.query(`UPDATE job_schedules SET next_run_at = now() - interval '1 second' WHERE name = 'test.cron'`)
+    await Promise.all([a.tick(), b.tick()])
+    await Promise.all([a.tick(), b.tick()])
+    expect(runs).toBe(1)
+    const [after] = await t.db.query<{ next: Date }>(`SELECT next_run_at AS next FROM job_schedules WHERE name = 'test.cron'`)
+    expect(new Date(after!.next).getTime()).toBeGreaterThan(Date.now())
+    expect(new Date(after!.next).toISOString()).toMatch(/T03:00:00\.000Z$/)
+    expect(() => a.schedule('test.bad', '61 * * * *')).toThrow()
+    expect(() => a.schedule('test.bad', 'every day')).toThrow()
+    await Promise.all([a.stop(), b.stop()])
+  })
+
   it('keeps one waiting job per singleton key', async () => {
     const q = createJobQueue({ db: t.db, log: quiet() })
     q.register('test.single', async () => undefined)

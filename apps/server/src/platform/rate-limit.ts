@@ -75,12 +75,16 @@ export class BatchedLimiter {
   private failures = 0
   private readonly bucketSeconds: number
 
-  constructor(
-    private db: Queryable,
-    private windowSeconds = 60,
-    private flushMs = 200,
-    private opts: { log?: LimiterLog; now?: () => number } = {},
-  ) {
+  private readonly db: Queryable
+  private readonly windowSeconds: number
+  private readonly flushMs: number
+  private readonly opts: { log?: LimiterLog; now?: () => number }
+
+  constructor(db: Queryable, windowSeconds = 60, flushMs = 200, opts: { log?: LimiterLog; now?: () => number } = {}) {
+    this.db = db
+    this.windowSeconds = windowSeconds
+    this.flushMs = flushMs
+    this.opts = opts
     this.bucketSeconds = Math.max(1, Math.ceil(windowSeconds / 15))
   }
 

@@ -18,10 +18,10 @@ export class ReadBatch<K, R> {
   private readonly maxKeys: number
   private readonly stallMs: number
 
-  constructor(
-    private readMany: (keys: K[]) => Promise<(R | null)[]>,
-    opts: { maxInFlight?: number; maxKeys?: number; stallMs?: number } = {},
-  ) {
+  private readonly readMany: (keys: K[]) => Promise<(R | null)[]>
+
+  constructor(readMany: (keys: K[]) => Promise<(R | null)[]>, opts: { maxInFlight?: number; maxKeys?: number; stallMs?: number } = {}) {
+    this.readMany = readMany
     this.maxInFlight = opts.maxInFlight ?? 1
     this.maxKeys = opts.maxKeys ?? 500
     this.stallMs = opts.stallMs ?? 1000

@@ -80,10 +80,10 @@ describe('security headers', () => {
     expect(profile.statusCode).toBe(200)
     expect(profile.headers['cache-control']).toBe('no-store')
     expect((await agent.get('/api/license/1/')).headers['cache-control']).toBe('no-store')
-    // the license list has a strong ETag: the browser keeps it, privately, and revalidates every use
-    // (docs/adr/license-list-paging-and-strong-etag.md)
+    // the license list carries every key: not stored either, and revalidated through its strong ETag
+    // by the page's own cache (docs/adr/license-list-paging-and-strong-etag.md)
     const list = await agent.get('/api/license/')
-    expect(list.headers['cache-control']).toBe('private, no-cache')
+    expect(list.headers['cache-control']).toBe('no-store')
     expect(list.headers.etag).toMatch(/^"[^"]+"$/)
   })
 

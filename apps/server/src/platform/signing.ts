@@ -1,14 +1,32 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { LICENSE_FILE_HEADER, encodeBase64, parseLicenseFile, type LicenseFilePayload, type ParsedLicenseFile } from '@portal/domain'
+import type { Db, Queryable } from '../db/db.ts'
+import type { Logger } from '../context.ts'
 import { randomToken } from './crypto.ts'
+import {
+  KEYRING_CHANNEL,
+  hasLiveSigningKey,
+  insertSigningKey,
+  listSigningKeys,
+  lockSigningKeys,
+  notifyKeyringChanged,
+  setSigningKeyRetirement,
+} from './queries.ts'
+import { checkMasterKey, licenseKeySealName, seal, unseal } from './secrets.ts'
 
 /**
- * License signing keys (Ed25519). The keyring is a JSON file in DATA_DIR; every key has a kid and
- * an optional retirement date. The newest key not yet retired signs; every key stays published
- * with its retirement date, so an SDK that holds the set accepts old files until their key retires.
- * LICENSE_SIGNING_KEY (a PKCS#8 PEM) pins one key instead, for several servers sharing a database.
+ * License signing keys (Ed25519), kept in the database with each private key sealed by
+ * PORTAL_MASTER_KEY (platform/secrets.ts), so every instance signs with the same keys. Every key has
+ * a kid and an optional retirement date. The newest key not yet retired signs; every key stays
+ * published with its retirement date, so an SDK that holds the set accepts old files until their
+ * key retires. LICENSE_SIGNING_KEY (a PKCS#8 PEM) pins one key instead.
+ *
+ * Activation signs on its hot path, so `sign` and `publicKeys` answer from memory: each process
+ * reads the keyring once at start and again in the background, at once when a change is announced
+ * (NOTIFY on PostgreSQL) and every KEYRING_REFRESH_MS whatever happens, so a rotation made anywhere
+ * (`license:keys rotate`) is seen by every instance within that time at the latest.
  */
 export interface StoredKey {
   kid: string
@@ -29,11 +47,20 @@ export interface PublicKeyInfo {
 export interface Keyring {
   sign(payload: Omit<LicenseFilePayload, 'kid'>): string
   publicKeys(): PublicKeyInfo[]
-  rotate(): StoredKey
-  retire(kid: string, at: Date): StoredKey
+  /** a new signing key, stored for every instance; this process signs with it at once */
+  rotate(): Promise<PublicKeyInfo>
+  retire(kid: string, at: Date): Promise<PublicKeyInfo>
+  /** reads the keyring from the database again (the background refresh does this on its own) */
+  refresh(): Promise<void>
+  /** ends the background refresh */
+  close(): Promise<void>
 }
 
-export const keyringPath = (dataDir: string) => join(dataDir, 'license-keys.json')
+/** How often a process reads the keyring again: the longest a rotation elsewhere goes unseen. */
+export const KEYRING_REFRESH_MS = 10_000
+
+/** The file an older install kept its keyring in; imported into the database once. */
+export const LEGACY_KEYRING_FILE = 'license-keys.json'
 
 function newKey(): StoredKey {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')
@@ -46,70 +73,162 @@ function newKey(): StoredKey {
   }
 }
 
-export function fileKeyring(dataDir: string, pinnedPem?: string): Keyring {
-  const path = keyringPath(dataDir)
-  let cache: { mtimeMs: number; keys: StoredKey[] } | null = null
+const info = (k: { kid: string; public_key: string; created_at: string; retire_at: string | null }): PublicKeyInfo => ({
+  kid: k.kid,
+  algorithm: 'Ed25519',
+  public_key: k.public_key,
+  created_at: k.created_at,
+  retire_at: k.retire_at,
+})
 
-  const pinned: StoredKey | null = pinnedPem
+async function storeKey(db: Queryable, master: Buffer, key: StoredKey): Promise<boolean> {
+  return insertSigningKey(db, { ...key, private_key_sealed: seal(master, licenseKeySealName(key.kid), key.private_key) })
+}
+
+/**
+ * Makes sure the database has the keys a start needs: an older install's DATA_DIR keyring is
+ * imported (each kid once: machines that each had their own file all keep their files valid), and
+ * unless a key is pinned, one key that signs exists. Processes starting at once make one key.
+ * Answers the kids imported now.
+ */
+async function prepareKeys(db: Db, master: Buffer, dataDir: string | undefined, pinned: boolean): Promise<string[]> {
+  const legacy = dataDir ? join(dataDir, LEGACY_KEYRING_FILE) : null
+  const fileKeys = legacy && existsSync(legacy) ? (JSON.parse(readFileSync(legacy, 'utf8')) as { keys: StoredKey[] }).keys : []
+  await checkMasterKey(db, master)
+  return db.transaction(async (tx) => {
+    await lockSigningKeys(tx)
+    const imported: string[] = []
+    for (const key of fileKeys) if (await storeKey(tx, master, key)) imported.push(key.kid)
+    if (!pinned && !(await hasLiveSigningKey(tx, new Date()))) await storeKey(tx, master, newKey())
+    return imported
+  })
+}
+
+interface LoadedKey {
+  info: PublicKeyInfo
+  sealed: string
+  privateKey: KeyObject
+}
+
+/**
+ * The database keyring of one process. `dataDir` names an older install's folder whose keyring
+ * file is imported; `refreshMs` (0: never) the background re-read; `log` hears of imports and of
+ * refreshes that fail (the keys in memory keep serving).
+ */
+export async function dbKeyring(opts: {
+  db: Db
+  masterKey: Buffer
+  pinnedPem?: string
+  dataDir?: string
+  refreshMs?: number
+  log?: Pick<Logger, 'info' | 'warn'>
+}): Promise<Keyring> {
+  const { db, masterKey } = opts
+  const pinned: LoadedKey | null = opts.pinnedPem
     ? (() => {
-        const priv = createPrivateKey(pinnedPem)
+        const priv = createPrivateKey(opts.pinnedPem)
         const pub = createPublicKey(priv).export({ type: 'spki', format: 'pem' }).toString()
-        return { kid: `pinned-${sha8(pub)}`, private_key: pinnedPem, public_key: pub, created_at: new Date(0).toISOString(), retire_at: null }
+        return {
+          info: info({ kid: `pinned-${sha8(pub)}`, public_key: pub, created_at: new Date(0).toISOString(), retire_at: null }),
+          sealed: '',
+          privateKey: priv,
+        }
       })()
     : null
-
-  function load(): StoredKey[] {
-    if (!existsSync(path)) {
-      save([newKey()])
-    }
-    const mtimeMs = statSync(path).mtimeMs
-    if (!cache || cache.mtimeMs !== mtimeMs) cache = { mtimeMs, keys: JSON.parse(readFileSync(path, 'utf8')).keys as StoredKey[] }
-    return cache.keys
+  const imported = await prepareKeys(db, masterKey, opts.dataDir, !!pinned)
+  if (imported.length > 0) {
+    opts.log?.info(
+      { kids: imported, dataDir: opts.dataDir },
+      `imported ${imported.length} license signing key(s) from DATA_DIR/${LEGACY_KEYRING_FILE} into the database (sealed); the file is no longer read`,
+    )
   }
 
-  function save(keys: StoredKey[]) {
-    mkdirSync(dirname(path), { recursive: true })
-    const tmp = `${path}.${process.pid}.tmp`
-    writeFileSync(tmp, JSON.stringify({ keys }, null, 2), { mode: 0o600 })
-    renameSync(tmp, path)
-    cache = null
+  let keys: LoadedKey[] = []
+  const load = async () => {
+    const known = new Map(keys.map((k) => [k.info.kid, k]))
+    keys = (await listSigningKeys(db)).map((row) => {
+      const was = known.get(row.kid)
+      const meta = info({
+        kid: row.kid,
+        public_key: row.public_key,
+        created_at: new Date(row.created_at).toISOString(),
+        retire_at: row.retire_at ? new Date(row.retire_at).toISOString() : null,
+      })
+      // a key already open is not opened again: only its retirement may have changed
+      if (was && was.sealed === row.private_key_sealed) return { ...was, info: meta }
+      return {
+        info: meta,
+        sealed: row.private_key_sealed,
+        privateKey: createPrivateKey(unseal(masterKey, licenseKeySealName(row.kid), row.private_key_sealed)),
+      }
+    })
   }
+  await load()
 
-  // a pinned key creates no keyring file: processes with separate DATA_DIRs then publish the same
-  // list (a keyring file that exists, from before the key was pinned, stays published)
-  const all = () => (pinned ? [pinned, ...(existsSync(path) ? load() : [])] : load())
-
-  function signer(): StoredKey {
+  function signer(): LoadedKey {
     if (pinned) return pinned
     const now = Date.now()
-    const live = load().filter((k) => !k.retire_at || new Date(k.retire_at).getTime() > now)
-    if (live.length === 0) {
-      const fresh = newKey()
-      save([...load(), fresh])
-      return fresh
-    }
-    return live[live.length - 1]!
+    const live = keys.filter((k) => !k.info.retire_at || new Date(k.info.retire_at).getTime() > now)
+    const key = live[live.length - 1]
+    // the refresh makes a key when none signs; until it has, activation answers the error
+    if (!key) throw new Error('No license signing key is live: run license:keys rotate')
+    return key
+  }
+
+  let refreshing: Promise<void> | null = null
+  const refresh = () =>
+    (refreshing ??= (async () => {
+      try {
+        if (!pinned && !keys.some((k) => !k.info.retire_at || new Date(k.info.retire_at).getTime() > Date.now()))
+          await prepareKeys(db, masterKey, undefined, false)
+        await load()
+      } finally {
+        refreshing = null
+      }
+    })())
+  const timer =
+    opts.refreshMs && opts.refreshMs > 0
+      ? setInterval(() => {
+          refresh().catch((err: unknown) => opts.log?.warn({ err }, 'the license keyring could not be read again; the keys in memory keep signing'))
+        }, opts.refreshMs)
+      : null
+  timer?.unref()
+  // on PostgreSQL a change announced by another process is read at once; the poll stays for a lost connection (and PGlite)
+  let stopListening: (() => Promise<void>) | null = null
+  if (timer && db.listen) {
+    stopListening = await db
+      .listen(KEYRING_CHANNEL, () => {
+        refresh().catch((err: unknown) => opts.log?.warn({ err }, 'the license keyring could not be read again; the keys in memory keep signing'))
+      })
+      .catch((err: unknown) => {
+        opts.log?.warn({ err }, 'the keyring cannot listen for changes; it reads them by polling')
+        return null
+      })
   }
 
   return {
     sign(payload) {
       const key = signer()
-      return signLicenseFile({ ...payload, kid: key.kid }, key.kid, createPrivateKey(key.private_key))
+      return signLicenseFile({ ...payload, kid: key.info.kid }, key.info.kid, key.privateKey)
     },
-    publicKeys: () =>
-      all().map((k) => ({ kid: k.kid, algorithm: 'Ed25519' as const, public_key: k.public_key, created_at: k.created_at, retire_at: k.retire_at })),
-    rotate() {
+    publicKeys: () => [...(pinned ? [pinned.info] : []), ...keys.map((k) => k.info)],
+    async rotate() {
       const key = newKey()
-      save([...load(), key])
-      return key
+      await storeKey(db, masterKey, key)
+      await notifyKeyringChanged(db, key.kid)
+      await load()
+      return info(key)
     },
-    retire(kid, at) {
-      const keys = load()
-      const key = keys.find((k) => k.kid === kid)
-      if (!key) throw new Error(`No key ${kid}`)
-      key.retire_at = at.toISOString()
-      save(keys)
-      return key
+    async retire(kid, at) {
+      if (!(await setSigningKeyRetirement(db, kid, at))) throw new Error(`No key ${kid}`)
+      await notifyKeyringChanged(db, kid)
+      await load()
+      return keys.find((k) => k.info.kid === kid)!.info
+    },
+    refresh,
+    async close() {
+      if (timer) clearInterval(timer)
+      await stopListening?.()
     },
   }
 }

@@ -82,7 +82,9 @@ export interface FakeStripe extends FakeServer {
   intents: Map<string, Record<string, unknown>>
   /**
    * the customer pays a Checkout Session with a card: a Customer, the card (pm_…) attached to it and
-   * a succeeded PaymentIntent, as Stripe makes them for a session with customer_creation always
+   * a succeeded PaymentIntent with its charge, as Stripe makes them for a session with
+   * customer_creation always; the session Stripe holds turns complete and paid (a session whose
+   * asynchronous payment was processing succeeds on the same PaymentIntent)
    */
   paySession(sessionId: string, card?: { brand?: string; last4?: string }): { paymentIntent: string; customer: string; paymentMethod: string }
   /** another card of the same customer (the customer changed their card) */
@@ -92,10 +94,62 @@ export interface FakeStripe extends FakeServer {
   /**
    * the next PaymentIntent creation answers so: a 429 (rejected before it runs, so not kept for its
    * key), a 500 (kept for its key and replayed, as Stripe does), or 'lost' (the charge is made and
-   * kept for its key, but the connection drops before the answer: the caller cannot know)
+   * kept for its key, but the connection drops before the answer: the caller cannot know). A 500
+   * that `leaves` a PaymentIntent made it first and left it so (waiting for the customer's authentication).
    */
-  failNextCharge(how: 429 | 500 | 'lost'): void
+  failNextCharge(how: 429 | 500 | 'lost', leaves?: 'requires_action'): void
+  /** the Checkout Sessions by id, as GET /v1/checkout/sessions/{id} answers them (paySession and settleSession change them) */
+  checkoutSessions: Map<string, Record<string, unknown>>
+  /**
+   * the session's payment as Stripe settles it later: an asynchronous method still processing
+   * (complete, unpaid, its PaymentIntent processing), failed (its PaymentIntent requires_payment_method),
+   * or the session expired unpaid
+   */
+  settleSession(sessionId: string, how: 'processing' | 'failed' | 'expired'): void
+  /** the charges by id (ch_…), each of a succeeded PaymentIntent, with what was refunded of it */
+  charges: Map<string, FakeCharge>
+  /** the refunds made (POST /v1/refunds, and refundAtStripe), in order */
+  refunds: Record<string, unknown>[]
+  /** a refund made at Stripe itself (the Dashboard): of the PaymentIntent's charge, the whole rest unless `amount` */
+  refundAtStripe(paymentIntent: string, amount?: number): { refund: string; charge: string }
+  /** a charge.refunded event as Stripe posts it: the charge as it stands (amount_refunded), without its refunds */
+  chargeEvent(type: 'charge.refunded', chargeId: string): FakeStripeEvent<FakeCharge>
+  /** a card holder disputes the PaymentIntent's charge: a dispute (dp_…) in `status` (needs_response, or an inquiry's warning_needs_response) */
+  openDispute(paymentIntent: string, status?: string): string
+  /** the dispute is decided (or an inquiry closed: warning_closed) */
+  closeDispute(disputeId: string, status: 'won' | 'lost' | 'warning_closed'): void
+  /** a charge.dispute.* event as Stripe posts it: the dispute as it stands */
+  disputeEvent(type: 'charge.dispute.created' | 'charge.dispute.closed', disputeId: string): FakeStripeEvent<Record<string, unknown>>
 }
+
+export interface FakeCharge {
+  id: string
+  object: 'charge'
+  /** the card it was paid with (a Charge's payment_method_details.card) */
+  payment_method_details: { type: 'card'; card: { brand: string; last4: string } } | null
+  amount: number
+  amount_captured: number
+  amount_refunded: number
+  currency: 'usd'
+  payment_intent: string
+  refunded: boolean
+  disputed: boolean
+  status: 'succeeded'
+}
+
+export type FakeStripeEvent<T> = ReturnType<typeof stripeEvent<T>>
+
+/** A Stripe event as it posts it to the webhook. */
+const stripeEvent = <T>(type: string, object: T, eventId = `evt_${Math.random().toString(36).slice(2, 14)}`) => ({
+  id: eventId,
+  object: 'event',
+  api_version: '2025-01-01',
+  created: Math.floor(Date.now() / 1000),
+  livemode: false,
+  pending_webhooks: 1,
+  type,
+  data: { object },
+})
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   const sessions: Record<string, string>[] = []
@@ -107,7 +161,128 @@ export async function startFakeStripe(): Promise<FakeStripe> {
    * parameters it was sent with; the same key with other parameters is an idempotency_error.
    */
   const replays = new Map<string, { path: string; params: string; status: number; body: unknown }>()
-  const next: { failure: 429 | 500 | 'lost' | null } = { failure: null }
+  const next: { failure: 429 | 500 | 'lost' | null; leaves: 'requires_action' | null } = { failure: null, leaves: null }
+  const checkoutSessions = new Map<string, Record<string, unknown>>()
+  const charges = new Map<string, FakeCharge>()
+  const refunds: Record<string, unknown>[] = []
+  const disputes = new Map<string, Record<string, unknown>>()
+  const missing = (what: string, param: string, id: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', param, message: `No such ${what}: '${id}'` } },
+  })
+  /** a succeeded PaymentIntent's charge, as Stripe makes it (latest_charge) */
+  const chargeOf = (intentId: string, amount: number, card: FakeCard | undefined): string => {
+    const charge: FakeCharge = {
+      id: `ch_${rand()}`,
+      object: 'charge',
+      payment_method_details: card ? { type: 'card', card: { brand: card.brand, last4: card.last4 } } : null,
+      amount,
+      amount_captured: amount,
+      amount_refunded: 0,
+      currency: 'usd',
+      payment_intent: intentId,
+      refunded: false,
+      disputed: false,
+      status: 'succeeded',
+    }
+    charges.set(charge.id, charge)
+    return charge.id
+  }
+  /** a refund of a charge, as Stripe makes it (cards: succeeded at once) */
+  const refundCharge = (charge: FakeCharge, amount: number, fields: Record<string, unknown> = {}) => {
+    const refund = {
+      id: `re_${rand()}`,
+      object: 'refund',
+      amount,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      currency: 'usd',
+      status: 'succeeded',
+      reason: null,
+      metadata: {},
+      created: Math.floor(Date.now() / 1000),
+      ...fields,
+    }
+    refunds.push(refund)
+    charge.amount_refunded += amount
+    charge.refunded = charge.amount_refunded >= charge.amount
+    return refund
+  }
+  /** the parameters POST /v1/refunds takes (RefundCreateParams of the stripe package); any other is refused */
+  const REFUND_PARAMS =
+    /^(amount|charge|currency|customer|instructions_email|origin|payment_intent|reason|refund_application_fee|reverse_transfer|metadata\[[^\]]+\]|expand\[\d*\])$/
+
+  /** POST /v1/refunds as Stripe answers it: of a PaymentIntent's (or a charge's) succeeded charge, never more than is left */
+  function createRefund(form: Record<string, string>): { status: number; body: unknown } {
+    const unknown = Object.keys(form).find((k) => !REFUND_PARAMS.test(k))
+    if (unknown)
+      return {
+        status: 400,
+        body: { error: { type: 'invalid_request_error', code: 'parameter_unknown', param: unknown, message: `Received unknown parameter: ${unknown}` } },
+      }
+    if (form.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(form.reason))
+      return { status: 400, body: { error: { type: 'invalid_request_error', code: 'parameter_invalid_string', param: 'reason', message: 'Invalid reason' } } }
+    const intent = form.payment_intent ? intents.get(form.payment_intent) : undefined
+    if (form.payment_intent && !intent) return missing('payment_intent', 'payment_intent', form.payment_intent)
+    const charge = charges.get(form.charge ?? String(intent?.latest_charge ?? ''))
+    if (!charge) {
+      if (form.charge) return missing('charge', 'charge', form.charge)
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: 'This PaymentIntent does not have a successful charge to refund.',
+          },
+        },
+      }
+    }
+    const left = charge.amount - charge.amount_refunded
+    if (left <= 0)
+      return {
+        status: 400,
+        body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } },
+      }
+    const amount = form.amount === undefined ? left : Number(form.amount)
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      return { status: 400, body: { error: { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount', message: 'Invalid integer' } } }
+    if (amount > left)
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            param: 'amount',
+            message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+          },
+        },
+      }
+    const metadata = Object.fromEntries(
+      Object.entries(form)
+        .filter(([k]) => k.startsWith('metadata['))
+        .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+    )
+    return { status: 200, body: refundCharge(charge, amount, { reason: form.reason ?? null, metadata }) }
+  }
+
+  /** a Checkout Session with its PaymentIntent expanded as asked (payment_intent, .latest_charge, .payment_method) */
+  function expandedSession(session: Record<string, unknown>, expand: string[]) {
+    const intentId = session.payment_intent as string | null
+    const intent = intentId ? intents.get(intentId) : undefined
+    if (!intent || !expand.some((e) => e === 'payment_intent' || e.startsWith('payment_intent.'))) return session
+    const card = cards.get(String(intent.payment_method))
+    return {
+      ...session,
+      payment_intent: {
+        ...intent,
+        ...(expand.includes('payment_intent.latest_charge') && intent.latest_charge
+          ? { latest_charge: charges.get(String(intent.latest_charge)) ?? intent.latest_charge }
+          : {}),
+        ...(expand.includes('payment_intent.payment_method') && card ? { payment_method: cardObject(card) } : {}),
+      },
+    }
+  }
   const rand = () => Math.random().toString(36).slice(2, 14)
   const cardObject = (c: FakeCard) => ({ id: c.id, object: 'payment_method', type: 'card', customer: c.customer, card: { brand: c.brand, last4: c.last4 } })
   const intentObject = (fields: Record<string, unknown>) => ({ object: 'payment_intent', currency: 'usd', livemode: false, ...fields })
@@ -123,7 +298,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     card_declined: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
   }
 
-  function createIntent(form: Record<string, string>): { status: number; body: unknown } {
+  function createIntent(form: Record<string, string>, leaves: 'requires_action' | null = null): { status: number; body: unknown } {
     const amount = Number(form.amount)
     const card = cards.get(form.payment_method ?? '')
     if (!card) {
@@ -159,7 +334,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       intents.set(id, { ...intent, last_payment_error: lastError })
       return { status: 402, body: { error: { ...lastError, payment_intent: { ...intent, last_payment_error: lastError } } } }
     }
-    const intent = intentObject({ ...base, status: 'succeeded', amount_received: amount, latest_charge: `ch_${rand()}` })
+    if (leaves === 'requires_action') {
+      // the card asks for its holder's authentication: the PaymentIntent waits for them
+      const intent = intentObject({ ...base, status: 'requires_action', amount_received: 0, next_action: { type: 'use_stripe_sdk' } })
+      intents.set(id, intent)
+      return { status: 200, body: intent }
+    }
+    const intent = intentObject({ ...base, status: 'succeeded', amount_received: amount, latest_charge: chargeOf(id, amount, card) })
     intents.set(id, intent)
     return { status: 200, body: intent }
   }
@@ -197,30 +378,32 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     for (let i = 0; form[`line_items[${i}][quantity]`]; i++) {
       total += Number(form[`line_items[${i}][quantity]`]) * Number(form[`line_items[${i}][price_data][unit_amount]`])
     }
-    return {
-      status: 200,
-      body: {
-        id,
-        object: 'checkout.session',
-        mode: form.mode,
-        status: 'open',
-        payment_status: 'unpaid',
-        amount_total: total,
-        currency: 'usd',
-        client_reference_id: form.client_reference_id ?? null,
-        customer_email: form.customer_email ?? null,
-        metadata: Object.fromEntries(
-          Object.entries(form)
-            .filter(([k]) => k.startsWith('metadata['))
-            .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
-        ),
-        customer_creation: form.customer_creation ?? null,
-        expires_at: Number(form.expires_at),
-        success_url: form.success_url,
-        cancel_url: form.cancel_url,
-        url: `https://checkout.stripe.test/c/pay/${id}`,
-      },
+    const session: Record<string, unknown> = {
+      id,
+      object: 'checkout.session',
+      mode: form.mode,
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: total,
+      currency: 'usd',
+      client_reference_id: form.client_reference_id ?? null,
+      customer_email: form.customer_email ?? null,
+      metadata: Object.fromEntries(
+        Object.entries(form)
+          .filter(([k]) => k.startsWith('metadata['))
+          .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+      ),
+      customer_creation: form.customer_creation ?? null,
+      expires_at: Number(form.expires_at),
+      success_url: form.success_url,
+      cancel_url: form.cancel_url,
+      url: `https://checkout.stripe.test/c/pay/${id}`,
+      // Stripe makes the PaymentIntent when the customer pays (paySession)
+      payment_intent: null,
+      customer: null,
     }
+    checkoutSessions.set(id, session)
+    return { status: 200, body: session }
   }
 
   const fake = await startServer(
@@ -229,12 +412,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!req.headers.authorization?.startsWith('Bearer sk_')) return json(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } })
       if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
         const form = Object.fromEntries(new URLSearchParams(req.body))
-        const failure = next.failure
+        const { failure, leaves } = next
         next.failure = null
+        next.leaves = null
         // too many requests: refused before it runs, so nothing is kept for its key
         if (failure === 429) return json(res, 429, { error: { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests.' } })
         return idempotent(req, res, () => {
-          if (failure === 500) return { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred.' } } }
+          if (failure === 500) {
+            // a 500 after the work was done: the PaymentIntent exists, the answer says nothing of it
+            if (leaves) {
+              intentsCreated.push(form)
+              createIntent(form, leaves)
+            }
+            return { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred.' } } }
+          }
           intentsCreated.push(form)
           const answer = createIntent(form)
           if (failure !== 'lost') return answer
@@ -263,6 +454,28 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return json(res, 200, expand.includes('payment_method') && card ? { ...intent, payment_method: cardObject(card) } : intent)
       }
       if (req.method === 'POST' && req.path === '/v1/checkout/sessions') return idempotent(req, res, () => createSession(req.body))
+      const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname)
+      if (req.method === 'GET' && sessionPath) {
+        const session = checkoutSessions.get(decodeURIComponent(sessionPath[1]!))
+        if (!session) {
+          const gone = missing('checkout.session', 'session', sessionPath[1]!)
+          return json(res, gone.status, gone.body)
+        }
+        const expand = [...url.searchParams.entries()].filter(([k]) => k.startsWith('expand')).map(([, v]) => v)
+        return json(res, 200, expandedSession(session, expand))
+      }
+      if (req.method === 'POST' && req.path === '/v1/refunds')
+        return idempotent(req, res, () => createRefund(Object.fromEntries(new URLSearchParams(req.body))))
+      if (req.method === 'GET' && url.pathname === '/v1/refunds') {
+        // a charge's (or a PaymentIntent's) refunds, newest first, paged as Stripe pages a list
+        const charge = url.searchParams.get('charge')
+        const intent = url.searchParams.get('payment_intent')
+        const limit = Number(url.searchParams.get('limit') ?? 10)
+        const after = url.searchParams.get('starting_after')
+        let data = refunds.filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent)).reverse()
+        if (after) data = data.slice(data.findIndex((r) => r.id === after) + 1)
+        return json(res, 200, { object: 'list', url: '/v1/refunds', has_more: data.length > limit, data: data.slice(0, limit) })
+      }
       json(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } })
     },
     (status) => ({
@@ -280,12 +493,96 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const customer = `cus_${rand()}`
       const pm: FakeCard = { id: `pm_${rand()}`, customer, brand: card.brand ?? 'visa', last4: card.last4 ?? '4242', failure: null }
       cards.set(pm.id, pm)
-      const id = `pi_${rand()}`
+      const session = checkoutSessions.get(sessionId)
+      // an asynchronous payment that was processing succeeds on its own PaymentIntent
+      const id = (session?.payment_intent as string | null | undefined) ?? `pi_${rand()}`
+      const amount = Number(session?.amount_total ?? 0)
       intents.set(
         id,
-        intentObject({ id, status: 'succeeded', customer, payment_method: pm.id, setup_future_usage: 'off_session', metadata: { session: sessionId } }),
+        intentObject({
+          id,
+          status: 'succeeded',
+          amount,
+          amount_received: amount,
+          customer,
+          payment_method: pm.id,
+          setup_future_usage: 'off_session',
+          metadata: session ? session.metadata : { session: sessionId },
+          latest_charge: chargeOf(id, amount, pm),
+        }),
       )
+      // the session Stripe knows is complete and paid, with its PaymentIntent (and the Customer it made, if asked)
+      if (session)
+        Object.assign(session, {
+          status: 'complete',
+          payment_status: 'paid',
+          payment_intent: id,
+          customer: session.customer_creation === 'always' ? customer : null,
+        })
       return { paymentIntent: id, customer, paymentMethod: pm.id }
+    },
+    settleSession(sessionId: string, how: 'processing' | 'failed' | 'expired') {
+      const session = checkoutSessions.get(sessionId)
+      if (!session || (session.status !== 'open' && how === 'expired')) throw new Error(`no open fake session ${sessionId}`)
+      if (how === 'expired') return void Object.assign(session, { status: 'expired' })
+      const id = (session.payment_intent as string | null) ?? `pi_${rand()}`
+      const amount = Number(session.amount_total)
+      const lastError = { type: 'card_error', code: 'payment_intent_payment_attempt_failed', message: 'The payment failed.' }
+      intents.set(
+        id,
+        intentObject({
+          id,
+          amount,
+          amount_received: 0,
+          customer: null,
+          payment_method: null,
+          metadata: session.metadata,
+          ...(how === 'processing' ? { status: 'processing' } : { status: 'requires_payment_method', last_payment_error: lastError }),
+        }),
+      )
+      Object.assign(session, { status: 'complete', payment_status: 'unpaid', payment_intent: id })
+    },
+    refundAtStripe(paymentIntent: string, amount?: number) {
+      const charge = charges.get(String(intents.get(paymentIntent)?.latest_charge ?? ''))
+      if (!charge) throw new Error(`no charge of fake PaymentIntent ${paymentIntent}`)
+      const refund = refundCharge(charge, amount ?? charge.amount - charge.amount_refunded)
+      return { refund: refund.id, charge: charge.id }
+    },
+    chargeEvent(type: 'charge.refunded', chargeId: string) {
+      const charge = charges.get(chargeId)
+      if (!charge) throw new Error(`no fake charge ${chargeId}`)
+      return stripeEvent(type, { ...charge })
+    },
+    openDispute(paymentIntent: string, status = 'needs_response') {
+      const charge = charges.get(String(intents.get(paymentIntent)?.latest_charge ?? ''))
+      if (!charge) throw new Error(`no charge of fake PaymentIntent ${paymentIntent}`)
+      const id = `dp_${rand()}`
+      charge.disputed = true
+      disputes.set(id, {
+        id,
+        object: 'dispute',
+        amount: charge.amount,
+        currency: 'usd',
+        charge: charge.id,
+        payment_intent: paymentIntent,
+        reason: 'fraudulent',
+        status,
+        is_charge_refundable: false,
+        livemode: false,
+        metadata: {},
+        created: Math.floor(Date.now() / 1000),
+      })
+      return id
+    },
+    closeDispute(disputeId: string, status: 'won' | 'lost' | 'warning_closed') {
+      const dispute = disputes.get(disputeId)
+      if (!dispute) throw new Error(`no fake dispute ${disputeId}`)
+      dispute.status = status
+    },
+    disputeEvent(type: 'charge.dispute.created' | 'charge.dispute.closed', disputeId: string) {
+      const dispute = disputes.get(disputeId)
+      if (!dispute) throw new Error(`no fake dispute ${disputeId}`)
+      return stripeEvent(type, { ...dispute })
     },
     addCard(customer: string, card: { brand?: string; last4?: string } = {}) {
       const pm: FakeCard = { id: `pm_${rand()}`, customer, brand: card.brand ?? 'mastercard', last4: card.last4 ?? '4444', failure: null }
@@ -297,9 +594,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!card) throw new Error(`no fake card ${paymentMethodId}`)
       card.failure = failure
     },
-    failNextCharge(how: 429 | 500 | 'lost') {
+    failNextCharge(how: 429 | 500 | 'lost', leaves?: 'requires_action') {
       next.failure = how
+      next.leaves = leaves ?? null
     },
+    checkoutSessions,
+    charges,
+    refunds,
   })
 }
 
@@ -313,36 +614,31 @@ export function stripeSessionEvent(
     transaction_id?: number
     /** a subscription-mode session (metadata portal_mode), paid with this PaymentIntent by this customer */
     subscription?: { paymentIntent: string; customer: string }
+    /** the PaymentIntent that paid it (paySession's), when not a subscription's */
+    paymentIntent?: string
   },
   eventId = `evt_${Math.random().toString(36).slice(2, 14)}`,
 ) {
-  return {
-    id: eventId,
-    object: 'event',
-    api_version: '2025-01-01',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
+  return stripeEvent(
     type,
-    data: {
-      object: {
-        id: session.id,
-        object: 'checkout.session',
-        mode: 'payment',
-        status: type === 'checkout.session.expired' ? 'expired' : 'complete',
-        payment_status: session.payment_status ?? (type === 'checkout.session.completed' ? 'paid' : 'unpaid'),
-        amount_total: session.amount_total ?? null,
-        currency: 'usd',
-        client_reference_id: session.transaction_id === undefined ? null : String(session.transaction_id),
-        metadata: {
-          ...(session.transaction_id === undefined ? {} : { transaction_id: String(session.transaction_id) }),
-          ...(session.subscription ? { portal_mode: 'subscription' } : {}),
-        },
-        customer: session.subscription?.customer ?? null,
-        payment_intent: session.subscription?.paymentIntent ?? 'pi_fake',
+    {
+      id: session.id,
+      object: 'checkout.session',
+      mode: 'payment',
+      status: type === 'checkout.session.expired' ? 'expired' : 'complete',
+      payment_status: session.payment_status ?? (type === 'checkout.session.completed' ? 'paid' : 'unpaid'),
+      amount_total: session.amount_total ?? null,
+      currency: 'usd',
+      client_reference_id: session.transaction_id === undefined ? null : String(session.transaction_id),
+      metadata: {
+        ...(session.transaction_id === undefined ? {} : { transaction_id: String(session.transaction_id) }),
+        ...(session.subscription ? { portal_mode: 'subscription' } : {}),
       },
+      customer: session.subscription?.customer ?? null,
+      payment_intent: session.subscription?.paymentIntent ?? session.paymentIntent ?? 'pi_fake',
     },
-  }
+    eventId,
+  )
 }
 
 // ---------------------------------------------------------------- PayPal
@@ -361,6 +657,8 @@ interface FakeOrder {
   approved: boolean
   /** the payer's funding is refused at capture */
   declines: boolean
+  /** PayPal needs the payer back before it captures (PAYER_ACTION_REQUIRED): the capture is refused and the order waits for them */
+  payerAction: boolean
   capture: FakeCapture | null
   /** the wallet vaulted at capture (a subscription checkout), or the one a merchant-initiated order pays with */
   vault: FakeVault | null
@@ -370,8 +668,11 @@ interface FakeVault {
   id: string
   customerId: string
   email: string
-  /** a charge on it: 'refused' answers 422 INSTRUMENT_DECLINED, 'capture_declined' a COMPLETED order whose capture is DECLINED */
-  declines: 'refused' | 'capture_declined' | null
+  /**
+   * a charge on it: 'refused' answers 422 INSTRUMENT_DECLINED, 'capture_declined' a COMPLETED order
+   * whose capture is DECLINED, 'payer_action' an order waiting for the payer (status PAYER_ACTION_REQUIRED, no capture)
+   */
+  declines: 'refused' | 'capture_declined' | 'payer_action' | null
 }
 
 export interface FakePaypal extends FakeServer {
@@ -380,12 +681,15 @@ export interface FakePaypal extends FakeServer {
   tokensIssued(): number
   /** PayPal revokes every token it issued (the next call with one answers 401) */
   revokeTokens(): void
-  /** the buyer approves the order in PayPal's window */
-  approve(orderId: string, opts?: { declines?: boolean }): void
+  /**
+   * the buyer approves the order in PayPal's window; `declines`: their funding is refused at capture
+   * (INSTRUMENT_DECLINED); `payerAction`: PayPal wants them back before it captures (PAYER_ACTION_REQUIRED)
+   */
+  approve(orderId: string, opts?: { declines?: boolean; payerAction?: boolean }): void
   /** the wallets vaulted, by vault id */
   vaults: Map<string, FakeVault>
   /** charges on the vaulted wallet are refused (422) or their capture declined */
-  declineVault(vaultId: string, how?: 'refused' | 'capture_declined'): void
+  declineVault(vaultId: string, how?: 'refused' | 'capture_declined' | 'payer_action'): void
   /** orders on a vault_id answer APPROVED (the portal captures them) instead of COMPLETED */
   vaultOrdersNeedCapture: boolean
   /** PayPal holds every new capture: status PENDING with this reason, until `settleCapture` */
@@ -554,7 +858,11 @@ export async function startFakePaypal(): Promise<FakePaypal> {
   const wantsVault = (o: FakeOrder) =>
     (o.body.payment_source as { paypal?: { attributes?: { vault?: { store_in_vault?: string } } } } | undefined)?.paypal?.attributes?.vault?.store_in_vault ===
     'ON_SUCCESS'
-  const unprocessable = (issue: string) => ({ name: 'UNPROCESSABLE_ENTITY', message: 'The requested action could not be performed.', details: [{ issue }] })
+  const unprocessable = (issue: string, description?: string) => ({
+    name: 'UNPROCESSABLE_ENTITY',
+    message: 'The requested action could not be performed, semantically incorrect, or failed business validation.',
+    details: [{ issue, ...(description ? { description } : {}) }],
+  })
   const view = (o: FakeOrder) => ({
     id: o.id,
     status: o.capture ? 'COMPLETED' : o.approved ? 'APPROVED' : 'PAYER_ACTION_REQUIRED',
@@ -606,11 +914,17 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       const unit = (body.purchase_units as { amount: { value: string } }[])[0]!
       const vaultId = (body.payment_source as { paypal?: { vault_id?: string } } | undefined)?.paypal?.vault_id
       const id = `${5 + orders.size}FAKE${Math.random().toString(36).slice(2, 12).toUpperCase()}`
-      const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, capture: null, vault: null }
+      const order: FakeOrder = { id, body, amount: unit.amount.value, approved: false, declines: false, payerAction: false, capture: null, vault: null }
       if (vaultId) {
         const vault = vaults.get(vaultId)
         if (!vault) return { status: 422, body: unprocessable('INVALID_RESOURCE_ID') }
         if (vault.declines === 'refused') return { status: 422, body: unprocessable('INSTRUMENT_DECLINED') }
+        if (vault.declines === 'payer_action') {
+          // PayPal wants the payer for this wallet: the order waits for them, nothing captured
+          Object.assign(order, { vault })
+          orders.set(id, order)
+          return { status: 201, body: view(order) }
+        }
         // no buyer to ask: approved at once, and (unless told otherwise) captured in the same call
         Object.assign(order, { vault, approved: true, declines: vault.declines === 'capture_declined' })
         if (!self().vaultOrdersNeedCapture) order.capture = newCapture(order, order.declines ? 'DECLINED' : 'COMPLETED')
@@ -642,6 +956,14 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       if (order.capture) return { status: 422, body: unprocessable('ORDER_ALREADY_CAPTURED') }
       if (!order.approved) return { status: 422, body: unprocessable('ORDER_NOT_APPROVED') }
       if (order.declines) return { status: 422, body: unprocessable('INSTRUMENT_DECLINED') }
+      if (order.payerAction) {
+        // "Transaction cannot complete successfully, instruct the buyer to return to PayPal": the order waits for the payer again
+        order.approved = false
+        return {
+          status: 422,
+          body: unprocessable('PAYER_ACTION_REQUIRED', 'Transaction cannot complete successfully, instruct the buyer to return to PayPal.'),
+        }
+      }
       order.capture = newCapture(order)
       if (wantsVault(order) && !order.vault && !self().vaultFailsAtCapture) {
         const vault: FakeVault = {
@@ -760,18 +1082,19 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       capture.status = status
       delete capture.status_details
     },
-    declineVault(vaultId: string, how: 'refused' | 'capture_declined' = 'refused') {
+    declineVault(vaultId: string, how: 'refused' | 'capture_declined' | 'payer_action' = 'refused') {
       const vault = vaults.get(vaultId)
       if (!vault) throw new Error(`no fake vault ${vaultId}`)
       vault.declines = how
     },
     tokensIssued: () => state.tokensIssued,
     revokeTokens: () => tokens.clear(),
-    approve(orderId: string, opts: { declines?: boolean } = {}) {
+    approve(orderId: string, opts: { declines?: boolean; payerAction?: boolean } = {}) {
       const order = orders.get(orderId)
       if (!order) throw new Error(`no fake order ${orderId}`)
       order.approved = true
       order.declines = opts.declines ?? false
+      order.payerAction = opts.payerAction ?? false
     },
   })
 }

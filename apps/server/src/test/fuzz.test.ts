@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { COOKIES, REQUEST_FILE_HEADER, encodeBase64 } from '@portal/domain'
+import { COOKIES, ERRORS, PLATFORM_ARCHITECTURES, REQUEST_FILE_HEADER, contracts, encodeBase64, type Contract, type ErrorName } from '@portal/domain'
 import { runCommand } from '../cli/commands.ts'
 import { Agent, STRONG_PASSWORD, signedInClient, useTestApp } from './harness.ts'
+import { candidatesNear, probesOf, validates, type Schema } from './document-schema.ts'
 
 /**
  * Hostile input against every route of the OpenAPI document: each string field with NUL, lone
@@ -15,18 +16,6 @@ import { Agent, STRONG_PASSWORD, signedInClient, useTestApp } from './harness.ts
 
 const t = useTestApp()
 
-interface Schema {
-  type?: string | string[]
-  properties?: Record<string, Schema>
-  required?: string[]
-  items?: Schema
-  enum?: unknown[]
-  additionalProperties?: Schema | boolean
-  anyOf?: Schema[]
-  oneOf?: Schema[]
-  minimum?: number
-  minItems?: number
-}
 interface Operation {
   parameters?: { name: string; in: 'path' | 'query'; schema?: Schema }[]
   requestBody?: { content?: Record<string, { schema: Schema }> }
@@ -105,7 +94,7 @@ const QUERY_CASES: [string, string][] = [
 ]
 
 /** A plausible value for a field, by its name and schema, so that one hostile field gets far. */
-function base(s: Schema, name: string, ids: Ids): unknown {
+function base(s: Schema, name: string, ids: Ids, every = false): unknown {
   const alt = s.anyOf ?? s.oneOf
   if (alt) return base(alt.find((a) => a.type !== 'null') ?? alt[0]!, name, ids)
   if (s.enum) return s.enum[0]
@@ -113,7 +102,8 @@ function base(s: Schema, name: string, ids: Ids): unknown {
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {}
-      for (const k of s.required ?? []) out[k] = base(s.properties![k]!, k, ids)
+      // `every`: the optional fields too (a body that needs one of two, or one of three)
+      for (const k of every ? Object.keys(s.properties ?? {}) : (s.required ?? [])) out[k] = base(s.properties![k]!, k, ids)
       return out
     }
     case 'array':
@@ -126,7 +116,7 @@ function base(s: Schema, name: string, ids: Ids): unknown {
     case 'boolean':
       return false
     case 'string':
-      return stringFor(name, ids)
+      return plausible(s, name, ids)
     default:
       return null
   }
@@ -141,8 +131,19 @@ function stringFor(name: string, ids: Ids): string {
   if (name === 'confirmation_token') return 'A'.repeat(32)
   if (name === 'product') return 'nuitrack_trial'
   if (name === 'max_version') return '1.0'
+  if (name === 'allowed_platforms') return PLATFORM_ARCHITECTURES[0]!
   if (name === 'success_url' || name === 'cancel_url') return '/app/nuitrack/'
   return 'Fuzz value'
+}
+
+/** stringFor's value when the field's schema takes it, else a common one it takes */
+function plausible(s: Schema, name: string, ids: Ids): string {
+  const first = stringFor(name, ids)
+  return (
+    [first, 'Fuzz value', 'Fuzzvalue1', 'fuzz', 'FUZZ10', 'sales', '+1 555 0100', 'A message long enough for its minimum', 'https://hooks.example/portal'].find(
+      (v) => validates(s, v),
+    ) ?? first
+  )
 }
 
 function leaves(s: Schema, path: Path): Leaf[] {
@@ -366,18 +367,18 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
     [anon, '/api/client/send-confirmation-url/', { client_email: `${customer.email}\udc00` }, '6a38afc1', 'client_email'],
     [anon, '/api/nuitrack-analytics/fill-info/', { username: customer.email, password: STRONG_PASSWORD, name: 'Ada\u0000' }, '6a38afc1', 'name'],
     [customer.agent, '/api/client/', { name: 'Ada\u0000' }, '6a38afc1', 'name'],
-    [customer.agent, '/api/client/', { company: { address: 'Main St\ud800' } }, '6a38afc1', 'address'],
+    [customer.agent, '/api/client/', { company: { address: 'Main St\ud800' } }, '6a38afc1', 'company.address'],
     [customer.agent, '/api/client/', { email: `moved${'\u0000'}@example.com` }, 'e4a5b8f4', 'email'],
     [customer.agent, `/api/license/${license.id}/`, { title: 'T\u0000' }, 'd097efb8', 'title'],
     [customer.agent, `/api/group/${group.id}/split/`, { title: 'Key\ud800', limit: 2 }, 'd097efb8', 'title'],
-    [customer.agent, `/api/group/${group.id}/split/`, { title: 'Key', limit: 2 ** 31 }, '6a38afc1', 'limit'],
-    [customer.agent, `/api/group/${group.id}/resize/`, { limit: 2 ** 53 + 1 }, '6a38afc1', 'limit'],
+    [customer.agent, `/api/group/${group.id}/split/`, { title: 'Key', limit: 2 ** 31 }, '3073f8c2', 'limit'],
+    [customer.agent, `/api/group/${group.id}/resize/`, { limit: 2 ** 53 + 1 }, '3073f8c2', 'limit'],
     [customer.agent, `/api/license/${license.id}/activate/offline/`, { data: 'AAAA\u0000' }, '6a38afc1', 'data'],
     // a NUL inside the request file the base64 carries
     [customer.agent, `/api/license/${license.id}/activate/offline/`, { data: encodeBase64(`${REQUEST_FILE_HEADER}\nserial=SN\u0000X\n`) }, '71e4fc02', 'data'],
     [customer.agent, `/api/license/${license.id}/activate/offline/`, { hardware_key_serial: 'USB\u0000' }, '6a38afc1', 'hardware_key_serial'],
     [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', name: 'Kiosk\u0000' }, '6a38afc1', 'name'],
-    [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', properties: { serial: '\ud800' } }, '6a38afc1', 'serial'],
+    [customer.agent, '/api/sdk/activate/', { key: license.token, fingerprint: 'fp', properties: { serial: '\ud800' } }, '6a38afc1', 'properties.serial'],
     [anon, '/api/sdk/validate/', { key: '\u0000', fingerprint: 'x' }, '6a38afc1', 'key'],
     [anon, '/api/sdk/deactivate/', { key: license.token, fingerprint: 'x\u0000' }, '6a38afc1', 'fingerprint'],
     [
@@ -385,18 +386,30 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
       '/api/resource/custom/create/',
       { ...staffBody, config: { ...staffBody.config, license_expire_delta: 2 ** 31 } },
       '6a38afc1',
-      'license_expire_delta',
+      'config.license_expire_delta',
     ],
     [
       staff.agent,
       '/api/resource/custom/create/',
       { ...staffBody, config: { ...staffBody.config, license_content: { 'age\u0000': 1 } } },
       '6a38afc1',
-      'license_content',
+      'config.license_content',
     ],
-    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, license_content: { age: 2 ** 31 } } }, '6a38afc1', 'age'],
-    [staff.agent, '/api/resource/custom/create/', { ...staffBody, config: { ...staffBody.config, xml_config: '<a>\u0000</a>' } }, '6a38afc1', 'xml_config'],
-    [staff.agent, '/api/resource/custom/create/', { ...staffBody, custom_tags_extra: { tag: '\ud800' } }, '6a38afc1', 'tag'],
+    [
+      staff.agent,
+      '/api/resource/custom/create/',
+      { ...staffBody, config: { ...staffBody.config, license_content: { age: 2 ** 31 } } },
+      '6a38afc1',
+      'config.license_content.age',
+    ],
+    [
+      staff.agent,
+      '/api/resource/custom/create/',
+      { ...staffBody, config: { ...staffBody.config, xml_config: '<a>\u0000</a>' } },
+      '6a38afc1',
+      'config.xml_config',
+    ],
+    [staff.agent, '/api/resource/custom/create/', { ...staffBody, custom_tags_extra: { tag: '\ud800' } }, '6a38afc1', 'custom_tags_extra.tag'],
   ]
   for (const [agent, url, body, code, field] of cases) {
     const res = await agent.post(url, body)
@@ -416,4 +429,286 @@ it('NUL, lone surrogates and out-of-range integers answer a coded 400 on their f
   // nothing of it reached the database
   expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM licenses WHERE client_id = $1`, [customer.client.id]))[0]!.n).toBe(1)
   expect((await customer.agent.get('/api/client/')).json().client_info.name).toBe('')
+})
+
+it('every route answers a plausible request with a status its document declares', { timeout: 240_000 }, async () => {
+  const customer = await signedInClient(t)
+  expect((await runCommand(t.db, ['licenses:grant', customer.email, 'nuitrack_subscribe', '5', '--os-type', '1'])).code).toBe(0)
+  const group = (await customer.agent.get('/api/group/')).json().groups[0]
+  const license = (await customer.agent.post(`/api/group/${group.id}/new-license/`, {})).json()
+  const device = (await customer.agent.post('/api/sdk/activate/', { key: license.token, fingerprint: 'walk-device' })).json()
+  const staff = await signedInClient(t)
+  await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
+  const ids: Ids = {
+    email: customer.email,
+    clientId: customer.client.id,
+    licenseId: license.id,
+    groupId: group.id,
+    deviceId: device.device?.id ?? 1,
+    licenseKey: license.token,
+  }
+  const doc = (await t.app.inject('/api/openapi.json')).json() as {
+    paths: Record<string, Record<string, Operation & { responses: Record<string, unknown> }>>
+  }
+  const access = new Map(t.app.routeAccess.map((r) => [`${r.method} ${r.url}`, r.auth]))
+  const undeclared: string[] = []
+  let n = 0
+  for (const [openapiPath, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const M = method.toUpperCase()
+      const who = access.get(`${M} ${openapiPath.replace(/\{(\w+)\}/g, ':$1')}`) === 'staff' ? staff : customer
+      const url = openapiPath.replace(/\{(\w+)\}/g, (_, name: string) => {
+        if (name === 'deviceId') return String(ids.deviceId)
+        if (name === 'token') return 'A'.repeat(32)
+        if (openapiPath.startsWith('/api/group/')) return String(ids.groupId)
+        if (openapiPath.startsWith('/api/client/')) return String(ids.clientId)
+        return String(ids.licenseId)
+      })
+      const query = (op.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => `${p.name}=${encodeURIComponent(String(base(p.schema ?? {}, p.name, ids)))}`)
+        .join('&')
+      const schema = op.requestBody?.content?.['application/json']?.schema
+      n++
+      const headers: Record<string, string> = { cookie: [...who.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+      if (M !== 'GET') headers['x-csrftoken'] = who.agent.cookies.get(COOKIES.csrf) ?? ''
+      if (M !== 'GET') headers['content-type'] = 'application/json'
+      const res = await t.app.inject({
+        method: M as 'POST',
+        url: `${url}${query ? `?${query}` : ''}`,
+        headers,
+        payload: M === 'GET' ? undefined : JSON.stringify(schema ? base(schema, '', ids) : {}),
+        remoteAddress: `10.99.${(n >> 8) & 255}.${n & 255}`,
+      })
+      if (!(String(res.statusCode) in op.responses)) undeclared.push(`${M} ${openapiPath} -> ${res.statusCode} ${res.body.slice(0, 200)}`)
+      // a request may have ended the session (logout, a password change): sign in again
+      if ((await who.agent.get('/api/client/')).statusCode === 401) {
+        const again = new Agent(t.app, '10.250.1.1')
+        expect((await again.post('/api/client/signin/', { username: who.email, password: who.password })).statusCode).toBe(200)
+        who.agent = again
+      }
+    }
+  }
+  expect(n).toBeGreaterThanOrEqual(40)
+  expect(undeclared).toEqual([])
+})
+
+/** A field of a request, with the schema the document gives it. */
+interface Field {
+  in: 'body' | 'query' | 'path'
+  path: Path
+  schema: Schema
+}
+
+/** The body's fields at every depth (an array is a field, and so is its first item's each field). */
+function bodyFields(s: Schema, path: Path): Field[] {
+  if (s.anyOf ?? s.oneOf) return path.length ? [{ in: 'body', path, schema: s }] : []
+  const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type
+  if (type === 'object' || s.properties) return Object.entries(s.properties ?? {}).flatMap(([k, v]) => bodyFields(v, [...path, k]))
+  if (type === 'array') return [{ in: 'body', path, schema: s }, ...bodyFields(s.items ?? {}, [...path, 0])]
+  return [{ in: 'body', path, schema: s }]
+}
+
+function valueAt(body: unknown, path: Path): unknown {
+  return path.reduce<unknown>((node, seg) => (node === null || typeof node !== 'object' ? undefined : (node as Record<string | number, unknown>)[seg]), body)
+}
+
+/** a path segment as a URL carries it (a lone surrogate has no UTF-8: its bytes, encoded) */
+const pathSegment = (v: unknown) => {
+  try {
+    return encodeURIComponent(String(v))
+  } catch {
+    return '%ED%A0%80'
+  }
+}
+
+async function customerStaffAndIds() {
+  const customer = await signedInClient(t)
+  expect((await runCommand(t.db, ['licenses:grant', customer.email, 'nuitrack_subscribe', '5', '--os-type', '1'])).code).toBe(0)
+  const group = (await customer.agent.get('/api/group/')).json().groups[0]
+  const license = (await customer.agent.post(`/api/group/${group.id}/new-license/`, {})).json()
+  const device = (await customer.agent.post('/api/sdk/activate/', { key: license.token, fingerprint: 'probe-device' })).json()
+  const staff = await signedInClient(t)
+  await t.db.query('UPDATE clients SET is_staff = true WHERE id = $1', [staff.client.id])
+  const ids: Ids = {
+    email: customer.email,
+    clientId: customer.client.id,
+    licenseId: license.id,
+    groupId: group.id,
+    deviceId: device.device?.id ?? 1,
+    licenseKey: license.token,
+  }
+  return { customer, staff, ids }
+}
+
+it(
+  'every constraint the document states is kept: a value just outside it is refused on its field, one just inside is not, and every answer is declared',
+  { timeout: 240_000 },
+  async () => {
+    const { customer, staff, ids } = await customerStaffAndIds()
+    const doc = (await t.app.inject('/api/openapi.json')).json() as {
+      paths: Record<string, Record<string, Operation & { responses: Record<string, unknown> }>>
+    }
+    const routes = new Map(t.app.routeAccess.map((r) => [`${r.method} ${r.url}`, r]))
+    const validationCode = ERRORS.validation_failed.code
+    const undeclared: string[] = []
+    const notRefused: string[] = []
+    const refusedInside: string[] = []
+    const unprobed: string[] = []
+    const constraints = new Set<string>()
+    let n = 0
+    for (const [openapiPath, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const M = method.toUpperCase()
+        const route = routes.get(`${M} ${openapiPath.replace(/\{(\w+)\}/g, ':$1')}`)
+        const who = route?.auth === 'staff' ? staff : customer
+        const pathValue = (name: string) => {
+          if (name === 'deviceId') return String(ids.deviceId)
+          if (name === 'token') return 'A'.repeat(32)
+          if (openapiPath.startsWith('/api/group/')) return String(ids.groupId)
+          if (openapiPath.startsWith('/api/client/')) return String(ids.clientId)
+          return String(ids.licenseId)
+        }
+        const params = op.parameters ?? []
+        const bodySchema = op.requestBody?.content?.['application/json']?.schema
+        const body = bodySchema ? base(bodySchema, '', ids) : undefined
+        const query = Object.fromEntries(
+          params.filter((p) => p.in === 'query' && 'required' in p && p.required).map((p) => [p.name, base(p.schema ?? {}, p.name, ids)]),
+        )
+        const fields: Field[] = [
+          ...params.map((p) => ({ in: p.in, path: [p.name], schema: p.schema ?? {} }) as Field),
+          ...(bodySchema ? bodyFields(bodySchema, []) : []),
+        ]
+        const send = async (field: Field, value: unknown) => {
+          const name = String(field.path[0])
+          const url = openapiPath.replace(/\{(\w+)\}/g, (_, p: string) =>
+            field.in === 'path' && p === name ? pathSegment(value) : encodeURIComponent(pathValue(p)),
+          )
+          const q = { ...query, ...(field.in === 'query' ? { [name]: value } : {}) }
+          const qs = Object.entries(q)
+            .map(([k, v]) => `${k}=${pathSegment(v)}`)
+            .join('&')
+          const payload = field.in === 'body' ? withValue(body, field.path, value) : body
+          n++
+          const headers: Record<string, string> = { cookie: [...who.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+          if (M !== 'GET') headers['x-csrftoken'] = who.agent.cookies.get(COOKIES.csrf) ?? ''
+          if (M !== 'GET') headers['content-type'] = 'application/json'
+          return t.app.inject({
+            method: M as 'POST',
+            url: `${url}${qs ? `?${qs}` : ''}`,
+            headers,
+            payload: M === 'GET' ? undefined : JSON.stringify(payload ?? {}),
+            remoteAddress: `10.77.${(n >> 8) & 255}.${n & 255}`,
+          })
+        }
+        for (const field of fields) {
+          const near =
+            field.in === 'path'
+              ? pathValue(String(field.path[0]))
+              : (valueAt(field.in === 'body' ? body : query, field.path) ?? base(field.schema, String(field.path.at(-1)), ids))
+          const found = probesOf(field.schema, near)
+          const where = `${M} ${openapiPath} ${field.in} ${field.path.join('.')}`
+          unprobed.push(...found.unprobed.map((u) => `${where}: ${u}`))
+          for (const probe of found.probes) {
+            constraints.add(`${where} ${probe.constraint}`)
+            const res = await send(field, probe.value)
+            const what = `${where} ${probe.constraint} ${JSON.stringify(probe.value).slice(0, 80)} -> ${res.statusCode} ${res.body.slice(0, 160)}`
+            if (!(String(res.statusCode) in op.responses)) undeclared.push(what)
+            const answer = res.headers['content-type']?.toString().includes('json') ? (res.json() as { error_code?: string; field?: string }) : {}
+            const own = String(field.path.filter((seg) => typeof seg === 'string').at(-1))
+            const declared = route?.fieldErrors && Object.hasOwn(route.fieldErrors, own) ? (route.fieldErrors[own] as ErrorName) : undefined
+            const fieldCodes: string[] = [validationCode, ...(declared ? [ERRORS[declared].code] : [])]
+            const onField = field.in === 'path' ? res.statusCode === 400 : answer.field === field.path.join('.')
+            const refusedForIt = res.statusCode === 400 && onField && fieldCodes.includes(answer.error_code ?? '')
+            if (probe.inside && refusedForIt) refusedInside.push(what)
+            if (!probe.inside && !(res.statusCode >= 400 && res.statusCode < 500 && typeof answer.error_code === 'string' && onField)) notRefused.push(what)
+            // a probe may have changed the password or ended the session: the customer signs in again
+            if (M === 'POST' && openapiPath === '/api/client/change-password/' && res.statusCode === 200)
+              who.password = String(valueAt(withValue(body, field.path, probe.value), ['new_password']))
+          }
+        }
+        if ((await who.agent.get('/api/client/')).statusCode === 401) {
+          const again = new Agent(t.app, '10.250.2.1')
+          const res = await again.post('/api/client/signin/', { username: who.email, password: who.password })
+          expect(res.statusCode, `re-sign-in after ${M} ${openapiPath}: ${res.body}`).toBe(200)
+          who.agent = again
+        }
+      }
+    }
+    console.log(`document constraints: ${constraints.size} probed with ${n} requests`)
+    expect({ undeclared, notRefused, refusedInside, unprobed }).toEqual({ undeclared: [], notRefused: [], refusedInside: [], unprobed: [] })
+    // the walk reaches the constraints this work put in the document
+    for (const expected of [
+      'GET /api/license/ query limit maximum 200',
+      'POST /api/client/signup/ body password minLength 8',
+      'POST /api/client/signup/ body username maxLength 150',
+      'POST /api/license/{id}/ body title maxLength 256',
+      'POST /api/client/ body phone maxLength 30',
+      'POST /api/group/{id}/split/ body limit minimum 2',
+      'POST /api/group/{id}/resize/ body limit minimum 1',
+    ])
+      expect(constraints, expected).toContain(expected)
+    expect([...constraints].filter((c) => c.startsWith('POST /api/resource/buy/ body success_url pattern')).length).toBe(2)
+  },
+)
+
+/**
+ * Rules between fields, which JSON Schema cannot state beside one field: the document says them in
+ * words. A refusal by one of these is not a rule of the field the walk changed.
+ */
+const BETWEEN_FIELDS = new Set(['validity_required_error', 'lock_options_error', 'fill_info_empty_error', 'list_group_with_page_error', 'product_filter_error'])
+
+it("the document states every rule the server's schemas keep: what a schema refuses, the document refuses", async () => {
+  const ids: Ids = { email: 'someone@example.com', clientId: 1, licenseId: 1, groupId: 1, deviceId: 1, licenseKey: 'A'.repeat(32) }
+  const doc = (await t.app.inject('/api/openapi.json')).json() as { paths: Record<string, Record<string, Operation>> }
+  const missing: string[] = []
+  const basesRefused: string[] = []
+  let checked = 0
+  for (const [name, c] of Object.entries(contracts as Record<string, Contract>)) {
+    if (c.hide) continue
+    const op = doc.paths[`/api${c.path.replace(/:(\w+)/g, '{$1}')}`]![c.method.toLowerCase()]!
+    const params = op.parameters ?? []
+    const bodySchema = op.requestBody?.content?.['application/json']?.schema
+    const parts: [Contract['body'], Schema | undefined, Field[], Record<string, unknown>][] = [
+      [c.body, bodySchema, bodySchema ? bodyFields(bodySchema, []) : [], (bodySchema ? base(bodySchema, '', ids) : {}) as Record<string, unknown>],
+      [c.query, undefined, params.filter((p) => p.in === 'query').map((p) => ({ in: 'query', path: [p.name], schema: p.schema ?? {} })), {}],
+      [c.params, undefined, params.filter((p) => p.in === 'path').map((p) => ({ in: 'path', path: [p.name], schema: p.schema ?? {} })), {}],
+    ]
+    for (const [zod, whole, fields, start] of parts) {
+      if (!zod) continue
+      // a query or path parameter is text on the wire: the server's schema reads the text, the document the value
+      const wire = (f: Field, v: unknown) => (f.in === 'body' ? v : String(v))
+      // the path's parameters and the required query ones; an optional one is tried alone
+      const needed = (f: Field) => f.in === 'path' || params.some((p) => p.name === f.path[0] && 'required' in p && p.required)
+      const baseline = Object.fromEntries(
+        fields
+          .filter((f) => f.in !== 'body' && needed(f))
+          .map((f) => [f.path[0], wire(f, f.in === 'path' ? (f.schema.enum?.[0] ?? '1') : base(f.schema, String(f.path[0]), ids))]),
+      )
+      let first = { ...start, ...(fields[0]?.in === 'body' ? {} : baseline) }
+      if (!zod.safeParse(first).success && whole) first = base(whole, '', ids, true) as Record<string, unknown>
+      if (!zod.safeParse(first).success) {
+        basesRefused.push(`${name}: ${JSON.stringify(first).slice(0, 120)}`)
+        continue
+      }
+      for (const f of fields) {
+        const near = valueAt(first, f.path) ?? base(f.schema, String(f.path.at(-1)), ids)
+        for (const v of candidatesNear(f.schema, near)) {
+          if (f.in !== 'body' && typeof v === 'object' && v !== null) continue
+          const request = f.in === 'body' ? withValue(first, f.path, v) : { ...first, [f.path[0]!]: wire(f, v) }
+          const parsed = zod.safeParse(request)
+          checked++
+          if (parsed.success) continue
+          const own = parsed.error.issues.filter((i) => !(i.code === 'custom' && BETWEEN_FIELDS.has(i.message)))
+          if (!own.length) continue
+          const allowed = f.in === 'body' ? validates(whole!, request) : validates(f.schema, v)
+          if (allowed)
+            missing.push(`${name} ${f.in} ${f.path.join('.')} ${JSON.stringify(v).slice(0, 60)}: the server refuses (${own[0]!.message}), the document allows`)
+        }
+      }
+    }
+  }
+  expect(basesRefused).toEqual([])
+  expect(missing).toEqual([])
+  expect(checked).toBeGreaterThan(5000)
 })

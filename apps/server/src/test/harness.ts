@@ -12,11 +12,23 @@ import { loadConfig, type Config } from '../platform/config.ts'
 import { hashPassword, randomToken } from '../platform/crypto.ts'
 import { insertClient } from '../modules/account/queries.ts'
 import { TEMPLATE_DB, withDatabase } from './global-setup.ts'
+import { TEST_MASTER_KEY } from './master-key.ts'
 
 export const DB_KIND = (process.env.DB_KIND ?? 'pglite') as 'pglite' | 'postgres'
 
-/** Tables the catalogue seeds; everything else is emptied between tests. */
-const KEPT_TABLES = new Set(['schema_migrations', 'prices', 'changelog', 'face_sdk_versions', 'test_seed_prices'])
+/**
+ * Tables the catalogue seeds, and the shared secrets and signing keys the worker's first app makes
+ * (each app holds them in memory); everything else is emptied between tests.
+ */
+export const KEPT_TABLES = new Set([
+  'schema_migrations',
+  'prices',
+  'changelog',
+  'face_sdk_versions',
+  'test_seed_prices',
+  'portal_secrets',
+  'license_signing_keys',
+])
 
 let shared: Promise<Db> | null = null
 let sharedUrl: string | null = null
@@ -43,17 +55,66 @@ export function workerDb(): Promise<Db> {
   return shared
 }
 
+interface ResetPlan {
+  /** one statement list: every data table emptied (foreign keys and triggers off meanwhile), the seeds restored */
+  sql: string
+}
+const resetPlans = new WeakMap<Db, Promise<ResetPlan>>()
+
+/**
+ * What emptying this database takes, read once per database: its data tables and the sequences they
+ * own. DELETE on a few small tables costs a fraction of TRUNCATE's new files per table, which on
+ * PostgreSQL was most of a server test's time.
+ */
+function resetPlan(db: Db): Promise<ResetPlan> {
+  let plan = resetPlans.get(db)
+  if (!plan) {
+    plan = (async () => {
+      // a copy of the seeded price list: a test may change prices, and each test starts from the seed
+      await db.exec(`CREATE TABLE IF NOT EXISTS test_seed_prices AS TABLE prices`)
+      const tables = (await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`))
+        .map((t) => t.tablename)
+        .filter((t) => !KEPT_TABLES.has(t))
+      const sequences = await db.query<{ name: string }>(
+        `SELECT s.relname AS name FROM pg_class s
+           JOIN pg_depend d ON d.objid = s.oid AND d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass
+           JOIN pg_class t ON t.oid = d.refobjid
+          WHERE s.relkind = 'S' AND t.relname = ANY($1::text[])`,
+        [tables],
+      )
+      const restart = sequences.map((s) => `setval('public.${s.name}', 1, false)`)
+      return {
+        sql: [
+          // for this one statement list (one implicit transaction, so a failure leaves the connection
+          // as it was): no foreign-key checks or triggers (the append-only activity trigger refuses a
+          // DELETE), so the order of the tables does not matter
+          'SET LOCAL session_replication_role = replica',
+          ...tables.map((t) => `DELETE FROM ${t}`),
+          // the migration's one counter row, and the seeded prices
+          'INSERT INTO invoice_counter (id, last) VALUES (true, 0)',
+          'DELETE FROM prices',
+          'INSERT INTO prices SELECT * FROM test_seed_prices',
+          ...(restart.length ? [`SELECT ${restart.join(', ')}`] : []),
+        ].join(';\n'),
+      }
+    })()
+    resetPlans.set(db, plan)
+  }
+  return plan
+}
+
+/**
+ * Empties the shared secrets and signing keys the worker's apps keep (KEPT_TABLES), as on a new
+ * database: for the tests of what the first start makes or imports. Apps built afterwards make
+ * their own again.
+ */
+export async function forgetSharedSecrets(db: Db) {
+  await db.exec('TRUNCATE portal_secrets, license_signing_keys')
+}
+
+/** Empties every data table (ids start again at 1) and restores the seeded prices. */
 export async function resetDb(db: Db) {
-  const tables = (await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`))
-    .map((t) => t.tablename)
-    .filter((t) => !KEPT_TABLES.has(t))
-  if (tables.length) await db.exec(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
-  // the migration's one counter row, which the truncation took away
-  await db.exec('INSERT INTO invoice_counter (id, last) VALUES (true, 0) ON CONFLICT DO NOTHING')
-  // prices are kept (seeded once) but a test may change them: each test starts from the seeded list,
-  // whichever test file ran before it on this worker (the first reset keeps a copy of the seed)
-  await db.exec(`CREATE TABLE IF NOT EXISTS test_seed_prices AS TABLE prices`)
-  await db.exec(`DELETE FROM prices; INSERT INTO prices SELECT * FROM test_seed_prices`)
+  await db.exec((await resetPlan(db)).sql)
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -62,7 +123,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-test-')),
     SESSION_SECRET: 'test-secret-test-secret-test-secret-42',
+    PORTAL_MASTER_KEY: TEST_MASTER_KEY,
     PUBLIC_URL: 'http://portal.test',
+    // the suite creates and signs in thousands of accounts; crypto.test.ts checks the standard cost.
+    // A production start refuses the test cost, so an app built as production hashes at its own.
+    PASSWORD_HASH_COST: overrides.NODE_ENV === 'production' ? 'standard' : 'test',
     ...overrides,
   })
 }
@@ -100,10 +165,13 @@ export function useTestApp(env: Record<string, string> = {}): TestContext {
 /** A browser-like client: keeps cookies and echoes the CSRF cookie on POST. */
 export class Agent {
   cookies = new Map<string, string>()
-  constructor(
-    private app: FastifyInstance,
-    private ip = '127.0.0.1',
-  ) {}
+  private readonly app: FastifyInstance
+  private readonly ip: string
+
+  constructor(app: FastifyInstance, ip = '127.0.0.1') {
+    this.app = app
+    this.ip = ip
+  }
 
   private remember(res: LightMyRequestResponse) {
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
@@ -149,7 +217,7 @@ export async function signedInClient(
 ) {
   const client = await insertClient(t.db, {
     email,
-    password_hash: await hashPassword(password),
+    password_hash: await hashPassword(password, 'test'),
     is_corporate: false,
     segment: null,
     token: randomToken(16),

@@ -1,12 +1,17 @@
-import { COOKIES, CSRF_HEADER, TRANSACTION_STATUS, TRANSACTION_TYPE } from '@portal/domain'
+import { COOKIES, CSRF_HEADER, TRANSACTION_STATUS, TRANSACTION_TYPE, type ExternalPaymentSource } from '@portal/domain'
+import type { AppContext } from '../context.ts'
 import type { Db } from '../db/db.ts'
 import { applyLedgerEntry, balanceAndLedgerSum } from '../modules/billing/queries.ts'
-import { insertTransaction, nextInvoiceNumber } from '../modules/transactions/queries.ts'
+import { insertTransaction, nextInvoiceNumber, setProviderSession } from '../modules/transactions/queries.ts'
 
 /** A browser over real HTTP: keeps cookies and echoes the CSRF cookie on POST (the harness's Agent, with fetch). */
 export class HttpAgent {
   cookies = new Map<string, string>()
-  constructor(public base: string) {}
+  readonly base: string
+
+  constructor(base: string) {
+    this.base = base
+  }
 
   private remember(res: Response) {
     for (const line of res.headers.getSetCookie()) {
@@ -68,4 +73,50 @@ export async function credit(db: Db, clientId: number, cents: number) {
     })
     await applyLedgerEntry(tx, clientId, row.id, cents)
   })
+}
+
+/**
+ * A pending top-up of the client's with its checkout opened at the provider that serves `source`
+ * (what the add-funds call does, without the HTTP around it): the transaction and the provider's
+ * session, whose id the provider's events and captures name.
+ */
+export async function openTopUpCheckout(
+  ctx: AppContext,
+  db: Db,
+  opts: {
+    clientId: number
+    email: string
+    source: ExternalPaymentSource
+    amountCents: number
+    expiresAt: Date
+    mode?: 'payment' | 'subscription'
+    successUrl?: string
+    cancelUrl?: string
+  },
+) {
+  const tx = await insertTransaction(db, {
+    clientId: opts.clientId,
+    type: 0,
+    status: 1,
+    amountCents: opts.amountCents,
+    kind: 'top_up',
+    description: 'Balance top-up',
+    lines: [{ description: 'Balance top-up', quantity: 1, amount_cents: opts.amountCents }],
+    paymentSource: opts.source,
+    expiresAt: opts.expiresAt,
+    invoiceNumber: null,
+  })
+  const session = await ctx.payments.forSource(opts.source).createCheckout({
+    transactionId: tx.id,
+    source: opts.source,
+    mode: opts.mode ?? 'payment',
+    lines: tx.lines,
+    amountCents: opts.amountCents,
+    customerEmail: opts.email,
+    successUrl: opts.successUrl ?? 'http://portal.test/app/nuitrack/balance-purchase-success/',
+    cancelUrl: opts.cancelUrl ?? 'http://portal.test/app/nuitrack/',
+    expiresAt: tx.expires_at!,
+  })
+  await setProviderSession(db, tx.id, session.provider, session.sessionId)
+  return { tx, session }
 }

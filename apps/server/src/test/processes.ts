@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { afterEach } from 'vitest'
@@ -7,6 +9,16 @@ import { postgresDb, type Db } from '../db/db.ts'
 import { testConfig, workerDatabaseUrl } from './harness.ts'
 
 const CHILD = fileURLToPath(new URL('./child-server.ts', import.meta.url))
+
+/**
+ * The environment of a portal process a test starts (Node runs the TypeScript source itself): with
+ * Node's compile cache, so the second and later starts skip compiling the server's modules again.
+ */
+export const childProcessEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  NODE_COMPILE_CACHE: join(tmpdir(), 'portal-node-compile-cache'),
+  ...env,
+})
 
 export interface Child {
   proc: ChildProcess
@@ -27,10 +39,10 @@ export function useProcesses() {
     for (const close of closers.splice(0)) await close()
   })
 
-  /** A portal in a child process; `runJobs` starts its job loop. */
-  async function startChild(dataDir: string, runJobs = false): Promise<Child> {
-    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, CHILD_DATABASE_URL: workerDatabaseUrl()!, CHILD_DATA_DIR: dataDir, CHILD_RUN_JOBS: runJobs ? '1' : '0' },
+  /** A portal in a child process; `runJobs` starts its job loop; `env` adds to its environment. */
+  async function startChild(dataDir: string, runJobs = false, env: Record<string, string> = {}): Promise<Child> {
+    const proc = spawn(process.execPath, [CHILD], {
+      env: childProcessEnv({ ...env, CHILD_DATABASE_URL: workerDatabaseUrl()!, CHILD_DATA_DIR: dataDir, CHILD_RUN_JOBS: runJobs ? '1' : '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     children.push(proc)

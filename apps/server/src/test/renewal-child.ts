@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline'
 import { buildApp } from '../app.ts'
 import { postgresDb } from '../db/db.ts'
 import { loadConfig } from '../platform/config.ts'
+import { TEST_MASTER_KEY } from './master-key.ts'
 import { runRenewals } from '../modules/subscriptions/renewal.ts'
 
 /**
@@ -15,6 +16,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   DATA_DIR: process.env.CHILD_DATA_DIR!,
   SESSION_SECRET: 'test-secret-test-secret-test-secret-42',
+  PORTAL_MASTER_KEY: TEST_MASTER_KEY,
   PUBLIC_URL: 'http://portal.test',
 })
 const app = await buildApp({ config, db, runJobs: false })

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { GroupView } from '@portal/domain'
-import { groupsQueryOptions, newLicenseFromGroup, renameGroup, resizeGroup, splitGroup } from './groups.ts'
+import type { GroupView, LicenseView } from '@portal/domain'
+import { groupsQueryOptions, newLicenseFromGroup, newLicensesFromGroup, renameGroup, resizeGroup, splitGroup } from './groups.ts'
 import { licensesQueryOptions } from './licenses.ts'
 import { putLicense } from './license-mutations.ts'
 
@@ -10,7 +10,7 @@ export function putGroups(qc: QueryClient, ...views: GroupView[]) {
     if (!old) return old
     const fresh = new Map(views.map((g) => [g.id, g]))
     const kept = old.groups.map((g) => fresh.get(g.id) ?? g)
-    return { groups: [...kept, ...views.filter((g) => !old.groups.some((o) => o.id === g.id))] }
+    return { ...old, groups: [...kept, ...views.filter((g) => !old.groups.some((o) => o.id === g.id))] }
   })
 }
 
@@ -51,5 +51,27 @@ export function useNewLicenseFromGroup() {
       putLicense(qc, view)
       return qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey })
     },
+  })
+}
+
+/**
+ * "Generate all": each group's count in one call (the server makes them all or none), group after
+ * group; the licenses made are answered in order. The groups (and their unactivated count) are read
+ * again however it ends: a later group's refusal leaves the earlier groups' licenses made.
+ */
+export function useGenerateAll() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (plan: readonly { id: number; count: number }[]) => {
+      const made: LicenseView[] = []
+      for (const { id, count } of plan) {
+        const { licenses, group } = await newLicensesFromGroup(id, count)
+        putGroups(qc, group)
+        for (const view of licenses) putLicense(qc, view)
+        made.push(...licenses)
+      }
+      return made
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: groupsQueryOptions().queryKey }),
   })
 }

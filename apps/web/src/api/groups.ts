@@ -12,3 +12,4 @@ export const splitGroup = (id: number, title: string, limit: number) =>
 export const resizeGroup = (id: number, limit: number) =>
   call(contractCalls.groupResize, { params: { id }, body: { limit } }, { handle: ['source_group_limit_reached', 'group_size'] })
 export const newLicenseFromGroup = (id: number, title?: string) => call(contractCalls.groupNewLicense, { params: { id }, body: title ? { title } : {} })
+export const newLicensesFromGroup = (id: number, count: number) => call(contractCalls.groupNewLicenses, { params: { id }, body: { count } })

@@ -3,9 +3,22 @@ import { contractCalls, type LicenseCounts, type LicenseState, type LicenseView,
 import { call } from '../lib/api-client.ts'
 
 /** License calls shared by the dashboard, the info screens and group keys. */
-export const getLicenses = () => call(contractCalls.licenseList, { query: {} })
+export const getLicenses = () => call(contractCalls.licenseList, { query: {} }, { revalidate: true })
 export const licensesQueryOptions = () => queryOptions({ queryKey: ['licenses'], queryFn: getLicenses, staleTime: 10_000 })
 export const useLicenses = () => useQuery(licensesQueryOptions())
+
+/**
+ * One group's licenses, or (`keys`) those made from the client's group keys: the server filters, so
+ * a group page never depends on the whole list fitting in its newest 200. Under the list's key, so
+ * whatever invalidates the list invalidates these too.
+ */
+export const groupLicensesQueryOptions = (group: number | 'keys') =>
+  queryOptions({
+    queryKey: [...licensesQueryOptions().queryKey, 'group', group],
+    queryFn: () => call(contractCalls.licenseList, { query: { group: String(group) } }, { revalidate: true }),
+    staleTime: 10_000,
+  })
+export const useGroupLicenses = (group: number | 'keys', enabled = true) => useQuery({ ...groupLicensesQueryOptions(group), enabled })
 
 /** A page of the list: its rows, how many match the filters, and the counts of the tabs and filters. */
 export interface LicensePage {
@@ -27,7 +40,7 @@ export const FIRST_PAGE = 20
 export const PAGE_STEP = 50
 
 async function getLicensePage(query: Record<string, string | undefined>): Promise<LicensePage> {
-  const answer = await call(contractCalls.licenseList, { query })
+  const answer = await call(contractCalls.licenseList, { query }, { revalidate: true })
   if (!('counts' in answer)) throw new Error('GET /api/license/ answered the whole list to a page request')
   return answer
 }

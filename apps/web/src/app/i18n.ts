@@ -14,6 +14,7 @@ const ui: Record<string, string> = {
   'confirm.sent_to': 'We sent a confirmation link to {{email}}.',
   'email_change.pending': 'We sent a confirmation link to {{email}}; the change takes effect once you confirm it.',
   'email_change.done': 'Your e-mail is now {{email}}.',
+  'email_revert.done': 'Your e-mail is {{email}} again.',
   'account.switched': 'Your account is now {{type}}.',
   'balance.owed': 'Owed {{amount}}: the next top-up pays it',
   'license.suspended_because': 'This license is suspended: {{reason}}. Contact us if you think this is a mistake.',

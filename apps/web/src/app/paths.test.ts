@@ -12,9 +12,9 @@ const table = appRoutes(makeQueryClient())
 function expand(name: string, build: string | ((...args: never[]) => string)): string[] {
   if (typeof build === 'string') return [build]
   const f = build as (...args: unknown[]) => string
-  if (name === 'setPassword' || name === 'registrationConfirm') return [f(5, 'abcdefghijklmnop1234')]
+  if (name === 'setPassword' || name === 'registrationConfirm' || name === 'emailRevert') return [f(5, 'abcdefghijklmnop1234')]
   if (name === 'groupKeyInfo') return [f(7)]
-  if (name === 'licenseInfo' || name === 'preInfo') return PLATFORMS.map((p) => f(p, 7))
+  if (name === 'licenseInfo' || name === 'preInfo' || name === 'renewalPayment') return PLATFORMS.map((p) => f(p, 7))
   if (name === 'subscriptionCheckout') return PLATFORMS.map((p) => f(p, 'pro'))
   if (name === 'upgradeCheckout') return [f('nuitrack', 'upgrade', 'pro', 7), f('nuitrack', 'upgrade-y', 'pro', 7), f('face-machine', 'upgrade', 'trial', 7)]
   return PLATFORMS.map((p) => f(p))

@@ -41,7 +41,7 @@ describe("the route loaders: a signed-in screen's first data, asked for while it
     await vi.waitFor(() => expect(client.isFetching()).toBe(0))
     // the screens find the answers: same keys, data in the cache
     expect(client.getQueryData(licensePagesQueryOptions(unfiltered('nuitrack')).queryKey)?.pages[0]?.total).toBe(2)
-    expect(client.getQueryData(groupsQueryOptions().queryKey)).toEqual({ groups: [] })
+    expect(client.getQueryData(groupsQueryOptions().queryKey)).toEqual({ groups: [], unactivated_licenses: 0 })
     expect(client.getQueryData(licenseTotalQueryOptions().queryKey)).toBeDefined()
     expect(client.getQueryData(profileQueryOptions().queryKey)?.client_info.email).toBeTruthy()
   })

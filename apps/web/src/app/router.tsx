@@ -161,6 +161,14 @@ export function appRoutes(client: QueryClient): RouteObject[] {
         { path: routes.confirm, ...confirm },
         { path: routes.registrationConfirm, ...confirm },
         {
+          path: routes.emailRevert,
+          ...screen(
+            () => import('../features/auth/routes/email-revert.tsx'),
+            (m) => <m.EmailRevertRoute />,
+            'Undo the e-mail change',
+          ),
+        },
+        {
           path: routes.logout,
           ...screen(
             () => import('../features/auth/routes/logout.tsx'),
@@ -172,6 +180,14 @@ export function appRoutes(client: QueryClient): RouteObject[] {
         ...SIGN_IN_PATHS.map((p) => ({ path: `/app/${p}/*`, element: <Navigate to={paths.root} replace /> })),
 
         { path: routes.faceFaceMachine, element: <Navigate to={paths.platform('face-machine')} replace /> },
+        {
+          path: routes.invitation,
+          ...screen(
+            () => import('../features/orgs/routes/invitation.tsx'),
+            (m) => <m.InvitationPage />,
+            'Invitation',
+          ),
+        },
 
         // signed-in pages
         {
@@ -186,6 +202,14 @@ export function appRoutes(client: QueryClient): RouteObject[] {
                     () => import('./routes/AccountScreen.tsx'),
                     (m) => <m.AccountScreen />,
                     'Account',
+                  ),
+                },
+                {
+                  path: routes.members,
+                  ...screen(
+                    () => import('../features/orgs/routes/members.tsx'),
+                    (m) => <m.MembersPage />,
+                    'Members',
                   ),
                 },
                 {
@@ -210,6 +234,15 @@ export function appRoutes(client: QueryClient): RouteObject[] {
                     () => import('../features/transactions/routes/payment-doc.tsx'),
                     (m) => <m.PaymentDocRoute />,
                     'Payment documents',
+                  ),
+                },
+                {
+                  // the charts library (recharts) is this screen's chunk only: no other page loads it
+                  path: routes.fleet,
+                  ...screen(
+                    () => import('../features/fleet/routes/fleet.tsx'),
+                    (m) => <m.FleetRoute />,
+                    'Fleet and spend',
                   ),
                 },
                 {
@@ -259,6 +292,14 @@ export function appRoutes(client: QueryClient): RouteObject[] {
                         () => import('./routes/LicenseInfoRoute.tsx'),
                         (m) => <m.LicenseInfoRoute />,
                         ({ platform, id }) => platformTitle(platform) && `License #${id} · ${platformTitle(platform)}`,
+                      ),
+                    },
+                    {
+                      path: routes.renewalPayment,
+                      ...screen(
+                        () => import('../features/licenses/routes/renewal-payment.tsx'),
+                        (m) => <m.RenewalPaymentPage />,
+                        ({ platform, id }) => platformTitle(platform) && `Renewal payment · License #${id}`,
                       ),
                     },
                     {

@@ -38,7 +38,18 @@ const passwordToggleProps = {
   },
 }
 
+/**
+ * The spec's window widths (section 9): the side menu collapses at 1024 px (md), tables become cards
+ * and two columns become one below 720 px (sm), and the narrowest layouts start below 576 px (xs).
+ * CSS modules cannot read these in a media query: theirs are written in the same em values.
+ */
+const breakpoints = { xs: '36em', sm: '45em', md: '64em', lg: '75em', xl: '88em' }
+
+/** The spec's duration of a layout's movement (section 9), in milliseconds: the side menu sliding in and out. */
+export const TRANSITION_MS = 350
+
 export const theme = createTheme({
+  breakpoints,
   variantColorResolver,
   components: {
     // every dialog's close button says what it does

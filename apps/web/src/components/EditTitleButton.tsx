@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
+import { useCan } from '../lib/use-can.ts'
 import { LICENSE_TITLE_MAX, titleBody } from '@portal/domain'
 import { useSchemaForm } from '../lib/use-schema-form.ts'
 import { FormError } from './FormError.tsx'
@@ -18,6 +19,9 @@ interface EditTitleProps {
 export function EditTitleButton(props: EditTitleProps) {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
+  // a title is the license's or the group's: changed by a role that may change licenses
+  const can = useCan('licenses')
+  if (!can) return null
   return (
     <>
       <Button variant="subtle" size="xs" onClick={() => setOpen(true)} disabled={props.disabled}>

@@ -4,11 +4,15 @@ import { GROUP_SIZE_MAX, checkGroupResize, resizeBody, type GroupView } from '@p
 import { useGroups } from '../api/groups.ts'
 import { useResizeGroup } from '../api/group-mutations.ts'
 import { useSchemaForm } from '../lib/use-schema-form.ts'
+import { useCan } from '../lib/use-can.ts'
 import { FormError } from './FormError.tsx'
 
 /** A group key's available-license count: 1 up to its own limit plus its default group's. */
-export function GroupCount({ group, disabled }: { group: GroupView; disabled?: boolean }) {
+export function GroupCount({ group, disabled: held }: { group: GroupView; disabled?: boolean }) {
   const { t } = useTranslation()
+  // only the licenses' managers resize (the server checks it too)
+  const canResize = useCan('licenses')
+  const disabled = held || !canResize
   const resize = useResizeGroup()
   const source = useGroups().data?.groups.find((g) => g.id === group.source_group_id)
   const { max } = checkGroupResize(group.limit, group, source ?? null)

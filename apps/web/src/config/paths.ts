@@ -13,6 +13,8 @@ export const routes = {
   setPassword: '/app/set-password/:id/:token/',
   confirm: '/app/confirm/',
   registrationConfirm: '/app/registration-confirm/:id/:token/',
+  /** the old address's link that undoes an e-mail change */
+  emailRevert: '/app/email-revert/:id/:token/',
   logout: '/app/logout/',
   analyticsLogin: '/app/login/nuitrack-analytics/',
   analyticsRegistration: '/app/registrate/nuitrack-analytics/',
@@ -22,6 +24,8 @@ export const routes = {
   platform: '/app/:platform/',
   dashboard: '/app/:platform/dashboard/',
   licenseInfo: '/app/:platform/dashboard/:id/info/',
+  /** a renewal whose card asked for authentication, paid on-session (the mail's link) */
+  renewalPayment: '/app/:platform/dashboard/:id/renewal-payment/',
   preInfo: '/app/:platform/dashboard/:id/pre-info/',
   basket: '/app/:platform/basket/',
   licenseSelection: '/app/:platform/basket/license-selection/',
@@ -35,9 +39,15 @@ export const routes = {
   addFunds: '/app/:platform/add-funds/',
   balancePurchaseSuccess: '/app/:platform/balance-purchase-success/',
   account: '/app/account/',
+  /** the current organisation's members and invitations */
+  members: '/app/members/',
+  /** an invitation mail's link */
+  invitation: '/app/invitation/:token/',
   groupKeys: '/app/group-keys/',
   groupKeyInfo: '/app/group-keys/:id/group-key-info/',
   paymentDoc: '/app/payment-doc/',
+  /** the account's fleet and spend: devices, licenses by status and expiry, spend per month */
+  fleet: '/app/fleet/',
   /** after signing in, on to the service redirect (GET /api/service/redirect/ sends signed-out visitors here) */
   serviceRedirect: '/app/service-redirect/',
   staffPerpetual: STAFF_FORM_PATHS.perpetual,
@@ -62,12 +72,15 @@ export function fill(pattern: string, params: Record<string, string | number>): 
 /** Link targets, built from the patterns above. */
 export const paths = {
   root: routes.root,
+  members: routes.members,
+  invitation: (token: string) => fill(routes.invitation, { token }),
   login: routes.login,
   registration: routes.registration,
   forgotPassword: routes.forgotPassword,
   setPassword: (id: string | number, token: string) => fill(routes.setPassword, { id, token }),
   confirm: routes.confirm,
   registrationConfirm: (id: string | number, token: string) => fill(routes.registrationConfirm, { id, token }),
+  emailRevert: (id: string | number, token: string) => fill(routes.emailRevert, { id, token }),
   logout: routes.logout,
   analyticsLogin: routes.analyticsLogin,
   analyticsRegistration: routes.analyticsRegistration,
@@ -76,6 +89,7 @@ export const paths = {
   platform: (platform: Platform) => fill(routes.platform, { platform }),
   dashboard: (platform: Platform) => fill(routes.dashboard, { platform }),
   licenseInfo: (platform: Platform, id: number | string) => fill(routes.licenseInfo, { platform, id }),
+  renewalPayment: (platform: Platform, id: number | string) => fill(routes.renewalPayment, { platform, id }),
   preInfo: (platform: Platform, id: number | string, holded = false) => `${fill(routes.preInfo, { platform, id })}${holded ? '?holded' : ''}`,
   basket: (platform: Platform) => fill(routes.basket, { platform }),
   licenseSelection: (platform: Platform) => fill(routes.licenseSelection, { platform }),
@@ -97,6 +111,7 @@ export const paths = {
   groupKeys: routes.groupKeys,
   groupKeyInfo: (id: number | string) => fill(routes.groupKeyInfo, { id }),
   paymentDoc: routes.paymentDoc,
+  fleet: routes.fleet,
   /** alias of root, for code that calls it home */
   home: routes.root,
   staffPerpetual: routes.staffPerpetual,
@@ -124,6 +139,8 @@ export const supportUrl = (service: string, licenseId?: number | string) =>
 export const external = {
   support: supportUrl,
   analyticsService: supportUrl('nuitrack-analytics'),
+  /** the helpdesk's custom JWT sign-on, which a signed-out visitor resumes after signing in */
+  helpdeskAuthorize: '/api/service/freshdesk/authorize/',
 } as const
 
 /**
@@ -140,6 +157,7 @@ export const EXTERNAL = {
   analyticsDocs: link('nuitrack_analytics_docs'),
   offlineLicenseDocs: link('face_sdk_docs_offline_license'),
   usbTokenDocs: link('face_sdk_docs_locking_to_a_usb_token'),
+  privacyPolicy: link('privacy_policy'),
 } as const
 
 /** Each platform's documentation. */

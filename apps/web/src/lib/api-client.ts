@@ -56,6 +56,11 @@ export interface RequestOptions {
   /** the catalogue error an error answer without a code stands for (a refill's: external_payments_unavailable) */
   codeless?: ErrorName
   signal?: AbortSignal
+  /**
+   * a GET whose answer carries an ETag but `no-store` (the license list): the last answer is kept in
+   * memory and revalidated with If-None-Match, so a 304 spares the body and nothing lands on disk
+   */
+  revalidate?: boolean
 }
 
 const knownCodes = new Set(Object.keys(allMessages()))
@@ -112,6 +117,10 @@ interface ErrorBody {
   field?: unknown
 }
 
+/** the last answer of each revalidated GET by URL (RequestOptions.revalidate); the tag names the client */
+const revalidated = new Map<string, { etag: string; data: unknown }>()
+const REVALIDATED_MAX = 50
+
 async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
   const handled = new Set<string>((opts.handle ?? []).map((name) => ERRORS[name].code))
   // callers may give the path after /api
@@ -124,7 +133,11 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
     if (csrf) headers['X-CSRFToken'] = csrf
     init.body = JSON.stringify(body ?? {})
   }
-  const res = await fetchPatiently(withParams(url, opts.params), init, opts)
+  const target = withParams(url, opts.params)
+  const kept = opts.revalidate ? revalidated.get(target) : undefined
+  if (kept) headers['If-None-Match'] = kept.etag
+  const res = await fetchPatiently(target, init, opts)
+  if (kept && res.status === 304) return kept.data as T
   const ise = { kind: 'error', message: 'internal_server_error' } as const
 
   let text: string
@@ -146,7 +159,16 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
       }
     }
   }
-  if (res.ok) return data as T
+  if (res.ok) {
+    const etag = res.headers.get('etag')
+    if (opts.revalidate && etag) {
+      revalidated.delete(target)
+      revalidated.set(target, { etag, data })
+      // the oldest first out: a Map iterates in insertion order
+      if (revalidated.size > REVALIDATED_MAX) revalidated.delete(revalidated.keys().next().value!)
+    }
+    return data as T
+  }
 
   // the logged flag follows the user_status cookie: recheck it on every failed answer
   notifySession()

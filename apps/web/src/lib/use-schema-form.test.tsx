@@ -1,6 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { ERRORS, changePasswordForm, signinBody } from '@portal/domain'
+import { ERRORS, changePasswordForm, signinBody, updateClientBody } from '@portal/domain'
 import { initI18n } from '../app/i18n.ts'
 import { ApiError } from './api-client.ts'
 import { useSchemaForm } from './use-schema-form.ts'
@@ -39,6 +39,22 @@ describe('useSchemaForm', () => {
     // a change clears it
     act(() => result.current.setFieldValue('username', 'bob@example.com'))
     expect(result.current.formError).toBeNull()
+  })
+
+  it('puts a refusal of a nested field at the input of its whole path, not at one sharing its last segment', async () => {
+    const schema = updateClientBody.pick({ name: true, company: true })
+    const { result } = renderHook(() => useSchemaForm(schema, { name: 'Ann', company: { name: 'Acme' } }))
+    const submit = (field: string) => act(async () => result.current.submit(() => Promise.reject(refusal(ERRORS.validation_failed.code, field)))())
+
+    // validation_failed is every refused field's code: the input shows the server's text, which names the rule
+    await submit('company.name')
+    expect(result.current.errors).toEqual({ 'company.name': 'the server says no' })
+    await submit('name')
+    expect(result.current.errors).toEqual({ name: 'the server says no' })
+    // a path the form does not hold is a failure of the whole form
+    await submit('company.site')
+    expect(result.current.errors).toEqual({})
+    expect(result.current.formError).toBe(shown(ERRORS.validation_failed.code))
   })
 
   it('renames a server field the form calls otherwise, and leaves an error the modal showed alone', async () => {

@@ -1,16 +1,27 @@
 import {
   CATALOGUE_PRICES,
   ERRORS,
+  FLEET_ACTIVATION_DAYS,
+  FLEET_SPEND_MONTHS,
+  LICENSE_STATES,
   PLATFORMS,
   groupViewSchema,
+  LIST_LIMIT_MAX,
   licenseListQuery,
   licenseViewSchema,
   pageOfList,
   pageRequest,
   profileResponseSchema,
   type ActivityEvent,
+  type TokenView,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+  type FleetSummary,
+  type FleetView,
   type GroupView,
+  type LicenseState,
   type LicenseView,
+  type Platform,
   type ProfileResponse,
   type TransactionView,
 } from '@portal/domain'
@@ -132,14 +143,20 @@ export const groupView = (over: Partial<GroupView> = {}): GroupView =>
   })
 
 /**
- * GET /api/license/ as the server answers it: the whole list, or a page with its counts, filtered by
- * the domain's rules (the server's SQL is tested equal to them).
+ * GET /api/license/ as the server answers it: the newest 200 (of a platform, of a group or of the
+ * group keys), or a page with its counts, filtered by the domain's rules (the server's SQL is tested
+ * equal to them).
  */
 export function licenseListAnswer(licenses: LicenseView[], url: string) {
   const query = licenseListQuery.safeParse(Object.fromEntries(new URL(url, 'http://portal').searchParams))
   if (!query.success) return json(400, { error_code: ERRORS.validation_failed.code, error: ERRORS.validation_failed.message })
   const page = pageRequest(query.data)
-  const mine = query.data.type ? licenses.filter((l) => l.type === query.data.type) : licenses
+  const { type, group } = query.data
+  const mine = licenses
+    .filter((l) => !type || l.type === type)
+    .filter((l) => group === undefined || (group === 'keys' ? l.from_custom_group : l.group_id === group))
+    .sort((a, b) => b.id - a.id)
+    .slice(0, LIST_LIMIT_MAX)
   return json(200, page ? pageOfList(licenses, page) : { licenses: mine })
 }
 
@@ -149,7 +166,21 @@ export function licenseListAnswer(licenses: LicenseView[], url: string) {
  * with its id; the account's are all of them).
  */
 export const signedInRoutes = (
-  data: { profile?: ProfileResponse; licenses?: LicenseView[]; groups?: GroupView[]; transactions?: TransactionView[]; history?: ActivityEvent[] } = {},
+  data: {
+    profile?: ProfileResponse
+    licenses?: LicenseView[]
+    groups?: GroupView[]
+    /** the client's unactivated licenses, as the group list counts them */
+    unactivated?: number
+    transactions?: TransactionView[]
+    history?: ActivityEvent[]
+    tokens?: TokenView[]
+    webhooks?: WebhookEndpointView[]
+    deliveries?: WebhookDeliveryView[]
+    /** the fleet view's answer (an account with nothing by default) and the dashboard strip's counts */
+    fleet?: FleetView
+    fleetSummary?: FleetSummary
+  } = {},
 ): Routes => ({
   'GET /api/client/': () => json(200, data.profile ?? profile()),
   'GET /api/license/': (c) => licenseListAnswer(data.licenses ?? [], c.url),
@@ -157,14 +188,45 @@ export const signedInRoutes = (
     const found = data.licenses?.find((l) => String(l.id) === c.params.id)
     return found ? json(200, found) : json(404, { error_code: ERRORS.not_found.code, error: ERRORS.not_found.message })
   },
-  'GET /api/group/': () => json(200, { groups: data.groups ?? [] }),
+  'GET /api/group/': () => json(200, { groups: data.groups ?? [], unactivated_licenses: data.unactivated ?? 0 }),
   'GET /api/changelog/': () => json(200, { entries: [] }),
   'GET /api/transaction/': () => json(200, { transactions: data.transactions ?? [] }),
   // the Face Machine info screen shows its plan: none listed is the default configuration
   'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
   'GET /api/license/:id/history/': (c) => json(200, { events: (data.history ?? []).filter((e) => String(e.license_id) === c.params.id) }),
   'GET /api/account/history/': () => json(200, { events: data.history ?? [], total: data.history?.length ?? 0, offset: 0, limit: 50 }),
+  // the account screen's API tokens and webhooks
+  'GET /api/account/tokens/': () => json(200, { tokens: data.tokens ?? [] }),
+  'GET /api/account/webhooks/': () => json(200, { endpoints: data.webhooks ?? [] }),
+  'GET /api/account/webhooks/deliveries/': () => json(200, { deliveries: data.deliveries ?? [] }),
+  'GET /api/account/fleet/': () => json(200, data.fleet ?? fleetView()),
+  'GET /api/account/fleet/:platform/': () => json(200, data.fleetSummary ?? { active_devices: 0, expiring_soon: 0 }),
 })
+
+const zeroPerPlatform = () => Object.fromEntries(PLATFORMS.map((p) => [p, 0])) as Record<Platform, number>
+
+/**
+ * A fleet view with every day, week and month of its windows (ending 17 June 2026), all zero unless
+ * `fill` says otherwise.
+ */
+export function fleetView(
+  fill: {
+    activations?: Record<string, Partial<Record<Platform, number>>>
+    status?: Partial<Record<LicenseState, number>>
+    expiring?: Record<string, number>
+    spend?: Record<string, Partial<Record<Platform, number>>>
+  } = {},
+): FleetView {
+  const day = (i: number) => new Date(Date.UTC(2026, 5, 17) - (FLEET_ACTIVATION_DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10)
+  const week = (i: number) => new Date(Date.UTC(2026, 5, 15) + i * 7 * 86_400_000).toISOString().slice(0, 10)
+  const month = (i: number) => new Date(Date.UTC(2025, 6 + i, 1)).toISOString().slice(0, 7)
+  return {
+    activations: Array.from({ length: FLEET_ACTIVATION_DAYS }, (_, i) => ({ day: day(i), ...zeroPerPlatform(), ...fill.activations?.[day(i)] })),
+    license_status: LICENSE_STATES.map((status) => ({ status, count: fill.status?.[status] ?? 0 })),
+    expiring: Array.from({ length: 14 }, (_, i) => ({ week: week(i), count: fill.expiring?.[week(i)] ?? 0 })),
+    spend: Array.from({ length: FLEET_SPEND_MONTHS }, (_, i) => ({ month: month(i), ...zeroPerPlatform(), ...fill.spend?.[month(i)] })),
+  }
+}
 
 /** A new offline Face SDK license #5 of group #9 (for screens that show Face SDK activation). */
 export const faceLicenseView = (over: Partial<LicenseView> = {}): LicenseView =>

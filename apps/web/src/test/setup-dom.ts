@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest'
-import { afterEach } from 'vitest'
+import { afterEach, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
+import { notifications } from '@mantine/notifications'
+import { contactSales } from '../lib/contact-sales.ts'
 import { errorStore } from '../lib/error-store.ts'
+import { fillBalanceStore } from '../lib/fill-balance.ts'
 import { hiddenActions } from '../lib/hidden-actions.ts'
 
 // every screen is a lazy screen: a test's first visit to one transforms and imports its module, slower than
@@ -38,12 +41,23 @@ window.scrollTo = (() => {}) as typeof window.scrollTo
 // runs before setup.ts's checks (after-hooks run in reverse order): what unmounting logs is checked too
 afterEach(() => {
   cleanup()
-  // the error modal's store is a module singleton: a modal left open must not reach the next test
+  // the app-wide modals' stores are module singletons: a modal left open must not reach the next test.
+  // They close after the unmount, outside any act(): a test file's own afterEach that returned
+  // act()'s thenable kept React's act scope open while Testing Library switched the act environment
+  // off, and the next test's first update then met "not configured to support act"
   errorStore.close()
+  contactSales.close()
+  fillBalanceStore.close()
   // so are the actions the server said are unavailable
   hiddenActions.clear()
-  // what a test's session remembered (the first steps, a remembered path) must not reach the next test
+  // the notifications shown (Mantine's store is a module singleton too)
+  notifications.clean()
+  // what a test's session remembered (the first steps, a remembered path), and what the browser
+  // keeps for good (a seen tour, a basket draft), must not reach the next test
   sessionStorage.clear()
+  localStorage.clear()
+  // the browser APIs a test stood in for (requestIdleCallback)
+  vi.unstubAllGlobals()
   document.cookie.split(';').forEach((c) => {
     document.cookie = `${c.split('=')[0]!.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`
   })

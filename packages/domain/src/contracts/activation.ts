@@ -2,18 +2,22 @@ import { z } from 'zod'
 import { contract, errorSchema } from '../contract.ts'
 import { USB_SERIAL_MAX, VALIDATION_CODES } from '../license-file.ts'
 import { licenseViewSchema } from '../license-views.ts'
-import { text } from '../fields.ts'
+import { text, trimmedAtLeast } from '../fields.ts'
 import { idParams } from './licenses.ts'
+
+/** A USB token's serial, trimmed: one rule for the body's field and the activation form's input. */
+const usbSerial = text().trim().max(USB_SERIAL_MAX, 'usb_serial_max_length_error')
 
 export const offlineActivationBody = z.object({
   data: text().max(1_000_000).optional(),
-  hardware_key_serial: text()
-    .max(USB_SERIAL_MAX + 64)
-    .optional(),
+  hardware_key_serial: usbSerial.optional(),
   /** the older name of hardware_key_serial */
-  usbToken: text()
-    .max(USB_SERIAL_MAX + 64)
-    .optional(),
+  usbToken: usbSerial.optional(),
+})
+
+/** The USB-token activation form: the body's serial, which the form cannot leave empty (a request file is the other way). */
+export const usbActivationBody = offlineActivationBody.pick({ hardware_key_serial: true }).extend({
+  hardware_key_serial: usbSerial.min(1, 'usb_serial_empty_error'),
 })
 
 const tags = ['activation']
@@ -27,7 +31,8 @@ const sdkError = errorSchema.extend({
   retry_at: z.string().nullable().optional(),
 })
 const keyField = text().min(1).max(64)
-const fingerprintField = text().trim().min(1).max(256)
+// blank after the trim is too short, said as a pattern so the document states it
+const fingerprintField = text().regex(trimmedAtLeast(1), { message: 'field_empty_error', abort: true }).trim().min(1).max(256)
 // what a lock asks for is text of the fingerprint's kind, refused the same way
 const lockField = fingerprintField.optional()
 const keyBody = z.object({ key: keyField, fingerprint: fingerprintField }).meta({ examples: [{ key: 'ABCD-EFGH-JKLM-NPQR', fingerprint: '3f1c9a…' }] })
@@ -46,6 +51,8 @@ export const activationContracts = {
     method: 'POST',
     path: '/license/:id/activate/offline/',
     auth: 'client',
+    bearer: true,
+    permission: 'licenses',
     tags,
     summary: 'Activate offline with a request file (data: base64 of its text) or a USB token serial; answers the license with its signed file',
     params: idParams,
@@ -57,6 +64,8 @@ export const activationContracts = {
     method: 'POST',
     path: '/group/:id/activate/offline/',
     auth: 'client',
+    bearer: true,
+    permission: 'licenses',
     tags,
     summary: 'Make a license from the group (limit -1) and activate it offline',
     params: idParams,
@@ -68,6 +77,8 @@ export const activationContracts = {
     method: 'POST',
     path: '/license/:id/devices/:deviceId/release/',
     auth: 'client',
+    bearer: true,
+    permission: 'licenses',
     tags,
     summary: 'Release a device of a license (3 per license in any 30 days)',
     params: z.object({ id: text(), deviceId: text() }),
@@ -96,7 +107,7 @@ export const activationContracts = {
     auth: 'public',
     tags: sdkTags,
     summary:
-      "Bind a device to an online license's key (idempotent per fingerprint); answers a signed license file. A locked license needs what its lock names: hardware_id, usb_token or app_id",
+      "Bind a device to an online license's key (idempotent per fingerprint); answers a signed license file. A locked license needs what its lock names: hardware_id, usb_token or app_id. A group key gives each new device a license of its own from the key's capacity (license_key names it)",
     body: z
       .object({
         key: keyField,
@@ -112,6 +123,8 @@ export const activationContracts = {
       }),
     response: {
       200: z.object({
+        /** the device's own license key: the key sent, or for a group key the license the device got from it */
+        license_key: z.string(),
         license_file: z.string(),
         expires_at: z.string().nullable(),
         device: z.object({ id: z.number(), name: z.string().nullable(), fingerprint: z.string(), first_seen: z.string() }),

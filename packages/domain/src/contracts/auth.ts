@@ -37,6 +37,17 @@ export const authContracts = {
     response: { 200: z.object({ status: z.literal('ok'), kind: z.enum(['registration', 'email_change']), email: z.string() }) },
     errors: ['client_not_found', 'token_invalid', 'email_in_use'],
   }),
+  emailRevert: contract({
+    method: 'POST',
+    path: '/client/revert-email/',
+    auth: 'public',
+    tags,
+    summary:
+      'Undo a confirmed e-mail change with the link mailed to the old address (valid 7 days): the account takes that address back, every session ends and every other link stops working',
+    body: confirmBody,
+    response: { 200: z.object({ status: z.literal('ok'), email: z.string() }) },
+    errors: ['client_not_found', 'token_invalid', 'email_in_use'],
+  }),
   signin: contract({
     method: 'POST',
     path: '/client/signin/',
@@ -92,6 +103,7 @@ export const authContracts = {
     method: 'POST',
     path: '/client/change-password/',
     auth: 'client',
+    permission: 'self',
     tags,
     summary: 'Change the password; ends the other sessions',
     body: changePasswordBody,

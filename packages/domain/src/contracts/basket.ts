@@ -10,7 +10,7 @@ export const purchaseBody = z.object({
   success_url: appReturnPath,
   cancel_url: appReturnPath,
   items: z.array(purchaseItemSchema).min(1).max(20),
-  promocode: text().max(64).nullable().optional(),
+  promocode: text().max(64).nullable().optional().describe('a promo code of the catalogue; none with payment_source balance (else promo_not_with_balance)'),
 })
 
 /**
@@ -45,6 +45,7 @@ export const basketContracts = {
     method: 'POST',
     path: '/resource/buy/',
     auth: 'client',
+    permission: 'money',
     tags: ['basket'],
     summary: 'Buy licenses: the server prices every item from the catalogue and the price table; pay from the balance, by card or by PayPal',
     body: purchaseBody,
@@ -56,6 +57,7 @@ export const basketContracts = {
     method: 'POST',
     path: '/resource/subscribe/',
     auth: 'client',
+    permission: 'money',
     tags: ['basket'],
     summary: 'Subscribe: as /resource/buy/, for subscription products only (the first period is charged now)',
     body: purchaseBody,

@@ -13,6 +13,10 @@ import { promoContracts } from './promo.ts'
 import { subscriptionContracts } from './subscriptions.ts'
 import { supportContracts } from './support.ts'
 import { feedbackContracts } from './feedback.ts'
+import { tokenContracts } from './tokens.ts'
+import { webhookContracts } from './webhooks.ts'
+import { orgContracts } from './orgs.ts'
+import { fleetContracts } from './fleet.ts'
 
 /** Every API call, by name: the server serves exactly these and the web calls them. */
 export const contracts = {
@@ -30,6 +34,10 @@ export const contracts = {
   ...basketContracts,
   ...subscriptionContracts,
   ...activityContracts,
+  ...tokenContracts,
+  ...webhookContracts,
+  ...orgContracts,
+  ...fleetContracts,
 } as const
 
 /** Every call as the browser holds it (contract-calls.ts): method and path, typed by its contract. */

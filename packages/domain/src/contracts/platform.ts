@@ -67,11 +67,20 @@ export const platformContracts = {
     path: '/health/',
     auth: 'public',
     tags: ['health'],
-    summary: 'Liveness and which database serves; 503 while the database cannot be reached',
+    summary: 'Readiness and which database serves; 503 while the database cannot be reached or the process drains before it stops',
     response: {
       200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
-      503: z.object({ status: z.literal('unavailable'), database: z.literal('down') }),
+      503: z.union([z.object({ status: z.literal('unavailable'), database: z.literal('down') }), z.object({ status: z.literal('draining') })]),
     },
+    errors: [],
+  }),
+  healthLive: contract({
+    method: 'GET',
+    path: '/health/live/',
+    auth: 'public',
+    tags: ['health'],
+    summary: 'Liveness: the process answers, without asking the database (restart the process only when this fails)',
+    response: { 200: z.object({ status: z.literal('ok') }) },
     errors: [],
   }),
   serviceRedirect: contract({
@@ -87,6 +96,38 @@ export const platformContracts = {
     }),
     // a 302 to the service, no body
     response: {},
+    rawAnswers: { 302: { description: "to the service's address, or to the sign-in (Location)" } },
+    errors: [],
+  }),
+
+  freshdeskAuthorize: contract({
+    method: 'GET',
+    path: '/service/freshdesk/authorize/',
+    auth: 'public',
+    tags: ['service'],
+    summary:
+      "The helpdesk's custom JWT sign-on (Freshworks, OAuth 2.0 implicit flow, docs/sso.md): a 302 to `redirect_uri?state=…&id_token=…` with an RS256 id_token (sub, email, iat, exp, nonce, given_name, family_name) for the signed-in client; a signed-out visitor signs in first and comes back. Only the configured client_id and redirect_uri are accepted",
+    query: z.object({
+      client_id: text().min(1).max(200),
+      state: text().min(1).max(2000),
+      nonce: text().min(1).max(500),
+      redirect_uri: text().min(1).max(2000),
+      response_type: z.literal('id_token').optional(),
+      scope: text().max(200).optional(),
+    }),
+    // a 302 to the helpdesk or to the sign-in, no body
+    response: {},
+    rawAnswers: { 302: { description: 'to `redirect_uri?state=…&id_token=…`, or to the sign-in (Location)' } },
+    errors: ['sso_client_unknown'],
+  }),
+
+  freshdeskPublicKey: contract({
+    method: 'GET',
+    path: '/service/freshdesk/public-key/',
+    auth: 'public',
+    tags: ['service'],
+    summary: "The RSA public key (SPKI PEM) to register in the helpdesk's custom JWT sign-on settings (docs/sso.md)",
+    response: { 200: z.object({ algorithm: z.literal('RS256'), kid: z.string(), public_key: z.string() }) },
     errors: [],
   }),
 

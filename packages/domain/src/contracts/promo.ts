@@ -7,6 +7,7 @@ export const promoContracts = {
     method: 'POST',
     path: '/promocode/validate/',
     auth: 'client',
+    permission: 'money',
     tags: ['promo'],
     summary:
       'Check a promo code for a product: answers the code and its discount ("10%" a percent, else a fixed USD amount), or why it cannot be used (it does not exist, has expired, is not for the product\'s platform, or has no activations left)',

@@ -1,7 +1,15 @@
 import { z } from 'zod'
 import { contract } from '../contract.ts'
 import { licenseViewSchema } from '../license-views.ts'
-import { faceMachinePlanSchema, groupUpgradeBody, licenseUpgradeBody, reactivateBody, returnUrlErrors } from '../subscriptions.ts'
+import {
+  faceMachinePlanSchema,
+  groupUpgradeBody,
+  licenseUpgradeBody,
+  reactivateBody,
+  renewalPaymentBody,
+  renewalPaymentViewSchema,
+  returnUrlErrors,
+} from '../subscriptions.ts'
 import { paymentSchema } from './money.ts'
 import { idParams } from './licenses.ts'
 
@@ -35,6 +43,7 @@ export const subscriptionContracts = {
     method: 'POST',
     path: '/license/:id/cancel-subscription/',
     auth: 'client',
+    permission: 'money',
     tags,
     summary: 'Cancel a subscription: it stays active to the end of the prepaid period and does not renew',
     params: idParams,
@@ -45,6 +54,7 @@ export const subscriptionContracts = {
     method: 'POST',
     path: '/license/:id/reactivate-subscription/',
     auth: 'client',
+    permission: 'money',
     tags,
     summary:
       'Reactivate a subscription: a cancellation within the paid period is undone (status ok); an ended, stopped or past-due one is paid for a new period (paid from the balance, or a checkout)',
@@ -70,10 +80,36 @@ export const subscriptionContracts = {
     ],
     fieldErrors: returnUrlErrors,
   }),
+  licenseRenewalPayment: contract({
+    method: 'GET',
+    path: '/license/:id/renewal-payment/',
+    auth: 'client',
+    permission: 'documents',
+    tags,
+    summary: 'The renewal payment waiting for the customer (the card asked for authentication): amount, period and pay-by date',
+    params: idParams,
+    response: { 200: renewalPaymentViewSchema },
+    errors: ['not_found'],
+  }),
+  licensePayRenewal: contract({
+    method: 'POST',
+    path: '/license/:id/renewal-payment/',
+    auth: 'client',
+    permission: 'money',
+    tags,
+    summary:
+      'Pay the renewal waiting for the customer on-session: answers the checkout (one per renewal, whoever asks at once; a new one once it closed unpaid)',
+    params: idParams,
+    body: renewalPaymentBody,
+    response: { 200: z.object({ transaction_id: z.number(), amount: z.number(), payment: paymentSchema }) },
+    errors: ['not_found', 'license_on_hold', 'action_unavailable', 'external_payments_unavailable'],
+    fieldErrors: returnUrlErrors,
+  }),
   licenseUpgrade: contract({
     method: 'POST',
     path: '/license/:id/upgrade/',
     auth: 'client',
+    permission: 'money',
     tags,
     summary: 'Upgrade a license in place (a trial to paid, Nuitrack Pro to AI), keeping its key and devices',
     params: idParams,
@@ -86,6 +122,7 @@ export const subscriptionContracts = {
     method: 'POST',
     path: '/group/:id/upgrade/',
     auth: 'client',
+    permission: 'money',
     tags,
     summary: "Upgrade `limit` of a group's available licenses (Nuitrack Pro to AI)",
     params: idParams,
@@ -98,6 +135,7 @@ export const subscriptionContracts = {
     method: 'GET',
     path: '/face-machine/rates/',
     auth: 'client',
+    permission: 'read',
     tags,
     summary: 'The Face Machine plans: limits per plan, null or infinite meaning unlimited',
     response: { 200: z.object({ plans: z.array(faceMachinePlanSchema) }) },
@@ -107,6 +145,7 @@ export const subscriptionContracts = {
     method: 'GET',
     path: '/nuitrack-analytics/:id/upgrade-cost/',
     auth: 'client',
+    permission: 'read',
     tags,
     summary: 'What upgrading this Nuitrack Analytics license costs (USD)',
     params: idParams,

@@ -7,6 +7,7 @@ export const supportContracts = {
     method: 'POST',
     path: '/support/contacts-sales/',
     auth: 'client',
+    permission: 'self',
     tags: ['support'],
     summary: "Send a message to sales (or another named recipient): delivered by e-mail to the recipient's address, reply-to the sender",
     body: salesMessageBody,

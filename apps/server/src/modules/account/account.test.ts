@@ -11,7 +11,16 @@ describe('GET /api/client/', () => {
     const res = await agent.get('/api/client/')
     expect(res.statusCode).toBe(200)
     const body = res.json()
-    expect(Object.keys(body).sort()).toEqual(['client_info', 'payment_provider_key', 'paypal_client_id', 'paypal_merchant_id', 'prices', 'trials_used'])
+    expect(Object.keys(body).sort()).toEqual([
+      'acting_person',
+      'client_info',
+      'payment_provider_key',
+      'paypal_client_id',
+      'paypal_merchant_id',
+      'prices',
+      'role',
+      'trials_used',
+    ])
     expect(body.trials_used).toEqual([])
     expect(body.client_info).toEqual({
       id: client.id,
@@ -21,7 +30,7 @@ describe('GET /api/client/', () => {
       options: {
         balance_autofill: false,
         bills_mail: true,
-        news_notification: true,
+        news_notification: false,
         updates_notification: true,
         corporate_member: false,
         facesdk_allow_subscribe: false,
@@ -123,7 +132,7 @@ describe('POST /api/client/', () => {
     expect((await agent.get('/api/client/')).json().client_info).toMatchObject(body)
   })
 
-  it('refuses a value over its maxlength with 400 6a38afc1 naming the field, and changes nothing', async () => {
+  it('refuses a value over its maxlength with 400 6a38afc1 naming the field by its whole path, and changes nothing', async () => {
     const { agent } = await signedInClient(t)
     for (const [body, field] of [
       [{ name: 'x'.repeat(31) }, 'name'],
@@ -131,12 +140,12 @@ describe('POST /api/client/', () => {
       [{ phone: '1'.repeat(31) }, 'phone'],
       [{ phone: 'call me' }, 'phone'],
       [{ position: 'x'.repeat(151) }, 'position'],
-      [{ company: { name: 'x'.repeat(31) } }, 'name'],
-      [{ company: { address: 'x'.repeat(1000) } }, 'address'],
-      [{ company: { vat: 'x'.repeat(151) } }, 'vat'],
-      [{ company: { type: 'x'.repeat(151) } }, 'type'],
-      [{ company: { site: 'x'.repeat(151) } }, 'site'],
-      [{ company: { position: 'x'.repeat(151) } }, 'position'],
+      [{ company: { name: 'x'.repeat(31) } }, 'company.name'],
+      [{ company: { address: 'x'.repeat(1000) } }, 'company.address'],
+      [{ company: { vat: 'x'.repeat(151) } }, 'company.vat'],
+      [{ company: { type: 'x'.repeat(151) } }, 'company.type'],
+      [{ company: { site: 'x'.repeat(151) } }, 'company.site'],
+      [{ company: { position: 'x'.repeat(151) } }, 'company.position'],
     ] as const) {
       // a valid field alongside must not be saved either
       expectError(await agent.post('/api/client/', { ...body, last_name: field === 'last_name' ? body.last_name : 'Saved?' }), 400, '6a38afc1', field)
@@ -223,5 +232,92 @@ describe('changing the e-mail', () => {
     expectError(await new Agent(t.app).post('/api/client/confirm/', { client_id: client.id, confirmation_token: mail!.token }), 400, '6352926b')
     expect((await agent.get('/api/client/')).json().client_info.email).toBe(email)
     expect((await rival.agent.get('/api/client/')).json().client_info.email).toBe('race@example.com')
+  })
+})
+
+describe('undoing an e-mail change from the old address', () => {
+  /** Changes the e-mail of the signed-in client and follows the link to the new address. */
+  async function change(agent: Agent, clientId: number, to: string) {
+    expect((await agent.post('/api/client/', { email: to })).statusCode).toBe(200)
+    const mail = await lastMailTo(t.db, to)
+    expect((await new Agent(t.app).post('/api/client/confirm/', { client_id: clientId, confirmation_token: mail!.token })).statusCode).toBe(200)
+  }
+  const revert = (clientId: number, token: string) => new Agent(t.app).post('/api/client/revert-email/', { client_id: clientId, confirmation_token: token })
+
+  it('tells the old address, whose link gives it back, signs everyone out and ends the links of the taker', async () => {
+    const { agent, email, client } = await signedInClient(t)
+    await change(agent, client.id, 'taker@example.com')
+    const notice = await lastMailTo(t.db, email)
+    expect(notice!.subject).toBe('The e-mail of your account was changed')
+    expect(notice!.text_body).toContain(`from ${email} to taker@example.com`)
+    expect(notice!.text_body).toContain('within 7 days')
+    expect(notice!.link).toBe(`http://portal.test/app/email-revert/${client.id}/${notice!.token}/`)
+    // the link lives 7 days
+    const [ttl] = await t.db.query<{ days: number }>(
+      `SELECT round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM email_tokens WHERE purpose = 'email_revert' AND client_id = $1`,
+      [client.id],
+    )
+    expect(ttl!.days).toBe(7)
+
+    // the taker signs in with the new address, asks for a password reset and sets a new password
+    const taker = new Agent(t.app, '10.20.0.1')
+    expect((await taker.post('/api/client/signin/', { username: 'taker@example.com', password: STRONG_PASSWORD })).statusCode).toBe(200)
+    expect((await taker.post('/api/client/change-password/', { old_password: STRONG_PASSWORD, new_password: 'Taken-0ver!' })).statusCode).toBe(200)
+    expect((await taker.post('/api/client/send-password-reset-url/', { client_email: 'taker@example.com' })).statusCode).toBe(200)
+    const reset = await lastMailTo(t.db, 'taker@example.com')
+
+    // the owner's link still works after the new password
+    const res = await revert(client.id, notice!.token!)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ status: 'ok', email })
+    expect(await count(t.db, 'sessions WHERE client_id = $1', [client.id])).toBe(0)
+    expect((await taker.get('/api/client/')).statusCode).toBe(401)
+    expect((await agent.get('/api/client/')).statusCode).toBe(401)
+    // the taker's reset link no longer works; the owner resets the password through the old address
+    expectError(await new Agent(t.app).get(`/api/client/${client.id}/validate-confirmation-token/${reset!.token}/`), 403, '4bdf9f69')
+    expectError(await signin('taker@example.com', 'Taken-0ver!'), 400, 'e1a53088', 'username')
+    expect((await new Agent(t.app).post('/api/client/send-password-reset-url/', { client_email: email })).statusCode).toBe(200)
+    // the link works once
+    expectError(await revert(client.id, notice!.token!), 403, '4bdf9f69')
+  })
+
+  it("after two changes the first link restores the owner's address and ends the second's; the second's cannot undo the first's", async () => {
+    const { agent, email, client } = await signedInClient(t)
+    await change(agent, client.id, 'step1@example.com')
+    const first = await lastMailTo(t.db, email)
+    await change(agent, client.id, 'step2@example.com')
+    const second = await lastMailTo(t.db, 'step1@example.com')
+    expect(second!.subject).toBe('The e-mail of your account was changed')
+    expect((await revert(client.id, first!.token!)).json()).toEqual({ status: 'ok', email })
+    expectError(await revert(client.id, second!.token!), 403, '4bdf9f69')
+    expect((await signin(email)).statusCode).toBe(200)
+
+    // the other way round: the later link restores its own address and leaves the earlier one working
+    const other = await signedInClient(t)
+    await change(other.agent, other.client.id, 'o1@example.com')
+    const earlier = await lastMailTo(t.db, other.email)
+    await change(other.agent, other.client.id, 'o2@example.com')
+    const later = await lastMailTo(t.db, 'o1@example.com')
+    expect((await revert(other.client.id, later!.token!)).json()).toEqual({ status: 'ok', email: 'o1@example.com' })
+    expect((await revert(other.client.id, earlier!.token!)).json()).toEqual({ status: 'ok', email: other.email })
+  })
+
+  it('refuses an expired link, another client id, and an old address someone else took since', async () => {
+    const { agent, email, client } = await signedInClient(t)
+    await change(agent, client.id, 'moved@example.com')
+    const notice = await lastMailTo(t.db, email)
+    const stranger = await signedInClient(t)
+    expectError(await revert(stranger.client.id, notice!.token!), 403, '4bdf9f69')
+    expectError(await revert(999_999_999, notice!.token!), 404, '96b731f4')
+    // the old address registered by someone else: the link cannot take it from them
+    const [token] = await t.db.query<{ id: number }>(`SELECT id FROM email_tokens WHERE purpose = 'email_revert' AND client_id = $1`, [client.id])
+    await signedInClient(t, email)
+    expectError(await revert(client.id, notice!.token!), 400, '6352926b')
+    expect((await agent.get('/api/client/')).json().client_info.email).toBe('moved@example.com')
+    // a refused undo changes nothing, the link included
+    expect((await t.db.query<{ used: boolean }>('SELECT used_at IS NOT NULL AS used FROM email_tokens WHERE id = $1', [token!.id]))[0]!.used).toBe(false)
+    await t.db.query(`UPDATE email_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [token!.id])
+    await t.db.query(`DELETE FROM clients WHERE lower(email) = lower($1)`, [email])
+    expectError(await revert(client.id, notice!.token!), 403, '4bdf9f69')
   })
 })

@@ -1,4 +1,4 @@
-import { DEFAULT_OPTIONS, TOKEN_TTL_SECONDS, centsToUsd, type ClientInfo, type ClientOptions, type Company, type TokenPurpose } from '@portal/domain'
+import { DEFAULT_OPTIONS, TOKEN_TTL_SECONDS, centsToUsd, type Role, type ClientInfo, type ClientOptions, type Company, type TokenPurpose } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
 import { randomToken, sha256 } from '../../platform/crypto.ts'
 
@@ -86,6 +86,8 @@ export async function insertClient(
      RETURNING ${CLIENT_COLUMNS()}`,
     [c.email, c.password_hash, JSON.stringify({ ...DEFAULT_OPTIONS, corporate_member: c.is_corporate }), c.segment, c.token, c.confirmed ?? false],
   )
+  // a corporate account's own sign-in is its first owner
+  if (rows[0] && c.is_corporate) await insertMembership(db, rows[0].id, rows[0].id, 'owner')
   return rows[0] ?? null
 }
 
@@ -132,10 +134,15 @@ export async function setPendingEmail(db: Queryable, clientId: number, email: st
 }
 
 // the e-mail links of a client's account (confirm, reset, e-mail change); the auth module consumes them
-/** Issues a single-use token; earlier unused tokens of the same purpose stop working. */
+/**
+ * Issues a single-use token; earlier unused tokens of the same purpose stop working, but for the
+ * links that undo an e-mail change: each restores its own address, and a second change must not
+ * take the owner's link away.
+ */
 export async function issueToken(db: Queryable, clientId: number, purpose: TokenPurpose, newEmail?: string): Promise<string> {
   const token = randomToken(24)
-  await db.query(`UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`, [clientId, purpose])
+  if (purpose !== 'email_revert')
+    await db.query(`UPDATE email_tokens SET used_at = now() WHERE client_id = $1 AND purpose = $2 AND used_at IS NULL`, [clientId, purpose])
   await db.query(
     `INSERT INTO email_tokens (client_id, purpose, token_hash, new_email, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
@@ -158,4 +165,86 @@ export async function trialsTaken(db: Queryable, clientId: number, products: rea
     "SELECT DISTINCT product, config->>'tag' AS tag FROM licenses WHERE client_id = $1 AND product = ANY($2::text[])",
     [clientId, products],
   )
+}
+
+// ---- memberships: the people of an organisation and their roles ----
+
+export interface MemberRow {
+  member_id: number
+  email: string
+  name: string
+  last_name: string
+  role: Role
+}
+
+/** Adds a person to an organisation; answers false when they already are a member. */
+export async function insertMembership(db: Queryable, orgId: number, memberId: number, role: Role): Promise<boolean> {
+  const rows = await db.query('INSERT INTO memberships (org_id, member_id, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING member_id', [
+    orgId,
+    memberId,
+    role,
+  ])
+  return rows.length > 0
+}
+
+/** The members of an organisation, its own sign-in first, then by when they joined. */
+export async function listMembers(db: Queryable, orgId: number): Promise<MemberRow[]> {
+  return db.query<MemberRow>(
+    `SELECT m.member_id, c.email, c.name, c.last_name, m.role
+       FROM memberships m JOIN clients c ON c.id = m.member_id
+      WHERE m.org_id = $1
+      ORDER BY (m.member_id = m.org_id) DESC, m.created_at, m.member_id`,
+    [orgId],
+  )
+}
+
+export async function findMembership(db: Queryable, orgId: number, memberId: number): Promise<{ role: Role } | null> {
+  const rows = await db.query<{ role: Role }>('SELECT role FROM memberships WHERE org_id = $1 AND member_id = $2', [orgId, memberId])
+  return rows[0] ?? null
+}
+
+export async function setMembershipRole(db: Queryable, orgId: number, memberId: number, role: Role) {
+  await db.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND member_id = $2', [orgId, memberId, role])
+}
+
+export async function deleteMembership(db: Queryable, orgId: number, memberId: number) {
+  await db.query('DELETE FROM memberships WHERE org_id = $1 AND member_id = $2', [orgId, memberId])
+}
+
+/** How many members and owners an organisation has (the caller holds the organisation's row lock). */
+export async function countMembers(db: Queryable, orgId: number): Promise<{ members: number; owners: number }> {
+  const [row] = await db.query<{ members: number; owners: number }>(
+    `SELECT count(*)::int AS members, count(*) FILTER (WHERE role = 'owner')::int AS owners FROM memberships WHERE org_id = $1`,
+    [orgId],
+  )
+  return row!
+}
+
+export interface PersonOrgRow {
+  id: number
+  email: string
+  company_name: string | null
+  corporate: boolean
+  role: Role
+}
+
+/**
+ * The accounts a person acts in: their own (with their role there, owner while it is personal)
+ * and every organisation they are a member of.
+ */
+export async function listPersonOrgs(db: Queryable, personId: number): Promise<PersonOrgRow[]> {
+  return db.query<PersonOrgRow>(
+    `SELECT c.id, c.email, NULLIF(c.company->>'name', '') AS company_name,
+            COALESCE((c.options->>'corporate_member')::boolean, false) AS corporate,
+            COALESCE(m.role, 'owner') AS role
+       FROM clients c LEFT JOIN memberships m ON m.org_id = c.id AND m.member_id = $1
+      WHERE c.id = $1 OR m.member_id IS NOT NULL
+      ORDER BY (c.id = $1) DESC, c.id`,
+    [personId],
+  )
+}
+
+/** The organisation's own sign-in leaves its member list (the switch back to personal). */
+export async function dropFounderMembership(db: Queryable, orgId: number) {
+  await deleteMembership(db, orgId, orgId)
 }

@@ -5,6 +5,6 @@ import { route } from '../../platform/contract-route.ts'
 import { getProfile, updateClient } from './service.ts'
 
 export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  route(app, c.profile, async (req) => getProfile(ctx, req.client.id))
+  route(app, c.profile, async (req) => getProfile(ctx, req.client.id, req.client))
   route(app, c.profileUpdate, async (req) => updateClient(ctx, req.ip, req.client.id, req.body))
 }

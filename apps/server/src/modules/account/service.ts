@@ -1,4 +1,4 @@
-import { PLATFORMS, TRIALS, type Prices, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
+import { PLATFORMS, TRIALS, type Role, type Prices, type ProfileResponse, type UpdateClientBody } from '@portal/domain'
 import type { z } from 'zod'
 import type { updateClientBody } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
@@ -7,7 +7,21 @@ import { fail } from '../../platform/errors.ts'
 import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { listPrices } from '../catalogue/service.ts'
-import { emailTaken, findClientById, issueToken, lockClientRow, setPendingEmail, toClientInfo, trialsTaken, updateClientProfile } from './queries.ts'
+import {
+  countMembers,
+  dropFounderMembership,
+  emailTaken,
+  findClientById,
+  findMembership,
+  insertMembership,
+  issueToken,
+  lockClientRow,
+  setPendingEmail,
+  toClientInfo,
+  trialsTaken,
+  updateClientProfile,
+  type ClientRow,
+} from './queries.ts'
 
 /** The products whose free trial the client has taken (the profile's trials_used; createTrial refuses these). */
 export async function trialsUsed(db: Queryable, clientId: number): Promise<string[]> {
@@ -26,6 +40,15 @@ export async function lockClient(tx: Queryable, clientId: number) {
 }
 
 export {
+  countMembers,
+  deleteMembership,
+  findMembership,
+  insertMembership,
+  listMembers,
+  listPersonOrgs,
+  setMembershipRole,
+  type MemberRow,
+  type PersonOrgRow,
   emailTaken,
   findClientByEmail,
   findClientById,
@@ -37,8 +60,18 @@ export {
   type ClientRow,
 } from './queries.ts'
 
-export async function getProfile(ctx: AppContext, clientId: number): Promise<ProfileResponse> {
-  const [client, prices, trials] = await Promise.all([findClientById(ctx.db, clientId), listPrices(ctx.db), trialsUsed(ctx.db, clientId)])
+/**
+ * The account's profile as the signed-in person sees it: `as` is the session's person and role
+ * (a member acting in an organisation); without it, the account's own sign-in (just signed in).
+ */
+export async function getProfile(ctx: AppContext, clientId: number, as?: { actor_id: number; role: Role }): Promise<ProfileResponse> {
+  const [client, prices, trials, person, own] = await Promise.all([
+    findClientById(ctx.db, clientId),
+    listPrices(ctx.db),
+    trialsUsed(ctx.db, clientId),
+    as && as.actor_id !== clientId ? findClientById(ctx.db, as.actor_id) : null,
+    as ? null : findMembership(ctx.db, clientId, clientId),
+  ])
   if (!client) return fail('unauthorized')
   const byPlatform = Object.fromEntries(
     PLATFORMS.map((p) => [p, prices.filter((x) => x.platform === p).map(({ platform: _platform, ...entry }) => entry)]),
@@ -51,6 +84,8 @@ export async function getProfile(ctx: AppContext, clientId: number): Promise<Pro
     paypal_merchant_id: ctx.config.PAYPAL_MERCHANT_ID ?? '',
     paypal_client_id: ctx.config.PAYPAL_CLIENT_ID ?? '',
     trials_used: trials,
+    role: as?.role ?? own?.role ?? 'owner',
+    acting_person: person?.email ?? null,
   }
 }
 
@@ -64,6 +99,7 @@ export async function updateClient(ctx: AppContext, ip: string, clientId: number
   return ctx.db.transaction(async (tx) => {
     const current = await findClientById(tx, clientId, true)
     if (!current) return fail('unauthorized')
+    await switchAccountType(tx, current, body.options?.corporate_member)
     let row = await updateClientProfile(tx, clientId, body)
     let emailConfirmationSent = false
     if (body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase()) {
@@ -89,6 +125,20 @@ export async function updateClient(ctx: AppContext, ip: string, clientId: number
     }
     return { client_info: toClientInfo(row), email_confirmation_sent: emailConfirmationSent }
   })
+}
+
+/**
+ * A personal account switching to corporate becomes an organisation whose own sign-in is its first
+ * owner; it switches back only while that sign-in is its one member.
+ */
+async function switchAccountType(tx: Queryable, current: ClientRow, corporate: boolean | undefined) {
+  if (corporate === undefined || corporate === toClientInfo(current).options.corporate_member) return
+  if (corporate) {
+    await insertMembership(tx, current.id, current.id, 'owner')
+    return
+  }
+  if ((await countMembers(tx, current.id)).members > 1) fail('org_has_members')
+  await dropFounderMembership(tx, current.id)
 }
 
 export type { UpdateClientBody }

@@ -4,8 +4,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encodeBase64, formatRequestFile, parseLicenseFile } from '@portal/domain'
 import { runLicenseCommand } from '../../cli/license-commands.ts'
-import { fileKeyring, verifyLicenseFile } from '../../platform/signing.ts'
-import { Agent, signedInClient, useTestApp } from '../../test/harness.ts'
+import { runCommand } from '../../cli/commands.ts'
+import { verifyLicenseFile } from '../../platform/signing.ts'
+import { Agent, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
+import { licenseFilePayload } from '../../test/license-file.ts'
 
 const t = useTestApp()
 const sdk = () => new Agent(t.app)
@@ -95,6 +97,8 @@ describe('offline activation', () => {
     const id = licenses[0]!.id
     expect((await agent.post(`/api/license/${id}/activate/offline/`, { data: request('SN') })).json().error_code).toBe('9febaea3')
     expect((await agent.post(`/api/license/${id}/activate/offline/`, { hardware_key_serial: 'x'.repeat(257) })).statusCode).toBe(400)
+    // the body schema's rule, the one the activation form checks with, named at its field
+    expectError(await agent.post(`/api/license/${id}/activate/offline/`, { usbToken: ` ${'x'.repeat(257)} ` }), 400, '6a38afc1', 'usbToken')
     const ok = await agent.post(`/api/license/${id}/activate/offline/`, { usbToken: '  USB-0042  ' })
     expect(ok.statusCode).toBe(200)
     expect(ok.json()).toMatchObject({
@@ -191,27 +195,17 @@ describe('device API', () => {
 })
 
 describe('signing keys', () => {
-  it('rotation keeps old files valid until their key retires; tampering and expiry fail', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keys-'))
-    const ring = fileKeyring(dir)
-    const payload = {
-      license_id: 1,
-      product: 'face_offline_custom',
-      license_content: {},
-      max_version: null,
-      issued_at: new Date().toISOString(),
-      license_expires_at: null,
-      expires_at: null,
-      lock: { type: 'no_bound' as const, value: null },
-      device_id: null,
-    }
+  it('rotation keeps old files valid until their key retires; tampering and expiry fail', async () => {
+    const ring = t.app.ctx.keyring
+    const payload = licenseFilePayload()
     const old = ring.sign(payload)
     const oldKid = parseLicenseFile(old)!.kid
-    ring.rotate()
+    await ring.rotate()
     const fresh = ring.sign(payload)
-    expect(parseLicenseFile(fresh)!.kid).not.toBe(oldKid)
+    const freshKid = parseLicenseFile(fresh)!.kid
+    expect(freshKid).not.toBe(oldKid)
     expect(verifyLicenseFile(old, ring.publicKeys()).ok).toBe(true)
-    ring.retire(oldKid, new Date(Date.now() - 1000))
+    await ring.retire(oldKid, new Date(Date.now() - 1000))
     expect(verifyLicenseFile(old, ring.publicKeys())).toMatchObject({ ok: false, reason: 'retired_key' })
     expect(verifyLicenseFile(fresh, ring.publicKeys()).ok).toBe(true)
     expect(ring.publicKeys().find((k) => k.kid === oldKid)!.retire_at).not.toBeNull()
@@ -221,15 +215,21 @@ describe('signing keys', () => {
     expect(verifyLicenseFile(tampered, ring.publicKeys()).ok).toBe(false)
     const expired = ring.sign({ ...payload, expires_at: new Date(Date.now() - 1000).toISOString() })
     expect(verifyLicenseFile(expired, ring.publicKeys())).toMatchObject({ ok: false, reason: 'expired' })
-    expect(verifyLicenseFile(fresh, fileKeyring(mkdtempSync(join(tmpdir(), 'other-'))).publicKeys())).toMatchObject({ ok: false, reason: 'unknown_key' })
+    expect(
+      verifyLicenseFile(
+        fresh,
+        ring.publicKeys().filter((k) => k.kid !== freshKid),
+      ),
+    ).toMatchObject({ ok: false, reason: 'unknown_key' })
   })
 
   it('the CLI writes request files, verifies files and rotates and retires keys', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'))
-    const req = runLicenseCommand(['license:request', '--serial', 'SN-7', '--sensor', 'Cam', '--reg', 'R7'], dir)!
+    const req = runLicenseCommand(['license:request', '--serial', 'SN-7', '--sensor', 'Cam', '--reg', 'R7'])!
     expect(req.output).toBe('3DIVI-LICENSE-REQUEST v1\nserial=SN-7\nsensor_name=Cam\nreg=R7')
     const file = join(dir, 'lic.lic')
-    const ring = fileKeyring(dir)
+    const ring = t.app.ctx.keyring
+    const cli = (...argv: string[]) => runCommand(t.db, argv, { keyring: () => Promise.resolve(ring) })
     writeFileSync(
       file,
       ring.sign({
@@ -244,16 +244,20 @@ describe('signing keys', () => {
         device_id: null,
       }),
     )
-    const ok = runLicenseCommand(['license:verify', file], dir)!
+    const ok = await cli('license:verify', file)
     expect(ok.code).toBe(0)
     expect(ok.output).toContain('"license_id": 9')
+    // against a saved key list, without the database
+    const keysFile = join(dir, 'keys.json')
+    writeFileSync(keysFile, JSON.stringify({ keys: ring.publicKeys() }))
+    expect(runLicenseCommand(['license:verify', file, '--keys', keysFile])!.code).toBe(0)
     writeFileSync(file, readFileSync(file, 'utf8').replace('3DIVI-LICENSE v1 ', '3DIVI-LICENSE v1 x'))
-    expect(runLicenseCommand(['license:verify', file], dir)!.code).toBe(1)
+    expect((await cli('license:verify', file)).code).toBe(1)
     const kid = ring.publicKeys()[0]!.kid
-    expect(runLicenseCommand(['license:keys', 'rotate'], dir)!.code).toBe(0)
-    expect(runLicenseCommand(['license:keys', 'retire', kid, '--at', '2020-01-01'], dir)!.code).toBe(0)
-    expect(runLicenseCommand(['license:keys', 'list'], dir)!.output).toContain(`${kid}  created`)
-    expect(runLicenseCommand(['license:keys', 'retire', kid], dir)!.code).toBe(2)
+    expect((await cli('license:keys', 'rotate')).code).toBe(0)
+    expect((await cli('license:keys', 'retire', kid, '--at', '2020-01-01')).code).toBe(0)
+    expect((await cli('license:keys', 'list')).output).toContain(`${kid}  created`)
+    expect((await cli('license:keys', 'retire', kid)).code).toBe(2)
   })
 
   it('the 26-line verifier in docs/license-file.md accepts a real file and refuses a changed one', async () => {

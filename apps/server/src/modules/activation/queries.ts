@@ -118,6 +118,32 @@ export async function lockLicenseByToken(tx: Queryable, token: string): Promise<
   return rows[0] ?? null
 }
 
+/**
+ * A group key's device (the device API takes a group key): null when `groupToken` names no group
+ * key; else the key's group and client, and the token of the live license of that key that the
+ * device of `fingerprint` holds or last held (null when it has none yet).
+ */
+export async function groupKeyDevice(
+  tx: Queryable,
+  groupToken: string,
+  fingerprint: string,
+): Promise<{ group_id: number; client_id: number; license_token: string | null } | null> {
+  const rows = await tx.query<{ group_id: number; client_id: number; license_token: string | null }>(
+    `SELECT g.id AS group_id, g.client_id, v.token AS license_token
+       FROM license_groups g
+       LEFT JOIN LATERAL (
+         SELECT l.token FROM licenses l
+           JOIN devices d ON d.license_id = l.id AND d.fingerprint = $2 AND d.kind = 'online'
+          WHERE l.group_id = g.id AND l.revoked_at IS NULL
+          ORDER BY d.released_at IS NULL DESC, d.id DESC LIMIT 1
+       ) v ON true
+      WHERE g.token = $1 AND NOT g.is_default AND g.source_group_id IS NOT NULL`,
+    [groupToken, fingerprint],
+  )
+  const row = rows[0]
+  return row ? { group_id: Number(row.group_id), client_id: Number(row.client_id), license_token: row.license_token } : null
+}
+
 export async function touchDevice(tx: Queryable, deviceId: number, fingerprint: string, name: string | null) {
   await tx.query('UPDATE devices SET last_seen = now(), fingerprint = $3, name = COALESCE($2, name) WHERE id = $1', [deviceId, name, fingerprint])
 }

@@ -91,13 +91,16 @@ describe('device API hot path', () => {
     expect(sent).toHaveLength(2)
   })
 
-  it('a refusal costs one statement too', async () => {
+  it('a key nobody has costs two statements, never more: the license read, then the group-key read', async () => {
     const sdk = new Agent(t.app)
     const call = () => sdk.post('/api/sdk/validate/', { key: 'NO-SUCH-KEY', fingerprint: 'fp-1' }, { csrf: false })
     const sent = await recordAfterFlush(call)
     const res = await call()
     expect(res.json()).toMatchObject({ valid: false, code: 'NOT_FOUND' })
-    expect(sent.filter((s) => !isLimiterFlush(s))).toHaveLength(1)
+    // a group key is no license's key: it is looked up only once the license keys' read found nothing
+    const onPath = sent.filter((s) => !isLimiterFlush(s))
+    expect(onPath).toHaveLength(2)
+    expect(onPath[1]).toMatch(/FROM license_groups g/)
   })
 
   it('a stale last seen is written off the request path, in one statement for many devices and many checks', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { FastifyReply } from 'fastify'
 import type { z } from 'zod'
-import { USB_SERIAL_MAX, apiError, contracts as c, type ErrorName, type ValidationCode, type offlineActivationBody } from '@portal/domain'
+import { apiError, contracts as c, type ErrorName, type ValidationCode, type offlineActivationBody } from '@portal/domain'
 import { compiledSerializer, route } from '../../platform/contract-route.ts'
 import { BatchedLimiter } from '../../platform/rate-limit.ts'
 import { AppError } from '../../platform/errors.ts'
@@ -9,10 +9,8 @@ import * as activation from './service.ts'
 import { SdkRefusal, type ActivationContext } from './service.ts'
 import { SeenBuffer } from './seen.ts'
 
-const serialOf = (b: z.infer<typeof offlineActivationBody>) => {
-  const serial = (b.hardware_key_serial ?? b.usbToken)?.trim()
-  return serial === undefined ? undefined : serial
-}
+/** the serial under either of its names, as the body schema trimmed and bounded it */
+const serialOf = (b: z.infer<typeof offlineActivationBody>) => b.hardware_key_serial ?? b.usbToken
 /** The catalogue error of each device-API refusal; the rest are "cannot be activated now" (1aa189d5). */
 const SDK_ERROR: Partial<Record<ValidationCode, ErrorName>> = {
   NOT_FOUND: 'not_found',
@@ -25,18 +23,11 @@ export const activationRoutes: FastifyPluginAsyncZod<{ ctx: ActivationContext; s
   app,
   { ctx, sdkLimits },
 ) => {
-  const checkSerial = (serial: string | undefined) => {
-    if (serial !== undefined && serial.length > USB_SERIAL_MAX) {
-      throw Object.assign(new Error('USB token serial is at most 256 characters'), { statusCode: 400 })
-    }
-    return serial
-  }
-
   route(app, c.licenseActivateOffline, async (req) =>
-    activation.activateLicenseOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
+    activation.activateLicenseOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: serialOf(req.body) }),
   )
   route(app, c.groupActivateOffline, async (req) =>
-    activation.activateGroupOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: checkSerial(serialOf(req.body)) }),
+    activation.activateGroupOffline(ctx, req.client.id, req.params.id, { data: req.body.data, hardware_key_serial: serialOf(req.body) }),
   )
   route(app, c.deviceRelease, async (req) => activation.releaseDevice(ctx, req.client.id, req.params.id, req.params.deviceId))
   route(app, c.licensePublicKeys, async () => ({ keys: ctx.keyring.publicKeys() }))

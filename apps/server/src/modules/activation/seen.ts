@@ -25,11 +25,15 @@ export class SeenBuffer {
   private flushing: Promise<void> | null = null
   private failures = 0
 
-  constructor(
-    private db: Queryable,
-    private flushMs = 1000,
-    private log?: Pick<Logger, 'warn'>,
-  ) {}
+  private readonly db: Queryable
+  private readonly flushMs: number
+  private readonly log: Pick<Logger, 'warn'> | undefined
+
+  constructor(db: Queryable, flushMs = 1000, log?: Pick<Logger, 'warn'>) {
+    this.db = db
+    this.flushMs = flushMs
+    this.log = log
+  }
 
   add(deviceId: number) {
     this.ids.add(deviceId)

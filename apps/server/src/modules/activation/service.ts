@@ -2,6 +2,7 @@ import {
   DAY_SECONDS,
   checkActivationLock,
   decodeBase64,
+  freeLicenses,
   deviceBinding,
   isOnlineLicense,
   licenseLock,
@@ -23,8 +24,10 @@ import type { Queryable } from '../../db/db.ts'
 import { AppError, fail } from '../../platform/errors.ts'
 import type { Keyring } from '../../platform/signing.ts'
 import { ReadBatch } from '../../platform/read-batch.ts'
+import { emitWebhookEvent } from '../webhooks/service.ts'
 import {
   findForValidation,
+  groupKeyDevice,
   heldSeats,
   insertDevice,
   liveDeviceExists,
@@ -42,7 +45,7 @@ import {
 } from './queries.ts'
 import { findLicense, toLicenseView, type LicenseRecord } from '../licenses/service.ts'
 import { recordActivity } from '../activity/service.ts'
-import { generateFromGroup, lockedLicense, parseId } from '../licenses/service.ts'
+import { generateFromGroup, lockLicense, lockedLicense, parseId } from '../licenses/service.ts'
 import { lockClient } from '../account/service.ts'
 import { lockedGroup } from '../groups/service.ts'
 
@@ -129,6 +132,7 @@ async function activateOfflineLocked(ctx: ActivationContext, tx: Queryable, lice
     })
     const details = { channel: device.kind, device_id: bound.id, serial: device.serial, sensor: device.sensor_name }
     await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'activated', details, at: ctx.clock.now() })
+    await emitWebhookEvent(ctx, tx, license.client_id, 'device.activated', { license_id: license.id, ...details, name: bound.name })
   }
   const file = licenseFileFor(ctx.keyring, license, bound, decision.lock, now)
   await setFileExpiry(tx, bound.id, file.expiresAt)
@@ -179,6 +183,7 @@ export async function releaseDevice(ctx: AppContext, clientId: number, rawLicens
     const device = (await releaseByCustomer(tx, deviceId, now)) ?? fail('not_found', 'Device not found')
     const details = { by: 'customer', channel: device.kind, device_id: device.id, serial: device.serial, sensor: device.sensor_name }
     await recordActivity(tx, { clientId, licenseId, kind: 'released', details, at: ctx.clock.now() })
+    await emitWebhookEvent(ctx, tx, clientId, 'device.released', { license_id: licenseId, ...details })
   })
   return toLicenseView((await findLicense(ctx.db, clientId, licenseId))!, ctx.clock.now())
 }
@@ -209,14 +214,16 @@ const DETAIL: Record<ValidationCode, string> = {
 }
 
 export class SdkRefusal extends Error {
-  constructor(
-    readonly code: ValidationCode,
-    readonly status: number,
-    detail?: string,
-    /** when what refused it may pass: a held seat frees */
-    readonly retryAt: Date | null = null,
-  ) {
+  readonly code: ValidationCode
+  readonly status: number
+  /** when what refused it may pass: a held seat frees */
+  readonly retryAt: Date | null
+
+  constructor(code: ValidationCode, status: number, detail?: string, retryAt: Date | null = null) {
     super(detail ?? DETAIL[code])
+    this.code = code
+    this.status = status
+    this.retryAt = retryAt
   }
 }
 
@@ -257,7 +264,7 @@ const refuse = (code: ValidationCode, detail?: string, retryAt: Date | null = nu
 export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
   const now = ctx.clock.now()
   return ctx.db.transaction(async (tx) => {
-    const license = await lockLicenseByToken(tx, body.key)
+    const license = (await lockLicenseByToken(tx, body.key)) ?? (await groupKeyLicense(tx, body, now))
     const refused = refusal(license && { ...license, paused: license.config.paused }, now)
     if (refused) refuse(refused)
     const l = license!
@@ -306,16 +313,45 @@ export async function sdkActivate(ctx: ActivationContext, body: SdkActivation) {
       })
       const details = { channel: 'sdk', device_id: device.id, serial: p.serial ?? serial, sensor: p.sensor_name ?? null, name: body.name ?? null }
       await recordActivity(tx, { clientId: l.client_id, licenseId: l.id, kind: 'activated', details, at: now })
+      await emitWebhookEvent(ctx, tx, l.client_id, 'device.activated', { license_id: l.id, ...details })
     }
     await markActivated(tx, l.id, decision.lock.type)
     const file = licenseFileFor(ctx.keyring, l, device, decision.lock, now)
     await setFileExpiry(tx, device.id, file.expiresAt)
     return {
+      license_key: l.token,
       license_file: file.text,
       expires_at: file.expiresAt?.toISOString() ?? null,
       device: { id: device.id, name: body.name ?? device.name, fingerprint: body.fingerprint, first_seen: new Date(device.first_seen).toISOString() },
     }
   })
+}
+
+/**
+ * A device activating with a group key gets a license of its own from the key's capacity: the one
+ * this fingerprint already holds (or last held), else a new one generated from the group, titled by
+ * the device's name. Null when the key is no group key. Under the client's lock (taken first, as
+ * everywhere), so parallel activations of one device make one license and never overdraw the key.
+ */
+async function groupKeyLicense(tx: Queryable, body: SdkActivation, now: Date): Promise<LicenseRecord | null> {
+  const key = await groupKeyDevice(tx, body.key, body.fingerprint)
+  if (!key) return null
+  await lockClient(tx, key.client_id)
+  const group = await lockedGroup(tx, key.client_id, key.group_id)
+  // read again under the lock: a parallel activation of this device may have made its license
+  const held = (await groupKeyDevice(tx, body.key, body.fingerprint))?.license_token
+  if (held) return lockLicenseByToken(tx, held)
+  if (freeLicenses(group, now) < 1) refuse('TOO_MANY_DEVICES', 'Every license of this group key is in use: make the key larger on the portal')
+  const id = await generateFromGroup(tx, key.client_id, group, { title: body.name ?? null, checkUnactivated: false, now, origin: 'group_key' })
+  return lockLicense(tx, key.client_id, id)
+}
+
+/** The license a group key's device holds, or the license of a license key: what deactivation frees. */
+async function licenseOfKey(tx: Queryable, key: string, fingerprint: string): Promise<LicenseRecord | null> {
+  const license = await lockLicenseByToken(tx, key)
+  if (license) return license
+  const held = (await groupKeyDevice(tx, key, fingerprint))?.license_token
+  return held ? lockLicenseByToken(tx, held) : null
 }
 
 /** What the SDK presents to validation: its license key and the fingerprint of its device. */
@@ -330,7 +366,16 @@ export interface SdkCheck {
  */
 export function validationReader(db: Queryable) {
   const batch = new ReadBatch((checks: SdkCheck[]) => findForValidation(db, checks))
-  return (check: SdkCheck) => batch.load(check)
+  // a key no license has may be a group key: the license its device holds answers (a second read,
+  // off the license keys' path); a group key the device has not activated is NOT_ACTIVATED
+  return async (check: SdkCheck): Promise<ValidationRow | null> => {
+    const found = await batch.load(check)
+    if (found) return found
+    const key = await groupKeyDevice(db, check.key, check.fingerprint)
+    if (!key) return null
+    const held = key.license_token === null ? null : (await findForValidation(db, [{ key: key.license_token, fingerprint: check.fingerprint }]))[0]
+    return held ?? { id: 0, status: 0, held_until: null, expire_date: null, paused: false, online: true, device_id: null, last_seen: null }
+  }
 }
 
 /**
@@ -361,7 +406,7 @@ export async function sdkValidate(read: (check: SdkCheck) => Promise<ValidationR
 export async function sdkDeactivate(ctx: ActivationContext, key: string, fingerprint: string) {
   const now = ctx.clock.now()
   const released = await ctx.db.transaction(async (tx) => {
-    const license = await lockLicenseByToken(tx, key)
+    const license = await licenseOfKey(tx, key, fingerprint)
     if (license && !isOnlineLicense(license.config)) refuse('OFFLINE_LICENSE')
     const found = license && (await liveSdkDevice(tx, license.id, fingerprint))
     if (!license || !found) return null
@@ -377,6 +422,7 @@ export async function sdkDeactivate(ctx: ActivationContext, key: string, fingerp
       seat_until: seat.quota ? null : seat.at.toISOString(),
     }
     await recordActivity(tx, { clientId: license.client_id, licenseId: license.id, kind: 'released', details, at: now })
+    await emitWebhookEvent(ctx, tx, license.client_id, 'device.released', { license_id: license.id, ...details })
     return device
   })
   if (!released) throw new SdkRefusal('NOT_ACTIVATED', 404)

@@ -327,15 +327,37 @@ describe('GET /api/account/history/export/', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/)
     expect(res.headers['content-disposition']).toBe('attachment; filename="activity-history.csv"')
     const lines = res.body.trimEnd().split('\r\n')
-    expect(lines[0]).toBe('date,event,license_id,license,group_id,details')
+    expect(lines[0]).toBe('date,event,license_id,license,group_id,details,actor')
     expect(lines).toHaveLength(3)
     const [renamed, created] = [lines[1]!, lines[2]!]
     expect(renamed).toContain(',renamed,')
     // the license's current title, quoted and doubled
     expect(renamed).toContain(`,"Line, ""quoted""",`)
-    // the created line's details carry the old title inside JSON: quoted, never a cell starting with =
+    // the created line's details carry the old title in words: never a cell starting with =
     expect(created).toContain(',created,')
     expect(res.body).not.toMatch(/(^|,)=/m)
+  })
+
+  it("the CSV's events and details are words, not JSON", async () => {
+    const c = await signedInClient(t)
+    await t.db.query(`UPDATE clients SET options = options || '{"corporate_member": true}'::jsonb WHERE id = $1`, [c.client.id])
+    const trial = await nuitrackTrial(c, 'Front desk')
+    expect((await c.agent.post(`/api/license/${trial.id}/`, { title: 'Lobby' })).statusCode).toBe(200)
+    expect((await runCommand(t.db, ['licenses:grant', c.email, 'nuitrack_subscribe', '4', '--os-type', '1'])).code).toBe(0)
+    const source = (await c.agent.get('/api/group/')).json().groups.find((g: { product: string }) => g.product === 'nuitrack_subscribe')
+    expect((await c.agent.post(`/api/group/${source.id}/split/`, { title: 'Stores', limit: 2 })).statusCode).toBe(200)
+    const res = await c.agent.get('/api/account/history/export/')
+    expect(res.statusCode, res.body).toBe(200)
+    const lines = res.body.trimEnd().split('\r\n')
+    expect(lines[0]).toBe('date,event,license_id,license,group_id,details,actor')
+    expect(res.body).not.toMatch(/[{}]/)
+    // the last column is who acted: the signed-in person, or nobody for the command line
+    expect(lines[1]).toMatch(/,group key created,,,\d+,title: Stores; product: Nuitrack subscription; size: 2; source group: #\d+,/)
+    expect(lines[1]!.endsWith(`,${c.email}`)).toBe(true)
+    expect(lines[2]).toMatch(/,created,,,\d+,product: Nuitrack subscription; count: 4; made by: our team,$/)
+    expect(lines[3]).toMatch(/,renamed,\d+,Lobby,,from: Front desk; to: Lobby,/)
+    expect(lines[3]!.endsWith(`,${c.email}`)).toBe(true)
+    expect(lines[4]).toMatch(/,created,\d+,Lobby,\d+,title: Front desk; product: Nuitrack Trial; made by: free trial/)
   })
 
   it('csvCell: formula starts get an apostrophe; separators are quoted', () => {

@@ -1,5 +1,6 @@
 import type { ActivityDetails, ActivityKind } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
+import { currentActor } from '../../platform/actor.ts'
 
 export interface NewActivity {
   clientId: number
@@ -11,12 +12,15 @@ export interface NewActivity {
   at?: Date | null
 }
 
-/** Appends one line to the client's history, in the transaction of the change it records. */
+/**
+ * Appends one line to the client's history, in the transaction of the change it records; its actor
+ * is the person acting in the request (platform/actor.ts), none for the system.
+ */
 export async function recordActivity(tx: Queryable, e: NewActivity) {
   await tx.query(
-    `INSERT INTO activity_events (client_id, license_id, group_id, kind, details, created_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, COALESCE($6::timestamptz, now()))`,
-    [e.clientId, e.licenseId ?? null, e.groupId ?? null, e.kind, JSON.stringify(e.details ?? {}), e.at ?? null],
+    `INSERT INTO activity_events (client_id, license_id, group_id, kind, details, created_at, actor_id)
+     VALUES ($1, $2, $3, $4, $5::jsonb, COALESCE($6::timestamptz, now()), $7)`,
+    [e.clientId, e.licenseId ?? null, e.groupId ?? null, e.kind, JSON.stringify(e.details ?? {}), e.at ?? null, currentActor()],
   )
 }
 
@@ -24,9 +28,9 @@ export async function recordActivity(tx: Queryable, e: NewActivity) {
 export async function recordActivityForLicenses(tx: Queryable, licenseIds: readonly number[], e: Omit<NewActivity, 'licenseId'>) {
   if (licenseIds.length === 0) return
   await tx.query(
-    `INSERT INTO activity_events (client_id, license_id, group_id, kind, details, created_at)
-     SELECT $1, id, $3, $4, $5::jsonb, COALESCE($6::timestamptz, now()) FROM unnest($2::bigint[]) AS id`,
-    [e.clientId, licenseIds, e.groupId ?? null, e.kind, JSON.stringify(e.details ?? {}), e.at ?? null],
+    `INSERT INTO activity_events (client_id, license_id, group_id, kind, details, created_at, actor_id)
+     SELECT $1, id, $3, $4, $5::jsonb, COALESCE($6::timestamptz, now()), $7 FROM unnest($2::bigint[]) AS id`,
+    [e.clientId, licenseIds, e.groupId ?? null, e.kind, JSON.stringify(e.details ?? {}), e.at ?? null, currentActor()],
   )
 }
 
@@ -38,15 +42,15 @@ export async function recordActivityForLicenses(tx: Queryable, licenseIds: reado
  */
 export async function recordPaid(tx: Queryable, transactionId: number, at?: Date | null) {
   await tx.query(
-    `INSERT INTO activity_events (client_id, license_id, group_id, kind, details, created_at)
+    `INSERT INTO activity_events (client_id, license_id, group_id, kind, details, created_at, actor_id)
      SELECT t.client_id, t.license_id, t.group_id,
             CASE t.kind WHEN 'renewal' THEN 'renewed' WHEN 'reactivation' THEN 'reactivated' ELSE 'paid' END,
             jsonb_build_object('transaction_id', t.id, 'amount_cents', t.amount_cents, 'description', t.description,
                                'payment_method', t.payment_method, 'transaction_kind', t.kind, 'until', l.expire_date),
-            COALESCE($2::timestamptz, now())
+            COALESCE($2::timestamptz, now()), $3
        FROM transactions t LEFT JOIN licenses l ON l.id = t.license_id
       WHERE t.id = $1 AND t.status = 0 AND t.kind NOT IN ('top_up', 'adjustment')`,
-    [transactionId, at ?? null],
+    [transactionId, at ?? null, currentActor()],
   )
 }
 
@@ -60,11 +64,20 @@ export interface ActivityRow {
   /** the license's title and product now, for its display name */
   license_title: string | null
   license_product: string | null
+  /** the e-mail of the person who acted, null for the system */
+  actor_email: string | null
 }
-const EVENT_COLUMNS = columns<Omit<ActivityRow, 'license_title' | 'license_product'>>()('id', 'kind', 'license_id', 'group_id', 'details', 'created_at')
+const EVENT_COLUMNS = columns<Omit<ActivityRow, 'license_title' | 'license_product' | 'actor_email'>>()(
+  'id',
+  'kind',
+  'license_id',
+  'group_id',
+  'details',
+  'created_at',
+)
 
-const SELECT = `SELECT ${EVENT_COLUMNS('e')}, l.title AS license_title, l.product AS license_product
-                  FROM activity_events e LEFT JOIN licenses l ON l.id = e.license_id`
+const SELECT = `SELECT ${EVENT_COLUMNS('e')}, l.title AS license_title, l.product AS license_product, a.email AS actor_email
+                  FROM activity_events e LEFT JOIN licenses l ON l.id = e.license_id LEFT JOIN clients a ON a.id = e.actor_id`
 
 /** A license's history, newest first (the caller has checked the license is the client's). */
 export async function listLicenseActivity(db: Queryable, clientId: number, licenseId: number): Promise<ActivityRow[]> {

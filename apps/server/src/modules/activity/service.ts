@@ -1,4 +1,4 @@
-import { defaultLicenseTitle, isCorporate, toCsv, type ActivityEvent } from '@portal/domain'
+import { activityDetailsText, activityKindText, defaultLicenseTitle, isCorporate, toCsv, type ActivityEvent } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { parseId } from '../../platform/ids.ts'
@@ -16,6 +16,7 @@ export function toActivityView(row: ActivityRow): ActivityEvent {
     group_id: row.group_id === null ? null : Number(row.group_id),
     details: row.details,
     created_at: new Date(row.created_at).toISOString(),
+    actor: row.actor_email,
   }
 }
 
@@ -31,13 +32,17 @@ export async function getAccountHistory(ctx: AppContext, clientId: number, page:
   return { events: rows.map(toActivityView), total, offset: page.offset, limit: page.limit }
 }
 
-export const HISTORY_CSV_HEADER = ['date', 'event', 'license_id', 'license', 'group_id', 'details'] as const
+export const HISTORY_CSV_HEADER = ['date', 'event', 'license_id', 'license', 'group_id', 'details', 'actor'] as const
 
 /** The whole history as CSV (newest first), for corporate accounts only. */
 export async function exportAccountHistory(ctx: AppContext, clientId: number) {
   const client = (await findClientById(ctx.db, clientId)) ?? fail('unauthorized')
   if (!isCorporate(toClientInfo(client))) fail('history_export_corporate')
   const events = (await listClientActivity(ctx.db, clientId, 0, null)).map(toActivityView)
-  const csv = toCsv([HISTORY_CSV_HEADER, ...events.map((e) => [e.created_at, e.kind, e.license_id, e.license_title, e.group_id, JSON.stringify(e.details)])])
+  // the details in words (activityDetailsText), as a spreadsheet reader reads them, not JSON
+  const csv = toCsv([
+    HISTORY_CSV_HEADER,
+    ...events.map((e) => [e.created_at, activityKindText(e.kind), e.license_id, e.license_title, e.group_id, activityDetailsText(e.details), e.actor]),
+  ])
   return { filename: 'activity-history.csv', csv }
 }

@@ -24,6 +24,7 @@ export const adminCliRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; token: str
     return runCommand(ctx.db, req.body.argv, {
       sandboxWebhooks: () => (sandbox && isSandboxProvider(sandbox) ? sandbox.webhooks : undefined),
       ctx: () => Promise.resolve(ctx),
+      keyring: () => Promise.resolve(ctx.keyring),
     })
   })
 }

@@ -59,7 +59,7 @@ describe('Nuitrack Analytics registration', () => {
     const forged = await createChallenge('another-secret-another-secret-another-secret')
     const forgedToken = Buffer.from(JSON.stringify({ ...forged, number: solveChallenge(forged) })).toString('base64')
     expect((await a.post('/api/nuitrack-analytics/signup/', body(forgedToken))).json().error_code).toBe('1fb53c53')
-    const old = await createChallenge(t.app.ctx.config.SESSION_SECRET, Date.now() - 3600_000)
+    const old = await createChallenge(t.app.ctx.secrets.sessionSecret, Date.now() - 3600_000)
     const oldToken = Buffer.from(JSON.stringify({ ...old, number: solveChallenge(old) })).toString('base64')
     expect((await a.post('/api/nuitrack-analytics/signup/', body(oldToken))).json().error_code).toBe('824d29c0')
     expect((await t.db.query('SELECT count(*)::int AS n FROM clients'))[0]).toEqual({ n: 0 })

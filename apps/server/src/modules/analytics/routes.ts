@@ -11,7 +11,7 @@ import { updateClientProfile } from '../account/service.ts'
 const NEXT = '/app/login/nuitrack-analytics/?registered=1'
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const captcha = createCaptcha(ctx.config)
+  const captcha = createCaptcha(ctx.config, ctx.secrets.sessionSecret)
   route(app, c.captchaChallenge, async (_req, reply) => {
     reply.header('cache-control', 'no-store')
     return captcha.challenge()

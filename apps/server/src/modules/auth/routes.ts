@@ -8,6 +8,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   route(app, c.signup, async (req, reply) => reply.status(201).send(await auth.signup(ctx, req.ip, req.body)))
   route(app, c.sendConfirmationUrl, async (req) => auth.sendConfirmation(ctx, req.ip, req.body.client_email, req.body.segment))
   route(app, c.confirm, async (req) => auth.confirm(ctx, req.body.client_id, req.body.confirmation_token))
+  route(app, c.emailRevert, async (req, reply) => {
+    const result = await auth.revertEmail(ctx, req.body.client_id, req.body.confirmation_token)
+    // every session of the account ended, this browser's too
+    reply.clearSession()
+    return result
+  })
   route(app, c.signin, async (req, reply) => {
     const { sessionId, profile } = await auth.signin(ctx, req.ip, req.headers['user-agent'], req.body.username, req.body.password)
     reply.setSession(sessionId)
@@ -31,5 +37,5 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     reply.setSession(sessionId)
     return profile
   })
-  route(app, c.changePassword, async (req) => auth.changePassword(ctx, req.client.id, req.sessionHash, req.body.old_password, req.body.new_password))
+  route(app, c.changePassword, async (req) => auth.changePassword(ctx, req.client.actor_id, req.sessionHash, req.body.old_password, req.body.new_password))
 }

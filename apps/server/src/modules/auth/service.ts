@@ -7,7 +7,20 @@ import { sendMailLimited } from '../../platform/limited-mail.ts'
 import { linkMail } from '../../platform/mailer.ts'
 import { forgive, hit } from '../../platform/rate-limit.ts'
 import { emailTaken, findClientByEmail, findClientById, getProfile, insertClient, issueToken, setPassword, type ClientRow } from '../account/service.ts'
-import { applyEmailChange, consumeToken, endSession, endSessions, findToken, insertSession, markConfirmed, revokeAllTokens } from './queries.ts'
+import {
+  applyEmailChange,
+  consumeToken,
+  endSession,
+  endSessions,
+  findToken,
+  insertSession,
+  markConfirmed,
+  restoreEmail,
+  revokeAllTokens,
+  revokeTokensOnRevert,
+} from './queries.ts'
+
+export { insertSession, setSessionOrg } from './queries.ts'
 
 const withPlatform = (url: string, segment: string | null | undefined) => (segment ? `${url}?platform=${segment}` : url)
 
@@ -37,7 +50,7 @@ export async function signup(
   await hit(ctx.db, [{ key: `signup:ip:${ip}`, ...RATE_LIMITS.signupPerIp }])
   const email = body.username
   if (passwordContainsEmail(body.password, email)) fail('password_invalid', 'password_contains_email_error', 'password')
-  const passwordHash = await hashPassword(body.password)
+  const passwordHash = await hashPassword(body.password, ctx.config.PASSWORD_HASH_COST)
   return ctx.db.transaction(async (tx) => {
     const client = await insertClient(tx, {
       email,
@@ -62,6 +75,46 @@ export async function sendConfirmation(ctx: AppContext, ip: string, email: strin
   return { status: 'ok' as const }
 }
 
+/**
+ * Tells the address an account leaves that it changed, with a link that undoes the change for 7
+ * days. Sent whatever the mail limits: it is one mail per confirmed change, and the one the owner
+ * needs when someone else took the account over.
+ */
+async function sendEmailChangedNotice(ctx: AppContext, tx: Queryable, client: Pick<ClientRow, 'id' | 'email'>, newEmail: string) {
+  const token = await issueToken(tx, client.id, 'email_revert', client.email)
+  await ctx.mailer.enqueue(
+    tx,
+    linkMail(
+      client.email,
+      'The e-mail of your account was changed',
+      `The e-mail of your 3DiVi portal account was changed from ${client.email} to ${newEmail}.`,
+      'Undo the change',
+      `${ctx.config.PUBLIC_URL}/app/email-revert/${client.id}/${token}/`,
+      'If you made this change, ignore this message. If you did not, follow the link within 7 days: it gives the account this address back and signs everyone out of it.',
+    ),
+  )
+}
+
+/**
+ * Undoes a confirmed e-mail change with the link mailed to the old address: the account takes that
+ * address back, every session ends (whoever changed it is signed out) and every other link stops
+ * working but the undo links of earlier changes.
+ */
+export async function revertEmail(ctx: AppContext, clientId: number, token: string) {
+  return ctx.db.transaction(async (tx) => {
+    const client = await findClientById(tx, clientId, true)
+    if (!client) return fail('client_not_found')
+    const row = await findToken(tx, clientId, token, ['email_revert'], true)
+    if (!row || !row.live || !(await consumeToken(tx, row.id))) return fail('token_invalid')
+    const email = row.new_email!
+    if (await emailTaken(tx, email, clientId)) return fail('email_in_use')
+    await restoreEmail(tx, clientId, email)
+    await revokeTokensOnRevert(tx, clientId, row.id)
+    await endSessions(tx, clientId, null)
+    return { status: 'ok' as const, email }
+  })
+}
+
 /** Confirms a registration or an e-mail change, whichever the token was issued for. */
 export async function confirm(ctx: AppContext, clientId: number, token: string) {
   return ctx.db.transaction(async (tx) => {
@@ -73,6 +126,7 @@ export async function confirm(ctx: AppContext, clientId: number, token: string) 
       const newEmail = row.new_email!
       if (await emailTaken(tx, newEmail, clientId)) return fail('email_in_use')
       await applyEmailChange(tx, clientId, newEmail)
+      await sendEmailChangedNotice(ctx, tx, client, newEmail)
       return { status: 'ok' as const, kind: 'email_change' as const, email: newEmail }
     }
     await markConfirmed(tx, clientId)
@@ -82,17 +136,19 @@ export async function confirm(ctx: AppContext, clientId: number, token: string) 
 
 /**
  * The one password check of every call that takes an e-mail and a password, under the sign-in
- * limits: every try counts against the address; a failed one (unknown e-mail, wrong password) also
- * against the e-mail from this address and the e-mail alone. The failure counts are reserved before
- * the check, so parallel guesses cannot pass them, and given back when the password was right.
+ * limits: every try counts against the address's ceiling; a failed one (unknown e-mail, wrong
+ * password) also against the e-mail from this address, the e-mail alone and the address alone. The
+ * failure counts are reserved before the check, so parallel guesses cannot pass them, and given
+ * back when the password was right.
  */
 export async function checkCredentials(ctx: AppContext, ip: string, email: string, password: string) {
   const normalized = email.trim().toLowerCase()
-  const failureKeys = [`signin:fail:email-ip:${normalized}|${ip}`, `signin:fail:email:${normalized}`]
+  const failureKeys = [`signin:fail:email-ip:${normalized}|${ip}`, `signin:fail:email:${normalized}`, `signin:fail:ip:${ip}`]
   await hit(ctx.db, [
     { key: `signin:ip:${ip}`, ...RATE_LIMITS.signinPerIp },
     { key: failureKeys[0]!, ...RATE_LIMITS.signinFailuresPerEmailAndIp },
     { key: failureKeys[1]!, ...RATE_LIMITS.signinFailuresPerEmail },
+    { key: failureKeys[2]!, ...RATE_LIMITS.signinFailuresPerIp },
   ])
   const client = await findClientByEmail(ctx.db, email)
   const passwordOk = client !== null && (await verifyPassword(client.password_hash, password))
@@ -162,7 +218,7 @@ export async function resetPassword(ctx: AppContext, userAgent: string | undefin
   const row = await findToken(ctx.db, clientId, token, ['reset'])
   if (!row || !row.live) return fail('token_invalid')
   await checkNewPassword(client, newPassword, 'new_password')
-  const passwordHash = await hashPassword(newPassword)
+  const passwordHash = await hashPassword(newPassword, ctx.config.PASSWORD_HASH_COST)
   const sessionId = await ctx.db.transaction(async (tx) => {
     if (!(await consumeToken(tx, row.id))) throw new AppError('token_invalid')
     await setPassword(tx, clientId, passwordHash)
@@ -180,7 +236,7 @@ export async function changePassword(ctx: AppContext, clientId: number, sessionH
   if (!client) return fail('unauthorized')
   if (!(await verifyPassword(client.password_hash, oldPassword))) fail('wrong_password', undefined, 'old_password')
   await checkNewPassword(client, newPassword, 'new_password')
-  const passwordHash = await hashPassword(newPassword)
+  const passwordHash = await hashPassword(newPassword, ctx.config.PASSWORD_HASH_COST)
   await ctx.db.transaction(async (tx) => {
     await setPassword(tx, clientId, passwordHash)
     await revokeAllTokens(tx, clientId)

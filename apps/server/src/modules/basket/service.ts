@@ -3,8 +3,8 @@ import {
   OS_TYPES,
   TRANSACTION_TYPE,
   centsToUsd,
+  chargedNowCents,
   discountedTotal,
-  orderTotalCents,
   priceOrder,
   subscriptionInterval,
   type ContractBody,
@@ -39,7 +39,8 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
   if (!('lines' in priced)) {
     return fail('item_not_for_sale', undefined, 'problem' in priced && priced.problem === 'not_for_sale' ? `items.${priced.index}` : 'items')
   }
-  const total = orderTotalCents(priced.lines)
+  // section 5: what the purchase charges now (each subscription's first period), by card or from the balance
+  const total = chargedNowCents(priced.lines)
   const lines: TransactionLine[] = priced.lines.map((l) => ({
     description: lineTitle(l.entry.title, l.os_type),
     quantity: l.count,
@@ -87,7 +88,7 @@ export async function purchase(ctx: AppContext, clientId: number, body: Purchase
   const id = await ctx.db.transaction(async (tx) => {
     await lockClient(tx, clientId)
     const order = { clientId, kind: 'purchase', amountCents: total, description, lines, now: ctx.clock.now() }
-    return settleFromBalance(ctx, tx, order, () => fulfilLines(tx, clientId, lines, { source: 'balance', methodId: null }))
+    return settleFromBalance(ctx, tx, order, (t) => fulfilLines(tx, { transactionId: t.id, clientId }, lines, { source: 'balance', methodId: null }))
   })
   return { ...answer(id, total, opts), status: 'paid' as const, payment: null }
 }
@@ -104,6 +105,9 @@ const answer = (id: number, total: number, opts: { subscribe?: boolean }) => ({
 export const basketFulfilments: Record<string, Fulfilment> = {
   purchase: {
     paid: (_ctx, tx, t, paidWith) =>
-      fulfilLines(tx, t.client_id, t.lines, { source: t.payment_source === 'paypal' ? 'paypal' : 'stripe', methodId: paidWith.methodId }),
+      fulfilLines(tx, { transactionId: t.id, clientId: t.client_id }, t.lines, {
+        source: t.payment_source === 'paypal' ? 'paypal' : 'stripe',
+        methodId: paidWith.methodId,
+      }),
   },
 }

@@ -159,16 +159,45 @@ export async function owedCents(db: Queryable, clientId: number): Promise<number
   return Number(row?.owed ?? 0)
 }
 
-/** Suspends the licenses a transaction paid for (its license, its group's licenses) with the reason; answers their ids. */
+/**
+ * Suspends the licenses a transaction paid for with the reason: the license it names, its group's
+ * licenses, and the licenses generated from the capacity it delivered (a basket order's). Answers
+ * their ids.
+ */
 export async function suspendLicensesOf(tx: Queryable, transactionId: number, clientId: number, creditNoteId: number, reason: string): Promise<number[]> {
   const rows = await tx.query<{ id: string | number }>(
     `UPDATE licenses l SET status = 1, suspended_reason = $3, suspended_by_credit_note = $4
        FROM transactions t
-      WHERE t.id = $1 AND l.client_id = $2 AND l.revoked_at IS NULL AND l.status = 0 AND (l.id = t.license_id OR l.group_id = t.group_id)
+      WHERE t.id = $1 AND l.client_id = $2 AND l.revoked_at IS NULL AND l.status = 0
+        AND (l.id = t.license_id OR l.group_id = t.group_id
+             OR l.purchase_capacity_id IN (SELECT c.id FROM purchase_capacity c WHERE c.transaction_id = t.id))
       RETURNING l.id`,
     [transactionId, clientId, reason, creditNoteId],
   )
   return rows.map((r) => Number(r.id))
+}
+
+/**
+ * The renewals of licenses suspended because their payment was taken back end (their card is not
+ * charged again for them), recorded under the credit note. Answers how many ended.
+ */
+export async function endSubscriptionsOf(tx: Queryable, licenseIds: readonly number[], creditNoteId: number): Promise<number> {
+  if (licenseIds.length === 0) return 0
+  const rows = await tx.query(
+    `UPDATE subscriptions SET state = 'ended', next_attempt_at = NULL, ended_by_credit_note = $2, updated_at = now()
+      WHERE license_id = ANY($1::bigint[]) AND state IN ('active', 'past_due') RETURNING id`,
+    [licenseIds, creditNoteId],
+  )
+  return rows.length
+}
+
+/** A dispute won: the renewals its credit note ended run again, next at their license's expiry. */
+export async function restartSubscriptionsOf(tx: Queryable, creditNoteId: number) {
+  await tx.query(
+    `UPDATE subscriptions s SET state = 'active', next_attempt_at = l.expire_date, ended_by_credit_note = NULL, updated_at = now()
+       FROM licenses l WHERE s.ended_by_credit_note = $1 AND l.id = s.license_id`,
+    [creditNoteId],
+  )
 }
 
 /** Gives back the licenses a credit note suspended (a dispute won); answers their ids. */
@@ -180,10 +209,16 @@ export async function restoreLicensesOf(tx: Queryable, creditNoteId: number): Pr
   return rows.map((r) => Number(r.id))
 }
 
-/** The transaction a provider's payment settled: by its checkout's id, or by the event it was credited under (PayPal's capture id). */
+/**
+ * The transaction a provider's payment settled: by its checkout's id, or by the provider's id of the
+ * payment (`paymentRef`): the event it was credited under (PayPal's capture id), the PaymentIntent
+ * an off-session charge is, or the one stored for a paid Checkout Session (Stripe's pi_…).
+ */
 export async function transactionOfPayment(db: Queryable, provider: string, sessionId: string | null, paymentRef: string | null): Promise<number | null> {
   const [row] = await db.query<{ id: string | number }>(
     `SELECT id FROM transactions WHERE provider = $1 AND provider_session_id = $2
+     UNION ALL
+     SELECT id FROM transactions WHERE provider = $1 AND (provider_session_id = $3 OR provider_payment_ref = $3)
      UNION ALL
      SELECT transaction_id FROM payment_events WHERE provider = $1 AND event_id = $3 AND transaction_id IS NOT NULL
      LIMIT 1`,

@@ -13,7 +13,9 @@ import { fail } from '../../platform/errors.ts'
 import type { PaymentEvent } from '../../platform/payments/port.ts'
 import { findClientById } from '../account/service.ts'
 import { recordActivityForLicenses, recordPaid } from '../activity/service.ts'
+import { givePurchaseCapacityBack, takePurchaseCapacity } from '../groups/service.ts'
 import { confirmPromoOfTransaction, releasePromoOfTransaction } from '../promo/service.ts'
+import { emitWebhookEvent } from '../webhooks/service.ts'
 import {
   RECEIPT_JOB,
   clientOfTransaction,
@@ -24,6 +26,7 @@ import {
   lockTransactionBySession,
   markTransactionPaid,
   nextInvoiceNumber,
+  setProviderPaymentRef,
   type CreditNoteRow,
   type TransactionLine,
   type TransactionRow,
@@ -34,10 +37,12 @@ import {
   creditForRestoredNote,
   debitForCreditNote,
   deletePaymentMethod,
+  endSubscriptionsOf,
   lockOpenDispute,
   markCreditNoteRestored,
   recordPaymentEvent,
   refundedCents,
+  restartSubscriptionsOf,
   restoreLicensesOf,
   savePaymentMethod,
   suspendLicensesOf,
@@ -211,6 +216,8 @@ export async function applyPaymentEvent(ctx: BillingCtx, event: PaymentEvent): P
         'payment completed after its checkout expired: credited now; check what it bought (a hold or promo code it reserved was released at expiry)',
       )
     }
+    // the provider's refund and dispute events name the payment, not the checkout (Stripe's PaymentIntent)
+    if (event.paymentRef) await setProviderPaymentRef(tx, t.id, event.paymentRef)
     const methodId = event.savedMethod ? await savePaymentMethod(tx, t.client_id, event.savedMethod) : null
     const now = ctx.clock.now()
     await fulfil.paid(ctx, tx, t, { methodId, now })
@@ -271,6 +278,8 @@ export interface ReversalResult {
   applied: boolean
   creditNote: CreditNoteRow | null
   suspended: number[]
+  /** ungenerated units of the purchase taken out of its groups (and the group keys split off them) */
+  capacityTaken: number
   owedCents: Cents
 }
 
@@ -278,12 +287,15 @@ export interface ReversalResult {
  * Takes a paid transaction's money back, once per provider event (the payment event log, in the
  * same database transaction, so 5 parallel deliveries of one refund reverse once): a credit note
  * with its own gapless number correcting the invoice, the ledger's reversal entry (a top-up's credit
- * comes off the balance; what was already spent is owed), the licenses it paid for suspended with
- * the reason (and a line in their history), and a mail to the customer. Lock order as settling: the
- * client's row, the transaction, the credit note counter.
+ * comes off the balance; what was already spent is owed) and a mail to the customer. When what is
+ * taken back completes the whole payment, what the purchase delivered stops: the licenses it paid
+ * for are suspended with the reason (and a line in their history) and stop renewing, and its
+ * ungenerated capacity leaves its groups; a partial refund leaves them alone
+ * (docs/adr/purchase-capacity-and-partial-refunds.md). Lock order as settling: the client's row, the
+ * transaction, the credit note counter, then the groups.
  */
 export async function reversePayment(ctx: BillingCtx, r: Reversal): Promise<ReversalResult> {
-  const nothing: ReversalResult = { applied: false, creditNote: null, suspended: [], owedCents: 0 }
+  const nothing: ReversalResult = { applied: false, creditNote: null, suspended: [], capacityTaken: 0, owedCents: 0 }
   return ctx.db.transaction(async (tx) => {
     const owner = await clientOfTransaction(tx, r.transactionId)
     if (owner === null) return nothing
@@ -312,18 +324,40 @@ export async function reversePayment(ctx: BillingCtx, r: Reversal): Promise<Reve
       provider_ref: r.providerRef ?? null,
       issued_at: now,
     })
-    // a top-up's credit comes off the balance (its ledger's reversal entry); a purchase's licenses stop
+    // a top-up's credit comes off the balance (its ledger's reversal entry); a purchase taken back
+    // whole stops what it delivered (its licenses, its ungenerated capacity); a part leaves them
     const owed = t.kind === 'top_up' ? await debitForCreditNote(tx, t.client_id, t.id, note.id, amount) : 0
+    const whole = amount === left
     const why = `${r.kind === 'refund' ? 'payment refunded' : r.kind === 'dispute' ? 'payment disputed' : 'payment reversed'} (${formatCreditNoteNumber(note.number)}): ${r.reason}`
-    const suspended = t.kind === 'top_up' ? [] : await suspendLicensesOf(tx, t.id, t.client_id, note.id, why)
+    const stops = t.kind !== 'top_up' && whole
+    const suspended = stops ? await suspendLicensesOf(tx, t.id, t.client_id, note.id, why) : []
+    await endSubscriptionsOf(tx, suspended, note.id)
+    const capacity = stops ? await takePurchaseCapacity(tx, t.id, note.id) : { recorded: false, taken: 0 }
+    const capacityTaken = capacity.taken
+    if (stops && t.kind === 'purchase' && !capacity.recorded)
+      ctx.log.warn(
+        { transaction: t.id, client: t.client_id, credit_note: note.number },
+        'a basket order paid before purchases recorded what they delivered was taken back: its licenses and capacity are left as they are; check them by hand',
+      )
     await recordActivityForLicenses(tx, suspended, {
       clientId: t.client_id,
       kind: 'suspended',
       details: { reason: why, transaction_id: t.id, credit_note: formatCreditNoteNumber(note.number) },
       at: now,
     })
+    for (const licenseId of suspended) await emitWebhookEvent(ctx, tx, t.client_id, 'license.suspended', { license_id: licenseId, reason: why })
     ctx.log.warn(
-      { transaction: t.id, client: t.client_id, kind: r.kind, amount, credit_note: note.number, suspended: suspended.length, owed },
+      {
+        transaction: t.id,
+        client: t.client_id,
+        kind: r.kind,
+        amount,
+        whole,
+        credit_note: note.number,
+        suspended: suspended.length,
+        capacity_taken: capacityTaken,
+        owed,
+      },
       'payment taken back: credit note issued',
     )
     await ctx.mailer.enqueue(
@@ -334,19 +368,27 @@ export async function reversePayment(ctx: BillingCtx, r: Reversal): Promise<Reve
         what: t.description,
         creditNote: formatCreditNoteNumber(note.number),
         suspended: suspended.length,
+        capacityTaken,
+        partial: t.kind !== 'top_up' && !whole,
         owed: owed > 0 ? formatCents(owed) : null,
       }),
     )
-    return { applied: true, creditNote: note, suspended, owedCents: owed }
+    return { applied: true, creditNote: note, suspended, capacityTaken, owedCents: owed }
   })
 }
 
 /**
  * A dispute decided for the merchant: its credit note is closed (restored), a top-up's credit comes
- * back (paying what is owed first), the licenses it suspended are active again, the customer is
- * told. Once per event key. Answers whether it restored anything.
+ * back (paying what is owed first), the licenses it suspended are active again and the ungenerated
+ * capacity it took is back in its groups, the customer is told. Once per event key. Answers whether
+ * it restored anything. `reversalKey`: the key the dispute's own reversal goes under; a dispute won
+ * before its opening was applied (events out of order) records it, so the opening, come late, takes
+ * nothing back.
  */
-export async function restoreDisputed(ctx: BillingCtx, r: { transactionId: number; provider: PaymentEvent['provider']; eventKey: string }): Promise<boolean> {
+export async function restoreDisputed(
+  ctx: BillingCtx,
+  r: { transactionId: number; provider: PaymentEvent['provider']; eventKey: string; reversalKey?: string },
+): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const owner = await clientOfTransaction(tx, r.transactionId)
     if (owner === null) return false
@@ -356,14 +398,20 @@ export async function restoreDisputed(ctx: BillingCtx, r: { transactionId: numbe
     if (!(await recordPaymentEvent(tx, { provider: r.provider, eventId: r.eventKey, sessionId: t.provider_session_id ?? '', outcome: 'paid' }, t.id)))
       return false
     const note = await lockOpenDispute(tx, t.id)
-    if (!note) return false
+    if (!note) {
+      if (r.reversalKey)
+        await recordPaymentEvent(tx, { provider: r.provider, eventId: r.reversalKey, sessionId: t.provider_session_id ?? '', outcome: 'cancelled' }, t.id)
+      return false
+    }
     const now = ctx.clock.now()
     await markCreditNoteRestored(tx, note.id, now)
     if (t.kind === 'top_up') await creditForRestoredNote(tx, t.client_id, t.id, note.id, note.amount_cents)
     const restored = await restoreLicensesOf(tx, note.id)
+    await restartSubscriptionsOf(tx, note.id)
+    const capacity = await givePurchaseCapacityBack(tx, note.id)
     const why = `dispute closed in our favour (${formatCreditNoteNumber(note.number)})`
     await recordActivityForLicenses(tx, restored, { clientId: t.client_id, kind: 'restored', details: { reason: why, transaction_id: t.id }, at: now })
-    await ctx.mailer.enqueue(tx, restoredMail(ctx.config.PUBLIC_URL, client.email, { what: t.description, restored: restored.length }))
+    await ctx.mailer.enqueue(tx, restoredMail(ctx.config.PUBLIC_URL, client.email, { what: t.description, restored: restored.length, capacity }))
     return true
   })
 }

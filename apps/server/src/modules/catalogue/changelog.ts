@@ -3,6 +3,16 @@ import type { ChangelogEntry } from '@portal/domain'
 /** Release notes shown in the what's-new dialog, newest first. */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.1.0',
+    date: '2026-12-06',
+    changes: [
+      'Generate all the keys of a purchase in one step, from the purchase screen or the dashboard',
+      'A group key activates devices: each device gets a license of its own from the key',
+      'Refunds, credit notes and payments held for review on the payment documents',
+      'The activity history export writes its details in words',
+    ],
+  },
+  {
     version: '1.0.0',
     date: '2026-11-22',
     changes: [

@@ -66,6 +66,26 @@ describe('npm run portal -- feedback:list', () => {
     expect(lines[3]).toBe('2 entries, average score 3.50')
   })
 
+  it('refuses control characters in a comment, and prints rows that hold them as codes, never as escapes', async () => {
+    const { agent, client } = await signedInClient(t, 'ansi@example.com')
+    const refused = await agent.post('/api/feedback/', { score: 1, comment: 'Hi \u001b[2J\u001b[31mstaff' })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json()).toMatchObject({ error_code: '6a38afc1', field: 'comment' })
+    expect(await count(t.db, 'feedback')).toBe(0)
+    // a row from before the API refused them
+    await t.db.query(`INSERT INTO feedback (client_id, score, comment, page) VALUES ($1, 1, $2, $3)`, [
+      client.id,
+      'Hi \u001b[2J\u001b]0;owned\u0007\u009b31m\u202eevil',
+      '/app/\u001b[1m',
+    ])
+    const r = await runCommand(t.db, ['feedback:list'])
+    // eslint-disable-next-line no-control-regex -- what must not be printed
+    expect(r.output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/)
+    expect(r.output.split('\n')[1]).toMatch(
+      /\tansi@example\.com\t1 angry\t\/app\/\\u\{1b\}\[1m\tHi \\u\{1b\}\[2J\\u\{1b\}\]0;owned\\u\{7\}\\u\{9b\}31m\\u\{202e\}evil$/,
+    )
+  })
+
   it('filters with --since (from the start of that day, UTC) and says when there is none', async () => {
     const { agent } = await signedInClient(t)
     await agent.post('/api/feedback/', { score: 4 })

@@ -140,3 +140,122 @@ export async function groupPayment(tx: Queryable, groupId: number): Promise<{ pa
   )
   return rows[0] ?? { payment_source: null, payment_method_id: null }
 }
+
+// ---- purchase capacity: which purchase paid for which units of a group ----
+
+/**
+ * Records that a purchase put `count` units into a group (its delivery, or units moved in from
+ * another group); a second line of one order into the same group adds up.
+ */
+export async function addPurchaseCapacity(tx: Queryable, c: { transactionId: number; clientId: number; groupId: number; count: number }) {
+  if (c.count < 1) return
+  await tx.query(
+    `INSERT INTO purchase_capacity (transaction_id, client_id, group_id, count) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (transaction_id, group_id) DO UPDATE SET count = purchase_capacity.count + EXCLUDED.count`,
+    [c.transactionId, c.clientId, c.groupId, c.count],
+  )
+}
+
+/** A group's purchase rows that still hold ungenerated units (oldest first), locked: `left` is count less live licenses. */
+async function lockCapacityLeft(tx: Queryable, groupId: number): Promise<{ id: number; transaction_id: number; left: number }[]> {
+  const rows = await tx.query<{ id: string | number; transaction_id: string | number; count: number }>(
+    'SELECT id, transaction_id, count FROM purchase_capacity WHERE group_id = $1 AND taken_by_credit_note IS NULL ORDER BY id FOR UPDATE',
+    [groupId],
+  )
+  if (rows.length === 0) return []
+  const used = await tx.query<{ id: string | number; n: number }>(
+    `SELECT purchase_capacity_id AS id, count(*)::int AS n FROM licenses
+      WHERE purchase_capacity_id = ANY($1::bigint[]) AND revoked_at IS NULL GROUP BY purchase_capacity_id`,
+    [rows.map((r) => Number(r.id))],
+  )
+  const usedBy = new Map(used.map((u) => [Number(u.id), u.n]))
+  return rows
+    .map((r) => ({ id: Number(r.id), transaction_id: Number(r.transaction_id), left: r.count - (usedBy.get(Number(r.id)) ?? 0) }))
+    .filter((r) => r.left > 0)
+}
+
+/**
+ * Which purchases' units `n` units leaving a group (of `available` units now) are: capacity that
+ * names no purchase goes first (it is older: made before purchases were recorded, or a staff
+ * order's), then the purchases' in the order they were recorded. Runs under the group's lock.
+ */
+async function claim(tx: Queryable, groupId: number, available: number, n: number) {
+  const rows = await lockCapacityLeft(tx, groupId)
+  const unnamed = Math.max(0, available - rows.reduce((sum, r) => sum + r.left, 0))
+  let wanted = n - Math.min(unnamed, n)
+  const taken: { id: number; transaction_id: number; n: number }[] = []
+  for (const r of rows) {
+    if (wanted === 0) break
+    const k = Math.min(r.left, wanted)
+    taken.push({ id: r.id, transaction_id: r.transaction_id, n: k })
+    wanted -= k
+  }
+  return taken
+}
+
+/** The purchase whose capacity a license generated now from the group (of `available` units) uses, or null when it names none. */
+export async function capacityForNewLicense(tx: Queryable, groupId: number, available: number): Promise<number | null> {
+  return (await claim(tx, groupId, available, 1))[0]?.id ?? null
+}
+
+/**
+ * `n` units move from one group (of `available` units now) to another (a group key split off, a
+ * resize, an upgrade's move to AI): the purchases they are keep them, in the group they went to.
+ */
+export async function moveCapacity(tx: Queryable, c: { clientId: number; fromGroupId: number; available: number; toGroupId: number; n: number }) {
+  if (c.n < 1) return
+  for (const part of await claim(tx, c.fromGroupId, c.available, c.n)) {
+    await tx.query('UPDATE purchase_capacity SET count = count - $2 WHERE id = $1', [part.id, part.n])
+    await addPurchaseCapacity(tx, { transactionId: part.transaction_id, clientId: c.clientId, groupId: c.toGroupId, count: part.n })
+  }
+}
+
+/**
+ * A refund or a lost dispute of a whole payment: the ungenerated rest of each group's units the
+ * transaction paid for leaves its group (never below zero), recorded under the credit note so a
+ * dispute won gives it back. Answers how many units were taken, and whether the transaction
+ * recorded any capacity (a purchase paid before purchases were recorded did not). Locks each group,
+ * then its rows.
+ */
+export async function takePurchaseCapacity(tx: Queryable, transactionId: number, creditNoteId: number): Promise<{ recorded: boolean; taken: number }> {
+  const groups = await tx.query<{ group_id: string | number }>(
+    'SELECT DISTINCT group_id FROM purchase_capacity WHERE transaction_id = $1 AND taken_by_credit_note IS NULL ORDER BY group_id',
+    [transactionId],
+  )
+  let total = 0
+  for (const { group_id } of groups) {
+    const groupId = Number(group_id)
+    const [group] = await tx.query<{ available: number }>('SELECT available FROM license_groups WHERE id = $1 FOR UPDATE', [groupId])
+    const row = (await lockCapacityLeft(tx, groupId)).find((r) => r.transaction_id === transactionId)
+    const n = Math.min(row?.left ?? 0, group?.available ?? 0)
+    await tx.query(
+      'UPDATE purchase_capacity SET taken = $3, taken_by_credit_note = $4 WHERE transaction_id = $1 AND group_id = $2 AND taken_by_credit_note IS NULL',
+      [transactionId, groupId, n, creditNoteId],
+    )
+    if (n > 0) await addAvailable(tx, groupId, -n)
+    total += n
+  }
+  return { recorded: groups.length > 0, taken: total }
+}
+
+/** A dispute won: the units its credit note took go back to their groups (each group locked first, as taking them). Answers how many. */
+export async function givePurchaseCapacityBack(tx: Queryable, creditNoteId: number): Promise<number> {
+  const groups = await tx.query<{ group_id: string | number }>(
+    'SELECT DISTINCT group_id FROM purchase_capacity WHERE taken_by_credit_note = $1 ORDER BY group_id',
+    [creditNoteId],
+  )
+  let total = 0
+  for (const { group_id } of groups) {
+    const groupId = Number(group_id)
+    await tx.query('SELECT id FROM license_groups WHERE id = $1 FOR UPDATE', [groupId])
+    const [row] = await tx.query<{ taken: number }>(
+      `WITH was AS (SELECT id, taken FROM purchase_capacity WHERE taken_by_credit_note = $1 AND group_id = $2 FOR UPDATE)
+       UPDATE purchase_capacity p SET taken = 0, taken_by_credit_note = NULL FROM was WHERE p.id = was.id RETURNING was.taken`,
+      [creditNoteId, groupId],
+    )
+    const n = row?.taken ?? 0
+    if (n > 0) await addAvailable(tx, groupId, n)
+    total += n
+  }
+  return total
+}

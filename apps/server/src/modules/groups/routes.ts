@@ -5,7 +5,6 @@ import { route } from '../../platform/contract-route.ts'
 import * as groups from './service.ts'
 
 export const groupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  route(app, c.groupList, async (req) => groups.getGroups(ctx, req.client.id))
   route(app, c.groupRename, async (req) => groups.renameGroup(ctx, req.client.id, req.params.id, req.body.title))
   route(app, c.groupSplit, async (req) => groups.splitGroup(ctx, req.client.id, req.params.id, req.body.title, req.body.limit))
   route(app, c.groupResize, async (req) => groups.resizeGroup(ctx, req.client.id, req.params.id, req.body.limit))

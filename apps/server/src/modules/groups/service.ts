@@ -1,4 +1,4 @@
-import { checkGroupResize, checkSplit, defaultGroupSize, freeLicenses } from '@portal/domain'
+import { checkGroupResize, checkSplit, defaultGroupSize, freeLicenses, defaultGroupTitle, productTitle } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import type { Queryable } from '../../db/db.ts'
@@ -6,10 +6,25 @@ import { nowOf } from '../../platform/clock.ts'
 import { activationKey } from '../../platform/crypto.ts'
 import { parseId } from '../../platform/ids.ts'
 import { lockClient } from '../account/service.ts'
-import { addAvailable, findGroup, insertGroupKey, listGroups, setAvailable, setGroupTitle, type GroupRow } from './queries.ts'
+import { recordActivity } from '../activity/service.ts'
+import { addAvailable, findGroup, insertGroupKey, listGroups, moveCapacity, setAvailable, setGroupTitle, type GroupRow } from './queries.ts'
 import { toGroupView } from './view.ts'
 
-export { addAvailable, findGroup, groupPayment, insertCustomGroup, setGroupPayment, upsertDefaultGroup, type GroupRecord, type GroupRow } from './queries.ts'
+export {
+  addAvailable,
+  addPurchaseCapacity,
+  capacityForNewLicense,
+  findGroup,
+  givePurchaseCapacityBack,
+  groupPayment,
+  insertCustomGroup,
+  moveCapacity,
+  setGroupPayment,
+  takePurchaseCapacity,
+  upsertDefaultGroup,
+  type GroupRecord,
+  type GroupRow,
+} from './queries.ts'
 export { toGroupView } from './view.ts'
 
 /** Locks a client's group for a change (another's, or a missing one, is not found). */
@@ -52,7 +67,11 @@ export async function splitGroup(ctx: AppContext, clientId: number, rawId: strin
     if (problem === 'group_min_size_error') fail('group_size', undefined, 'limit')
     if (problem === 'license_in_group_limit_error') fail('group_limit', `There are only ${free} licenses available to add`, 'limit')
     const destId = await insertGroupKey(tx, clientId, source, title, limit, activationKey())
+    // the purchases whose units these are keep them in the group key (a refund takes them there)
+    await moveCapacity(tx, { clientId, fromGroupId: source.id, available: source.available, toGroupId: destId, n: limit })
     await addAvailable(tx, source.id, -limit)
+    const details = { title, size: limit, product: source.product, product_title: productTitle(source.product), source_group_id: source.id }
+    await recordActivity(tx, { clientId, groupId: destId, kind: 'group_key_created', details, at: now })
     return { dest_group: await groupView(tx, clientId, destId, now), source_group: await groupView(tx, clientId, source.id, now) }
   })
 }
@@ -74,8 +93,20 @@ export async function resizeGroup(ctx: AppContext, clientId: number, rawId: stri
     if (problem === 'below_min') fail('group_size', 'The group must keep at least 1 available license', 'limit')
     if (problem === 'above_max') fail('source_group_limit_reached', `At most ${max} licenses can be available in this group`, 'limit')
     const delta = limit - group.available
+    if (delta > 0) await moveCapacity(tx, { clientId, fromGroupId: source.id, available: source.available, toGroupId: group.id, n: delta })
+    if (delta < 0) await moveCapacity(tx, { clientId, fromGroupId: group.id, available: group.available, toGroupId: source.id, n: -delta })
     await setAvailable(tx, group.id, limit)
     await addAvailable(tx, source.id, -delta)
+    if (delta !== 0) {
+      const details = {
+        title: group.title ?? defaultGroupTitle(group.product, group.id),
+        from: group.available,
+        to: limit,
+        product: group.product,
+        product_title: productTitle(group.product),
+      }
+      await recordActivity(tx, { clientId, groupId: group.id, kind: 'group_key_resized', details, at: now })
+    }
     return { group: await groupView(tx, clientId, group.id, now), default_group: await groupView(tx, clientId, source.id, now) }
   })
 }

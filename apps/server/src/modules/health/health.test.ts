@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Agent, DB_KIND, expectError, useTestApp } from '../../test/harness.ts'
+import { Agent, DB_KIND, expectError, testConfig, useTestApp } from '../../test/harness.ts'
+import { buildApp } from '../../app.ts'
 
 const t = useTestApp()
 
@@ -9,6 +12,28 @@ describe('GET /api/health/', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ status: 'ok', database: DB_KIND })
     expect(res.headers['x-content-type-options']).toBe('nosniff')
+  })
+})
+
+describe('a process that drains before it stops', () => {
+  it('answers 503 draining on the readiness check, closes each connection after its answer, and stays live', async () => {
+    // an app of its own on the worker's database: the shared one must not drain
+    const app = await buildApp({ config: testConfig(), db: t.db, runJobs: false })
+    try {
+      const live = await app.inject({ method: 'GET', url: '/api/health/live/' })
+      expect([live.statusCode, live.json()]).toEqual([200, { status: 'ok' }])
+      expect((await app.inject({ method: 'GET', url: '/api/health/' })).headers.connection).not.toBe('close')
+      app.lifecycle.drain()
+      const res = await app.inject({ method: 'GET', url: '/api/health/' })
+      expect([res.statusCode, res.json(), res.headers['retry-after']]).toEqual([503, { status: 'draining' }, '5'])
+      expect(res.headers.connection).toBe('close')
+      // requests are still served while the load balancer moves traffic away
+      const changelog = await app.inject({ method: 'GET', url: '/api/changelog/' })
+      expect([changelog.statusCode, changelog.headers.connection]).toEqual([200, 'close'])
+      expect((await app.inject({ method: 'GET', url: '/api/health/live/' })).statusCode).toBe(200)
+    } finally {
+      await app.close()
+    }
   })
 })
 
@@ -70,6 +95,12 @@ describe('GET /api/changelog/', () => {
     }
     const dates = entries.map((e) => e.date)
     expect(dates).toEqual([...dates].sort().reverse())
+  })
+
+  it("the newest release note is the release the version label shows (the root package.json's)", async () => {
+    const release = (JSON.parse(readFileSync(join(import.meta.dirname, '../../../../../package.json'), 'utf8')) as { version: string }).version
+    const entries = (await new Agent(t.app).get('/api/changelog/')).json().entries as { version: string }[]
+    expect(entries[0]!.version).toBe(release)
   })
 })
 

@@ -77,7 +77,7 @@ describe('a staff subscription needs a validity (checkStaffValidity), on the ser
   it('refuses a subscription-tab product without a validity and creates nothing', async () => {
     for (const product of ['face_online_custom_subscribe', 'face_offline_custom']) {
       const { res, client } = await staffOrder(product, null)
-      expectError(res, 400, '6a38afc1', 'license_expire_delta')
+      expectError(res, 400, '6a38afc1', 'config.license_expire_delta')
       expect(await count(t.db, 'licenses WHERE client_id = $1', [client.client.id])).toBe(0)
     }
   })

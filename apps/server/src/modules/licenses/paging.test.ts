@@ -207,6 +207,53 @@ describe('GET /api/license/ paged and filtered', () => {
     }
     // the largest page and the filters of the platform are fine
     expect((await agent.get('/api/license/?type=face&product=custom&limit=200&status=holded&sort=id')).statusCode).toBe(200)
+    // a group's list is not paged
+    for (const q of ['group=0', 'group=x', 'group=-1', 'group=1&limit=5', 'group=keys&status=all', 'group=keys&offset=0'])
+      expectError(await agent.get(`/api/license/?${q}`), 400, ERRORS.validation_failed.code, 'group')
+  })
+})
+
+describe('GET /api/license/ without paging', () => {
+  it('answers the newest 200 only, however many the client holds', { timeout: 120_000 }, async () => {
+    const { agent, client } = await signedInClient(t)
+    await t.db.query(
+      `INSERT INTO licenses (client_id, type, product, config, token)
+       SELECT $1, 'nuitrack', 'nuitrack_trial', '{"product":"nuitrack_trial"}'::jsonb, 'CAP-' || $2 || '-' || i FROM generate_series(1, 205) i`,
+      [client.id, String(client.id)],
+    )
+    const ids = (await t.db.query<{ id: number }>('SELECT id FROM licenses WHERE client_id = $1 ORDER BY id DESC', [client.id])).map((r) => Number(r.id))
+    for (const url of ['/api/license/', '/api/license/?type=nuitrack']) {
+      const res = await agent.get(url)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['cache-control']).toBe('no-store')
+      const listed = (res.json() as { licenses: LicenseView[] }).licenses.map((l) => l.id)
+      expect(listed).toEqual(ids.slice(0, 200))
+    }
+    // the older ones are a page away
+    const older = (await agent.get('/api/license/?offset=200&limit=200')).json() as { licenses: LicenseView[]; total: number }
+    expect(older.total).toBe(205)
+    expect(older.licenses.map((l) => l.id)).toEqual(ids.slice(200))
+  })
+
+  it("answers one group's licenses, or those made from the group keys, and never another client's", async () => {
+    const c = await signedInClient(t)
+    expect((await runCommand(t.db, ['licenses:grant', c.email, 'nuitrack_subscribe', '6', '--os-type', '1'])).code).toBe(0)
+    const source = (await c.agent.get('/api/group/')).json().groups.at(-1) as { id: number }
+    const plain = (await c.agent.post(`/api/group/${source.id}/new-license/`, {})).json() as LicenseView
+    const key = (await c.agent.post(`/api/group/${source.id}/split/`, { title: 'K', limit: 2 })).json().dest_group as { id: number }
+    const fromKey = (await c.agent.post(`/api/group/${key.id}/new-license/`, {})).json() as LicenseView
+    const ids = async (agent: Agent, q: string) => ((await agent.get(`/api/license/?${q}`)).json() as { licenses: LicenseView[] }).licenses.map((l) => l.id)
+    expect(await ids(c.agent, `group=${source.id}`)).toEqual([plain.id])
+    expect(await ids(c.agent, `group=${key.id}`)).toEqual([fromKey.id])
+    expect(await ids(c.agent, 'group=keys')).toEqual([fromKey.id])
+    expect(await ids(c.agent, `type=face&group=${key.id}`)).toEqual([])
+    const stranger = await signedInClient(t)
+    expect(await ids(stranger.agent, `group=${key.id}`)).toEqual([])
+    expect(await ids(stranger.agent, 'group=keys')).toEqual([])
+    // each filter has a tag of its own
+    const tagOf = async (q: string) => (await getIf(c.agent, `/api/license/?${q}`)).headers.etag
+    expect(new Set([await tagOf(''), await tagOf(`group=${source.id}`), await tagOf(`group=${key.id}`), await tagOf('group=keys')]).size).toBe(4)
+    expect((await getIf(c.agent, `/api/license/?group=${key.id}`, await tagOf(`group=${source.id}`))).statusCode).toBe(200)
   })
 })
 
@@ -236,7 +283,7 @@ describe('the strong ETag of the list', () => {
     return { etag, body: res.json() }
   }
 
-  it('answers 304 without a body to a repeat, private and revalidated, and reads only the version', async () => {
+  it('answers 304 without a body to a repeat, never stored, and reads only the version', async () => {
     const { agent, client } = await signedInClient(t)
     await generate(client.id, 12, 99)
     for (const url of ['/api/license/', '/api/license/?type=nuitrack', '/api/license/?type=face&status=all&limit=20']) {
@@ -244,12 +291,12 @@ describe('the strong ETag of the list', () => {
       expect(first.statusCode).toBe(200)
       const etag = first.headers.etag as string
       expect(etag).toMatch(/^"[^"]+"$/)
-      expect(first.headers['cache-control']).toBe('private, no-cache')
+      expect(first.headers['cache-control']).toBe('no-store')
       const again = await getIf(agent, url, etag)
       expect(again.statusCode).toBe(304)
       expect(again.body).toBe('')
       expect(again.headers.etag).toBe(etag)
-      expect(again.headers['cache-control']).toBe('private, no-cache')
+      expect(again.headers['cache-control']).toBe('no-store')
       // a list built afresh has the same tag (strong: the same bytes)
       const rebuilt = await getIf(agent, url)
       expect(rebuilt.headers.etag).toBe(etag)
@@ -262,10 +309,16 @@ describe('the strong ETag of the list', () => {
     const pageTag = (await getIf(agent, '/api/license/?limit=5')).headers.etag as string
     expect((await getIf(agent, '/api/license/?limit=6', pageTag)).statusCode).toBe(200)
     expect((await getIf(agent, '/api/license/', pageTag)).statusCode).toBe(200)
-    // another client's tag names another version
+    // another client's tag names another client, even where the list versions are equal
     const other = await signedInClient(t)
     const mine = (await getIf(agent, '/api/license/')).headers.etag as string
     expect((await getIf(other.agent, '/api/license/', mine)).statusCode).toBe(200)
+    const empty = await signedInClient(t)
+    const emptyTag = (await getIf(empty.agent, '/api/license/')).headers.etag as string
+    const another = await signedInClient(t)
+    const anotherTag = (await getIf(another.agent, '/api/license/')).headers.etag as string
+    expect(anotherTag.replace(/^"\d+/, '')).toBe(emptyTag.replace(/^"\d+/, ''))
+    expect((await getIf(another.agent, '/api/license/', emptyTag)).statusCode).toBe(200)
   })
 
   it('a not-modified answer reads no list: one select of the version, no license or device query', async () => {

@@ -18,6 +18,7 @@ import {
   ALWAYS,
 } from '@portal/domain'
 import { columns, type Queryable } from '../../db/db.ts'
+import { SESSION_CLIENT_SQL, type SessionClientRow } from '../../platform/queries.ts'
 import { listPriceRows } from '../catalogue/service.ts'
 
 /** A row of the licenses table, as the services read and lock it. */
@@ -164,6 +165,11 @@ function productCondition(spec: ProductFilterSpec, p: Params, alias = 'l'): stri
  * ahead; suspended once expired or stopped; paused for a paused subscription; active once activated
  * (a live device, a used group key or an activation date); else new. The paging tests hold the two
  * equal for every state.
+ *
+ * The live device is looked up per license (an index probe) by a scalar subquery, not EXISTS: the
+ * planner may run an EXISTS in an expression as a hashed subplan, which reads every live device of
+ * every client to answer for one client's rows, a cost that grows with the table
+ * (docs/benchmarks.md, Scale).
  */
 function stateSql(p: Params, now: Date): string {
   const at = p.add(now)
@@ -171,7 +177,7 @@ function stateSql(p: Params, now: Date): string {
                WHEN l.expire_date <= ${at}::timestamptz OR l.status = 1 THEN 'suspended'
                WHEN l.config->'paused' = 'true'::jsonb AND l.product = ANY(${p.add(SUBSCRIPTION_PRODUCTS)}::text[]) THEN 'paused'
                WHEN l.activation_date IS NOT NULL OR l.group_key_used
-                    OR EXISTS (SELECT 1 FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL) THEN 'active'
+                    OR (SELECT true FROM devices d WHERE d.license_id = l.id AND d.released_at IS NULL LIMIT 1) THEN 'active'
                ELSE 'new' END`
 }
 
@@ -179,6 +185,10 @@ function stateSql(p: Params, now: Date): string {
 export interface LicenseListFilter {
   platform: Platform | null
   page?: LicensePageRequest
+  /** one group's licenses, or (`keys`) those made from the client's group keys */
+  group?: number | 'keys'
+  /** without a page: at most this many, the newest */
+  cap?: number
   /** business time: the state a page filters on is derived at it */
   now: Date
 }
@@ -205,17 +215,27 @@ export async function listLicenses(db: Queryable, clientId: number, filter?: Lic
   const p = new Params()
   const where = [`l.client_id = ${p.add(clientId)}`, 'l.revoked_at IS NULL']
   if (filter?.platform) where.push(productCondition(platformProductSpec(filter.platform), p))
+  if (filter?.group === 'keys')
+    where.push(`l.group_id IN (SELECT g.id FROM license_groups g WHERE g.client_id = ${p.add(clientId)} AND g.source_group_id IS NOT NULL)`)
+  else if (filter?.group !== undefined) where.push(`l.group_id = ${p.add(filter.group)}`)
   const page = filter?.page
   if (page) {
     where.push(productCondition(productFilterSpec(page.product), p))
     if (page.status !== 'all') where.push(`(${stateSql(p, filter.now)}) = ${p.add(page.status)}`)
   }
   const order = page?.sort === 'id' ? 'ASC' : 'DESC'
-  // a page picks its ids first (a narrow sort on the client's index), then reads and joins those
-  // rows only; its devices are read beside it by the same ids, so neither waits for the other
-  const picked = page
-    ? `ARRAY(SELECT l.id FROM licenses l WHERE ${where.join(' AND ')} ORDER BY l.id ${order} LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)})`
-    : null
+  // a page picks its ids first (a narrow sort of the client's rows, read from the client's index),
+  // then reads and joins those rows only; its devices are read beside it by the same ids, so neither
+  // waits for the other. The client's rows are read first (MATERIALIZED) and then sorted: left to
+  // itself the planner may walk the whole table's primary key backwards for the newest ids, which
+  // reads every newer license of every other client before an older customer's first
+  // (docs/benchmarks.md, Scale)
+  const limit = page?.limit ?? filter?.cap
+  const picked =
+    limit !== undefined
+      ? `ARRAY(WITH mine AS MATERIALIZED (SELECT l.id FROM licenses l WHERE ${where.join(' AND ')})
+               SELECT id FROM mine ORDER BY id ${order} LIMIT ${p.add(limit)} OFFSET ${p.add(page?.offset ?? 0)})`
+      : null
   const rowsQuery = db.query<LicenseRow>(
     `SELECT l.id, l.client_id, l.group_id, l.type, l.product, l.title, l.config, l.status, l.token, l.locked_to, l.data,
             l.card_brand, l.card_last4, l.paypal_email, l.is_fake, l.price_cents, l.group_key_used, l.suspended_reason,
@@ -328,9 +348,7 @@ export async function licenseListVersion(db: Queryable, clientId: number): Promi
 }
 
 /** A session's client (as platform/queries.ts findSessionClient reads it) with its license list's version. */
-export interface SessionWithListVersion {
-  id: number
-  is_staff: boolean
+export interface SessionWithListVersion extends SessionClientRow {
   list_version: string
 }
 
@@ -339,12 +357,7 @@ export interface SessionWithListVersion {
  * (a SessionLookup), so a repeat fetch answered 304 costs one round trip.
  */
 export async function findSessionWithListVersion(db: Queryable, idHash: string): Promise<SessionWithListVersion | null> {
-  const rows = await db.query<SessionWithListVersion>(
-    `SELECT c.id, c.is_staff, ${LIST_VERSION_SQL('c.id')} AS list_version
-       FROM sessions s JOIN clients c ON c.id = s.client_id
-      WHERE s.id_hash = $1 AND s.expires_at > now()`,
-    [idHash],
-  )
+  const rows = await db.query<SessionWithListVersion>(`SELECT x.*, ${LIST_VERSION_SQL('x.id')} AS list_version FROM (${SESSION_CLIENT_SQL}) x`, [idHash])
   return rows[0] ?? null
 }
 
@@ -417,16 +430,31 @@ export interface NewLicense {
   now?: Date
   /** an end fixed elsewhere (a trial's: trialEnd), instead of expiresInSeconds */
   expireAt?: Date | null
+  /** the purchase whose capacity it uses (purchase_capacity), when it names one */
+  purchaseCapacityId?: number | null
 }
 
 export async function insertLicense(tx: Queryable, l: NewLicense): Promise<{ id: number; expire_date: Date | null }> {
   const rows = await tx.query<{ id: number; expire_date: Date | null }>(
-    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff)
+    `INSERT INTO licenses (client_id, group_id, type, product, title, config, token, expire_date, created_by_staff, purchase_capacity_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7,
              CASE WHEN $11::timestamptz IS NOT NULL THEN $11::timestamptz
-                  WHEN $8::int IS NULL THEN NULL ELSE COALESCE($10::timestamptz, now()) + make_interval(secs => $8::int) END, $9)
+                  WHEN $8::int IS NULL THEN NULL ELSE COALESCE($10::timestamptz, now()) + make_interval(secs => $8::int) END, $9, $12)
      RETURNING id, expire_date`,
-    [l.clientId, l.groupId, l.type, l.product, l.title, JSON.stringify(l.config), l.token, l.expiresInSeconds, l.staffId, l.now ?? null, l.expireAt ?? null],
+    [
+      l.clientId,
+      l.groupId,
+      l.type,
+      l.product,
+      l.title,
+      JSON.stringify(l.config),
+      l.token,
+      l.expiresInSeconds,
+      l.staffId,
+      l.now ?? null,
+      l.expireAt ?? null,
+      l.purchaseCapacityId ?? null,
+    ],
   )
   const row = rows[0]!
   return { id: Number(row.id), expire_date: row.expire_date === null ? null : new Date(row.expire_date) }

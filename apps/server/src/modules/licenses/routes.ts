@@ -10,8 +10,9 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     c.licenseList,
     async (req, reply) => {
       const answer = await licenses.listLicensesAnswer(ctx, req.client.id, req.query, req.headers['if-none-match'], licenses.sessionListVersion(req.client))
-      // a private answer the browser keeps and revalidates (the ETag), where other API answers are no-store
-      reply.header('etag', answer.etag).header('cache-control', 'private, no-cache')
+      // no-store like every authenticated answer (it carries every key); the page's own query cache
+      // sends If-None-Match with the tag it holds, so a 304 still spares the list
+      reply.header('etag', answer.etag).header('cache-control', 'no-store')
       return answer.notModified ? reply.code(304).send() : answer.body
     },
     {
@@ -40,4 +41,7 @@ export const licenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   route(app, c.trialCreate, async (req) => licenses.createTrial(ctx, req.client.id, req.body))
   // a key generated from a group (the group screen's), a license of this module's
   route(app, c.groupNewLicense, async (req) => licenses.newLicenseFromGroup(ctx, req.client.id, req.params.id, req.body.title))
+  route(app, c.groupNewLicenses, async (req) => licenses.newLicensesFromGroup(ctx, req.client.id, req.params.id, req.body.count))
+  // the groups, with the count of unactivated licenses (this module's) that limits generating from them
+  route(app, c.groupList, async (req) => licenses.groupsWithRoom(ctx, req.client.id))
 }

@@ -1,4 +1,5 @@
 import {
+  LIST_LIMIT_MAX,
   canPause,
   canResume,
   grantedConfig,
@@ -8,6 +9,7 @@ import {
   trialHasOwnGroup,
   isTrial,
   UNACTIVATED_LICENSE_LIMIT,
+  checkBulkGenerate,
   isOnHold,
   freeLicenses,
   platformOfProduct,
@@ -34,7 +36,7 @@ import { nowOf } from '../../platform/clock.ts'
 import { activationKey } from '../../platform/crypto.ts'
 import { lockClient } from '../account/service.ts'
 import { recordActivity } from '../activity/service.ts'
-import { addAvailable, groupView, lockedGroup, type GroupRow } from '../groups/service.ts'
+import { addAvailable, capacityForNewLicense, getGroups, groupView, lockedGroup, type GroupRow } from '../groups/service.ts'
 import { fulfil, fulfilCustom } from './fulfilment.ts'
 import {
   countUnactivated,
@@ -60,7 +62,7 @@ import { toLicenseView } from './view.ts'
 
 export { parseId }
 export { fulfil, fulfilCustom } from './fulfilment.ts'
-export { LICENSE_COLUMNS, findLicense, insertSubscription, listLicenses, lockLicense, type LicenseRecord } from './queries.ts'
+export { LICENSE_COLUMNS, countLicenses, findLicense, insertSubscription, listLicenses, lockLicense, type LicenseRecord } from './queries.ts'
 export { toLicenseView } from './view.ts'
 
 /**
@@ -107,7 +109,10 @@ export async function listLicensesAnswer(
 ): Promise<ListAnswer> {
   const now = nowOf(ctx)
   const page = pageRequest(query)
-  const key = page ? [page.platform ?? 'any', page.status, page.product, page.offset, page.limit, page.sort].join('/') : (query.type ?? 'any')
+  // the client's id leads: a tag held from another account's list never names this one's
+  const key = page
+    ? [clientId, page.platform ?? 'any', page.status, page.product, page.offset, page.limit, page.sort].join('/')
+    : [clientId, query.type ?? 'any', query.group ?? 'all'].join('/')
   // the version first: a list read after it is at least as new as the tag says (never older)
   const version = knownVersion ?? (await licenseListVersion(ctx.db, clientId))
   // `*` is not honoured: the tag a 304 answers with could not be named without reading the list
@@ -119,7 +124,9 @@ export async function listLicensesAnswer(
     span: rows.reduce((acc, r) => intersectSpans(acc, licenseViewSpan(r, now)), within),
   })
   if (!page) {
-    const { licenses, span } = viewsOf(await listLicenses(ctx.db, clientId, { platform: query.type ?? null, now }), ALWAYS)
+    // the newest LIST_LIMIT_MAX: a client with thousands of licenses pages through them instead
+    const rows = await listLicenses(ctx.db, clientId, { platform: query.type ?? null, group: query.group, cap: LIST_LIMIT_MAX, now })
+    const { licenses, span } = viewsOf(rows, ALWAYS)
     return { etag: etagOf(key, version, span), notModified: false, body: { licenses } }
   }
   const [rows, counted] = await Promise.all([
@@ -173,6 +180,7 @@ export async function releaseLicense(ctx: AppContext, clientId: number, rawId: s
     const problem = revokeProblem({ ...license, has_devices: await hasDevices(tx, id) })
     if (problem === 'not_grouped') fail('action_unavailable', 'Only a license generated from a group can be revoked')
     if (problem === 'activated') fail('action_unavailable', 'An activated license cannot be revoked')
+    if (problem === 'payment_taken_back') fail('action_unavailable', 'A license whose payment was taken back cannot be revoked')
     await revokeLicense(tx, id)
     await addAvailable(tx, license.group_id!, 1)
     await recordActivity(tx, { clientId, licenseId: id, groupId: license.group_id, kind: 'revoked', at: nowOf(ctx) })
@@ -225,8 +233,11 @@ export async function generateFromGroup(
     staffId?: number
     /** business time: the licenses an upgrade holds cannot be generated while held */
     now?: Date
-    /** what the history says: a trial or a staff order is `created`, a license made from a group `generated` */
-    origin: 'trial' | 'staff' | 'group' | 'activation'
+    /**
+     * what the history says: a trial or a staff order is `created`, a license made from a group
+     * `generated` (group_key: for a device that activated with a group key)
+     */
+    origin: 'trial' | 'staff' | 'group' | 'activation' | 'group_key'
   },
 ): Promise<number> {
   if (freeLicenses(group, opts.now ?? new Date()) < 1) fail('not_enough_licenses')
@@ -239,6 +250,8 @@ export async function generateFromGroup(
     trial && trial.tag === (config.tag ?? null)
       ? trialEnd(trial.days, await trialHistory(tx, clientId, trial.product, trial.tag), opts.now ?? new Date())
       : undefined
+  // the purchase whose capacity it uses: a refund of that purchase suspends it
+  const purchaseCapacityId = await capacityForNewLicense(tx, group.id, group.available)
   const { id, expire_date } = await insertLicense(tx, {
     clientId,
     groupId: group.id,
@@ -251,6 +264,7 @@ export async function generateFromGroup(
     expireAt,
     staffId: opts.staffId ?? null,
     now: opts.now,
+    purchaseCapacityId,
   })
   await addAvailable(tx, group.id, -1)
   group.available -= 1
@@ -306,4 +320,31 @@ export async function newLicenseFromGroup(ctx: AppContext, clientId: number, raw
     return generateFromGroup(tx, clientId, group, { title, checkUnactivated: true, now: nowOf(ctx), origin: 'group' })
   })
   return licenseView(ctx, clientId, licenseId)
+}
+
+/** GET /group/: the groups and the client's unactivated licenses (the rule of at most 10 counts them). */
+export async function groupsWithRoom(ctx: AppContext, clientId: number) {
+  const [{ groups }, unactivated] = await Promise.all([getGroups(ctx, clientId), countUnactivated(ctx.db, clientId)])
+  return { groups, unactivated_licenses: unactivated }
+}
+
+/**
+ * "Generate all": `count` licenses from one group in one transaction, under the client lock and the
+ * group's, all or none (checkBulkGenerate), each with its default title and its own history line.
+ */
+export async function newLicensesFromGroup(ctx: AppContext, clientId: number, rawId: string, count: number) {
+  const id = parseId(rawId)
+  const now = nowOf(ctx)
+  const ids = await ctx.db.transaction(async (tx) => {
+    await lockClient(tx, clientId)
+    const group = await lockedGroup(tx, clientId, id)
+    const problem = checkBulkGenerate(count, freeLicenses(group, now), await countUnactivated(tx, clientId))
+    if (problem) fail(problem)
+    const made: number[] = []
+    // the rule was checked for all of them at once above
+    for (let i = 0; i < count; i++) made.push(await generateFromGroup(tx, clientId, group, { checkUnactivated: false, now, origin: 'group' }))
+    return made
+  })
+  const rows = await Promise.all(ids.map((licenseId) => findLicense(ctx.db, clientId, licenseId)))
+  return { licenses: rows.map((r) => toLicenseView(r!, now)), group: await groupView(ctx.db, clientId, id, now) }
 }

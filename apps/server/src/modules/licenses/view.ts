@@ -86,7 +86,8 @@ export function toLicenseView(row: LicenseRow, now: Date): LicenseView {
             wallet: row.sub_payment_source === 'paypal',
             cancel_at_period_end: row.sub_cancel_at_period_end!,
             failed_attempts: row.sub_failed_attempts ?? 0,
-            next_attempt: renews ? iso(row.sub_next_attempt_at) : null,
+            // awaiting the customer's authentication: the pay-by date (nothing is charged by itself)
+            next_attempt: renews || row.sub_state === 'awaiting_authentication' ? iso(row.sub_next_attempt_at) : null,
             renewal_price: row.renewal_price_cents === null || row.renewal_price_cents === undefined ? null : centsToUsd(row.renewal_price_cents),
           },
     held_until: iso(row.held_until),

@@ -11,6 +11,7 @@ export const DEFAULT_EXTERNAL_LINKS = {
   nuitrack_docs: 'https://github.com/3DiVi/nuitrack-sdk',
   nuitrack_forum: 'https://community.nuitrack.com/',
   nuitrack_analytics_docs: 'https://github.com/3DiVi/nuitrack-sdk',
+  privacy_policy: 'https://3divi.com/privacy-policy/',
 } as const satisfies Record<string, string>
 
 export type ExternalLinks = Record<string, string>

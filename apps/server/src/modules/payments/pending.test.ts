@@ -4,9 +4,10 @@ import { runCommand } from '../../cli/commands.ts'
 import { FAKE_PAYPAL_CLIENT, startFakePaypal } from '../../test/fake-providers.ts'
 import { count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { balanceAndLedgerSum } from '../billing/queries.ts'
-import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
+import { lockTransaction } from '../transactions/queries.ts'
 import { expirePendingPayments } from './expiry.ts'
 import { reconcilePayments } from './reconcile.ts'
+import { openTopUpCheckout } from '../../test/money.ts'
 
 /**
  * Payments that do not finish at once, through the app against the faithful PayPal fake: a capture
@@ -29,30 +30,8 @@ const HOUR = 3600
 
 /** a pending PayPal top-up of the client's, its order opened at the fake and approved by the buyer */
 async function approvedOrder(clientId: number, email: string, amountCents = 4_200) {
-  const tx = await insertTransaction(t.db, {
-    clientId,
-    type: 0,
-    status: 1,
-    amountCents,
-    kind: 'top_up',
-    description: 'Balance top-up',
-    lines: [{ description: 'Balance top-up', quantity: 1, amount_cents: amountCents }],
-    paymentSource: 'paypal',
-    expiresAt: new Date(t.clock.now().getTime() + 24 * HOUR * 1000),
-    invoiceNumber: null,
-  })
-  const session = await ctx().payments.forSource('paypal').createCheckout({
-    transactionId: tx.id,
-    source: 'paypal',
-    mode: 'payment',
-    lines: tx.lines,
-    amountCents,
-    customerEmail: email,
-    successUrl: 'http://portal.test/app/nuitrack/balance-purchase-success/',
-    cancelUrl: 'http://portal.test/app/nuitrack/',
-    expiresAt: tx.expires_at!,
-  })
-  await setProviderSession(t.db, tx.id, session.provider, session.sessionId)
+  const expiresAt = new Date(t.clock.now().getTime() + 24 * HOUR * 1000)
+  const { tx, session } = await openTopUpCheckout(ctx(), t.db, { clientId, email, source: 'paypal', amountCents, expiresAt })
   paypalApi.approve(session.sessionId)
   return { tx, orderId: session.sessionId }
 }

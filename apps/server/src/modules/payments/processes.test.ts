@@ -56,8 +56,14 @@ describe.runIf(DB_KIND === 'postgres')('two portal processes on one PostgreSQL d
 
     // the same signed event, 5 times to each process, all at once
     const config = testConfig({ DATA_DIR: dataDir })
-    const toChild = sandboxWebhooks({ ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${child.base}/api/payments/webhook/sandbox/` })
-    const toHere = sandboxWebhooks({ ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${here.base}/api/payments/webhook/sandbox/` })
+    const toChild = sandboxWebhooks(
+      { ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${child.base}/api/payments/webhook/sandbox/` },
+      here.app.ctx.secrets.sandboxWebhookSecret,
+    )
+    const toHere = sandboxWebhooks(
+      { ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${here.base}/api/payments/webhook/sandbox/` },
+      here.app.ctx.secrets.sandboxWebhookSecret,
+    )
     const answers = await Promise.all([redeliverSandboxEvent(t.db, toChild, session, 5), redeliverSandboxEvent(t.db, toHere, session, 5)])
     expect(answers.flatMap((a) => a.answers.map((x) => x.status))).toEqual(Array(10).fill(200))
     expect(await moneyState(t.db, client.id, transactionId)).toMatchObject({ balance: 12000, ledger: 12000, status: 0, invoice: 1 })
@@ -157,7 +163,10 @@ describe.runIf(DB_KIND === 'postgres')('two portal processes on one PostgreSQL d
 
     // this process reconciles (3 at once) while the provider's webhook reaches the other (5 at once)
     const config = testConfig({ DATA_DIR: dataDir })
-    const toChild = sandboxWebhooks({ ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${child.base}/api/payments/webhook/sandbox/` })
+    const toChild = sandboxWebhooks(
+      { ...config, PAYMENTS_SANDBOX_WEBHOOK_URL: `${child.base}/api/payments/webhook/sandbox/` },
+      here.app.ctx.secrets.sandboxWebhookSecret,
+    )
     const [reports, delivered] = await Promise.all([
       Promise.all([reconcilePayments(here.app.ctx), reconcilePayments(here.app.ctx), reconcilePayments(here.app.ctx)]),
       redeliverSandboxEvent(t.db, toChild, session, 5),

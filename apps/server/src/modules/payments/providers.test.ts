@@ -18,8 +18,9 @@ import {
   type TestContext,
 } from '../../test/harness.ts'
 import { balanceAndLedgerSum } from '../billing/queries.ts'
-import { insertTransaction, lockTransaction, setProviderSession } from '../transactions/queries.ts'
+import { lockTransaction } from '../transactions/queries.ts'
 import { RECEIPT_JOB } from '../transactions/service.ts'
+import { openTopUpCheckout } from '../../test/money.ts'
 
 /**
  * The real providers end to end through the app, offline: Stripe's webhook (signed with the
@@ -55,30 +56,8 @@ async function pendingTopUp(
   amountCents = 15_000,
   mode: 'payment' | 'subscription' = 'payment',
 ) {
-  const tx = await insertTransaction(t.db, {
-    clientId,
-    type: 0,
-    status: 1,
-    amountCents,
-    kind: 'top_up',
-    description: 'Balance top-up',
-    lines: [{ description: 'Balance top-up', quantity: 1, amount_cents: amountCents }],
-    paymentSource: source,
-    expiresAt: new Date(Date.now() + 24 * 3600_000),
-    invoiceNumber: null,
-  })
-  const session = await ctx().payments.forSource(source).createCheckout({
-    transactionId: tx.id,
-    source,
-    mode,
-    lines: tx.lines,
-    amountCents,
-    customerEmail: email,
-    successUrl: 'http://portal.test/app/nuitrack/balance-purchase-success/',
-    cancelUrl: 'http://portal.test/app/nuitrack/',
-    expiresAt: tx.expires_at!,
-  })
-  await setProviderSession(t.db, tx.id, session.provider, session.sessionId)
+  const expiresAt = new Date(Date.now() + 24 * 3600_000)
+  const { tx, session } = await openTopUpCheckout(ctx(), t.db, { clientId, email, source, amountCents, mode, expiresAt })
   return { tx, session }
 }
 
@@ -371,6 +350,20 @@ describe('POST /api/paypal/capture-payment/', () => {
     paypalApi.approve(session.sessionId)
     const again = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
     expect(again.json()).toMatchObject({ transaction_id: tx.id, transaction_status: 'ok' })
+  })
+
+  it('PayPal wants the payer back (PAYER_ACTION_REQUIRED): sent to the approval link, the payment stays pending; paid when they return', async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const { tx, session } = await pendingTopUp(client.id, email, 'paypal')
+    paypalApi.approve(session.sessionId, { payerAction: true })
+    const res = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ status: 'ok', transaction_id: tx.id, transaction_status: 'pending', approve_url: session.url })
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 1, balance: 0, entries: 0 })
+    paypalApi.approve(session.sessionId)
+    const again = await agent.post('/api/paypal/capture-payment/', { order_id: session.sessionId })
+    expect(again.json()).toMatchObject({ transaction_id: tx.id, transaction_status: 'ok' })
+    expect(await state(client.id, tx.id)).toMatchObject({ status: 0, balance: 15_000, entries: 1 })
   })
 
   it('anonymous: 401', async () => {

@@ -10,7 +10,7 @@ import {
   type WebhookRequest,
 } from '../../platform/payments/port.ts'
 import { findTransactionBySession } from '../transactions/service.ts'
-import { applyTakenBack } from './refunds.ts'
+import { applyDispute, applyTakenBack } from './refunds.ts'
 import { applyPaymentEvent, forgetPaymentMethod, type AppliedEvent, type BillingCtx } from '../billing/service.ts'
 
 /**
@@ -30,17 +30,29 @@ function warnIfPaidButClosed(ctx: Ctx, event: PaymentEvent, result: AppliedEvent
   }
 }
 
+/** What a provider's webhook reported, applied once through the payment event log, each notice in turn. */
+async function applyWebhook(ctx: Ctx, reading: PaymentEvent | ProviderNotice | ProviderNotice[]) {
+  for (const event of Array.isArray(reading) ? reading : [reading]) {
+    if (isPaymentEvent(event)) warnIfPaidButClosed(ctx, event, await applyPaymentEvent(ctx, event))
+    else if (event.kind === 'method_deleted') await forgetPaymentMethod(ctx, event)
+    else if (event.kind === 'disputed' || event.kind === 'dispute_won') await applyDispute(ctx, event)
+    else await applyTakenBack(ctx, event)
+  }
+}
+
 /**
- * A Stripe webhook: verified by its signature, then applied. Stripe not configured: the route does
- * not exist for it (404); configured without STRIPE_WEBHOOK_SECRET: 503, so Stripe delivers it
- * again once the secret is set. An event type the portal does not act on is acknowledged.
+ * A Stripe webhook: verified by its signature, then applied: a Checkout Session's outcome, a
+ * charge's refunds, a dispute opened or decided. Stripe not configured: the route does not exist
+ * for it (404); configured without STRIPE_WEBHOOK_SECRET, or Stripe not answering what the event
+ * needs read (a saved card, a charge's refunds): 503, so Stripe delivers it again. An event type the
+ * portal does not act on is acknowledged.
  */
 export async function receiveStripeWebhook(ctx: Ctx, req: WebhookRequest): Promise<void> {
   const stripe = ctx.payments.byName('stripe')
-  if (!stripe?.parseWebhook) return fail('route_not_found')
-  let event: PaymentEvent | null
+  if (!stripe?.readWebhook) return fail('route_not_found')
+  let event: PaymentEvent | ProviderNotice | ProviderNotice[] | null
   try {
-    event = await stripe.parseWebhook(req)
+    event = await stripe.readWebhook(req)
   } catch (err) {
     if (err instanceof WebhookSignatureError) {
       ctx.log.warn({ reason: err.message }, 'Stripe webhook with a bad signature refused')
@@ -53,7 +65,7 @@ export async function receiveStripeWebhook(ctx: Ctx, req: WebhookRequest): Promi
     throw err
   }
   if (!event) return
-  warnIfPaidButClosed(ctx, event, await applyPaymentEvent(ctx, event))
+  await applyWebhook(ctx, event)
 }
 
 export interface CaptureResult {
@@ -110,7 +122,7 @@ export async function capturePaypalOrder(ctx: Ctx, clientId: number, orderId: st
 export async function receivePaypalWebhook(ctx: Ctx, req: WebhookRequest): Promise<void> {
   const paypal = ctx.payments.byName('paypal')
   if (!paypal?.readWebhook) return fail('route_not_found')
-  let event: PaymentEvent | ProviderNotice | null
+  let event: PaymentEvent | ProviderNotice | ProviderNotice[] | null
   try {
     event = await paypal.readWebhook(req)
   } catch (err) {
@@ -125,7 +137,5 @@ export async function receivePaypalWebhook(ctx: Ctx, req: WebhookRequest): Promi
     throw err
   }
   if (!event) return
-  if (isPaymentEvent(event)) return void warnIfPaidButClosed(ctx, event, await applyPaymentEvent(ctx, event))
-  if (event.kind === 'method_deleted') return void (await forgetPaymentMethod(ctx, event))
-  await applyTakenBack(ctx, event)
+  await applyWebhook(ctx, event)
 }

@@ -130,20 +130,23 @@ export interface SandboxMethodRow {
   card_last4: string | null
   paypal_email: string | null
   decline_off_session: boolean
+  /** every off-session charge needs the customer's authentication (authentication_required) */
+  authenticate_off_session: boolean
   session_id: string
 }
 
 export async function insertSandboxMethod(tx: Queryable, m: SandboxMethodRow) {
   await tx.query(
-    `INSERT INTO sandbox_payment_methods (token, source, card_brand, card_last4, paypal_email, decline_off_session, session_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [m.token, m.source, m.card_brand, m.card_last4, m.paypal_email, m.decline_off_session, m.session_id],
+    `INSERT INTO sandbox_payment_methods (token, source, card_brand, card_last4, paypal_email, decline_off_session, authenticate_off_session, session_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [m.token, m.source, m.card_brand, m.card_last4, m.paypal_email, m.decline_off_session, m.authenticate_off_session, m.session_id],
   )
 }
 
 export async function findSandboxMethod(db: Queryable, token: string): Promise<SandboxMethodRow | null> {
   const [row] = await db.query<SandboxMethodRow>(
-    `SELECT token, source, card_brand, card_last4, paypal_email, decline_off_session, session_id FROM sandbox_payment_methods WHERE token = $1`,
+    `SELECT token, source, card_brand, card_last4, paypal_email, decline_off_session, authenticate_off_session, session_id
+       FROM sandbox_payment_methods WHERE token = $1`,
     [token],
   )
   return row ?? null

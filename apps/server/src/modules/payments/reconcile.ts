@@ -6,8 +6,9 @@ import { listReconcilable, type TransactionRow } from '../transactions/service.t
 
 /**
  * Reconciling: the pending and recently expired transactions are read back from their provider (a
- * PayPal order, a sandbox checkout) and what the provider settled is applied, once, through the
- * same payment event log as the webhooks and the capture call; nothing is created at the provider.
+ * PayPal order, a Stripe Checkout Session or PaymentIntent, a sandbox checkout) and what the
+ * provider settled is applied, once, through the same payment event log as the webhooks and the
+ * capture call; nothing is created at the provider.
  * The scheduled job runs it every few minutes across all processes; `payments:reconcile` on demand.
  */
 

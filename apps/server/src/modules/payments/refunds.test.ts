@@ -6,8 +6,9 @@ import { FAKE_PAYPAL_CLIENT, startFakePaypal } from '../../test/fake-providers.t
 import { count, lastMailTo, signedInClient, useTestApp } from '../../test/harness.ts'
 import { applyLedgerEntry, balanceAndLedgerSum, owedCents } from '../billing/queries.ts'
 import { settlePaid } from '../billing/service.ts'
-import { insertTransaction, setProviderSession } from '../transactions/queries.ts'
+import { insertTransaction } from '../transactions/queries.ts'
 import { capturePaypalOrder } from './providers.ts'
+import { openTopUpCheckout } from '../../test/money.ts'
 
 /**
  * Refunds, disputes and reversals through the app: a staff refund through PayPal, PayPal's own
@@ -29,30 +30,15 @@ const services = () => ({ ctx: () => Promise.resolve(ctx()) })
 
 /** a PayPal top-up of the client's, paid (captured) */
 async function paidPaypalTopUp(clientId: number, email: string, amountCents: number) {
-  const tx = await insertTransaction(t.db, {
+  const { tx, session } = await openTopUpCheckout(ctx(), t.db, {
     clientId,
-    type: 0,
-    status: 1,
-    amountCents,
-    kind: 'top_up',
-    description: 'Balance top-up',
-    lines: [{ description: 'Balance top-up', quantity: 1, amount_cents: amountCents }],
-    paymentSource: 'paypal',
-    expiresAt: new Date(Date.now() + 3600_000),
-    invoiceNumber: null,
-  })
-  const session = await ctx().payments.forSource('paypal').createCheckout({
-    transactionId: tx.id,
+    email,
     source: 'paypal',
-    mode: 'payment',
-    lines: tx.lines,
     amountCents,
-    customerEmail: email,
+    expiresAt: new Date(Date.now() + 3600_000),
     successUrl: 'http://portal.test/ok/',
     cancelUrl: 'http://portal.test/no/',
-    expiresAt: tx.expires_at!,
   })
-  await setProviderSession(t.db, tx.id, 'paypal', session.sessionId)
   paypalApi.approve(session.sessionId)
   expect((await capturePaypalOrder(ctx(), clientId, session.sessionId)).transaction_status).toBe('ok')
   return { transactionId: tx.id, orderId: session.sessionId }
@@ -119,6 +105,44 @@ describe('refunds', () => {
     expect(await count(t.db, 'ledger_entries WHERE transaction_id = $1 AND credit_note_id IS NOT NULL', [transactionId])).toBe(1)
     expect(await balanceAndLedgerSum(t.db, client.id)).toEqual({ balance: 0, ledger: 0 })
     expect((await lastMailTo(t.db, email))?.subject).toBe('Your payment was refunded')
+    expect(await count(t.db, "mail_outbox WHERE to_address = $1 AND subject = 'Your payment was refunded'", [email])).toBe(1)
+  })
+
+  it("PayPal's refund webhook of a basket order delivered 5 times at once: its licenses suspended once, its rest taken once", async () => {
+    const { agent, client, email } = await signedInClient(t)
+    const res = await agent.post('/api/resource/buy/', {
+      payment_source: 'paypal',
+      success_url: '/app/nuitrack/license-purchase-success/',
+      cancel_url: '/app/nuitrack/basket/',
+      items: [{ config: { product: 'nuitrack_ai_perpetual', os_type: 1 }, count: 3 }],
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const { transaction_id: transactionId, payment } = res.json() as { transaction_id: number; payment: { provider_data: { session_id: string } } }
+    const orderId = payment.provider_data.session_id
+    paypalApi.approve(orderId)
+    expect((await capturePaypalOrder(ctx(), client.id, orderId)).transaction_status).toBe('ok')
+    const [group] = await t.db.query<{ id: number }>('SELECT id FROM license_groups WHERE client_id = $1', [client.id])
+    const generated = await agent.post(`/api/group/${group!.id}/new-license/`, { title: 'Lobby' })
+    expect(generated.statusCode, generated.body).toBe(200)
+    const licenseId = (generated.json() as { id: number }).id
+    const hook = await agent.post('/api/account/webhooks/', { url: 'https://example.com/hooks', events: ['license.suspended'] })
+    expect(hook.statusCode, hook.body).toBe(201)
+
+    const capture = paypalApi.orders.get(orderId)!.capture!
+    paypalApi.refunds.push({ id: 'REFBASKET5', status: 'COMPLETED', amount: { currency_code: 'USD', value: '899.70' }, capture: capture.id })
+    const webhook = paypalApi.webhook('PAYMENT.CAPTURE.REFUNDED', paypalApi.refundResource('REFBASKET5'))
+    const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(webhook)))
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200)
+    expect(await count(t.db, 'credit_notes WHERE transaction_id = $1', [transactionId])).toBe(1)
+    expect(await count(t.db, "activity_events WHERE license_id = $1 AND kind = 'suspended'", [licenseId])).toBe(1)
+    // the account's webhook hears of it once, however many deliveries of the refund arrived
+    expect(await count(t.db, "webhook_deliveries WHERE event = 'license.suspended' AND body LIKE $1", [`%"license_id":${licenseId},%`])).toBe(1)
+    const [license] = await t.db.query<{ status: number; suspended_reason: string }>('SELECT status, suspended_reason FROM licenses WHERE id = $1', [licenseId])
+    expect(license!.status).toBe(1)
+    expect(license!.suspended_reason).toMatch(/^payment refunded \(CN-\d{6}\): refunded at the payment provider$/)
+    const [after] = await t.db.query<{ available: number }>('SELECT available FROM license_groups WHERE id = $1', [group!.id])
+    expect(after!.available).toBe(0)
+    expect(await count(t.db, 'purchase_capacity WHERE transaction_id = $1 AND taken = 2', [transactionId])).toBe(1)
     expect(await count(t.db, "mail_outbox WHERE to_address = $1 AND subject = 'Your payment was refunded'", [email])).toBe(1)
   })
 

@@ -45,16 +45,28 @@ export async function refundTransaction(ctx: Ctx, r: { transactionId: number; am
   })
 }
 
-/** A provider's refund or reversal notice (PayPal's PAYMENT.CAPTURE.REFUNDED / REVERSED), applied once. */
-export async function applyTakenBack(ctx: Ctx, notice: Extract<ProviderNotice, { kind: 'refunded' | 'reversed' }>): Promise<ReversalResult | null> {
-  const transactionId = await transactionOfPayment(ctx.db, notice.provider, notice.sessionId, notice.paymentRef ?? null)
+type MoneyNotice = Extract<ProviderNotice, { kind: 'refunded' | 'reversed' | 'disputed' | 'dispute_won' }>
+
+/** the transaction a provider's notice is about: by its checkout, or by its payment (PayPal's capture, Stripe's PaymentIntent) */
+async function transactionOfNotice(ctx: Ctx, notice: MoneyNotice): Promise<number | null> {
+  const sessionId = 'sessionId' in notice ? notice.sessionId : null
+  const transactionId = await transactionOfPayment(ctx.db, notice.provider, sessionId, notice.paymentRef ?? null)
   if (transactionId === null) {
     ctx.log.error(
-      { provider: notice.provider, event: notice.eventId, order: notice.sessionId },
+      { provider: notice.provider, event: notice.eventId, order: sessionId, payment: notice.paymentRef ?? null },
       'money taken back of a payment the portal does not know; check it at the provider',
     )
-    return null
   }
+  return transactionId
+}
+
+/**
+ * A provider's refund or reversal notice (PayPal's PAYMENT.CAPTURE.REFUNDED / REVERSED, each refund
+ * of Stripe's charge.refunded), applied once per refund: keyed by the refund's id, as a staff refund is.
+ */
+export async function applyTakenBack(ctx: Ctx, notice: Extract<ProviderNotice, { kind: 'refunded' | 'reversed' }>): Promise<ReversalResult | null> {
+  const transactionId = await transactionOfNotice(ctx, notice)
+  if (transactionId === null) return null
   return reversePayment(ctx, {
     transactionId,
     kind: notice.kind === 'refunded' ? 'refund' : 'reversal',
@@ -62,7 +74,30 @@ export async function applyTakenBack(ctx: Ctx, notice: Extract<ProviderNotice, {
     reason: notice.kind === 'refunded' ? 'refunded at the payment provider' : 'reversed by the payment provider (a chargeback or a bank return)',
     provider: notice.provider,
     eventKey: notice.eventId,
+    providerRef: notice.providerRef ?? null,
   })
+}
+
+/**
+ * A provider's dispute (Stripe's charge.dispute.created, or .closed lost): taken back as
+ * sandbox:dispute does (a credit note, the licenses suspended, a top-up's credit off the balance),
+ * once per dispute; a dispute won (charge.dispute.closed won) restores what it suspended, once.
+ */
+export async function applyDispute(ctx: Ctx, notice: Extract<ProviderNotice, { kind: 'disputed' | 'dispute_won' }>): Promise<boolean> {
+  const transactionId = await transactionOfNotice(ctx, notice)
+  if (transactionId === null) return false
+  if (notice.kind === 'dispute_won')
+    return restoreDisputed(ctx, { transactionId, provider: notice.provider, eventKey: notice.eventId, reversalKey: notice.reversalKey })
+  const result = await reversePayment(ctx, {
+    transactionId,
+    kind: 'dispute',
+    ...(notice.amountCents !== undefined ? { amountCents: notice.amountCents } : {}),
+    reason: 'the card holder disputed the payment',
+    provider: notice.provider,
+    eventKey: notice.eventId,
+    providerRef: notice.providerRef,
+  })
+  return result.applied
 }
 
 /**
@@ -87,5 +122,5 @@ export async function disputeSandboxTransaction(ctx: Ctx, transactionId: number,
     eventKey: `dispute:${t.id}:${Date.now()}`,
   })
   if (!result.applied || !result.creditNote) throw new RefundRefused(`Transaction ${t.id} cannot be disputed (not paid, or refunded in full).`)
-  return `Transaction ${t.id} disputed: credit note ${formatCreditNoteNumber(result.creditNote.number)}, ${result.suspended.length} license(s) suspended.`
+  return `Transaction ${t.id} disputed: credit note ${formatCreditNoteNumber(result.creditNote.number)}, ${result.suspended.length} license(s) suspended, ${result.capacityTaken} ungenerated license(s) taken out of their groups.`
 }

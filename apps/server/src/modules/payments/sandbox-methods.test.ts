@@ -237,6 +237,16 @@ describe('charge: off-session charges on a saved method', () => {
     }
   })
 
+  it('the 3184 card paid at checkout asks for authentication off-session (authentication_required), every time', async () => {
+    const method = await savedCard('4000 0027 6000 3184')
+    expect(method).toMatchObject({ cardBrand: 'Visa', cardLast4: '3184' })
+    for (const key of ['k1', 'k2']) {
+      const result = await sandbox().charge(chargeReq(method, key))
+      expect(result).toMatchObject({ declineReason: 'authentication_required', authenticationRequired: true })
+      expect(result.event).toMatchObject({ provider: 'sandbox', outcome: 'declined', amountCents: 2900, paymentMethod: 'Visa •••• 3184' })
+    }
+  })
+
   it("an unknown token (or another provider's) is declined: payment_method_not_found", async () => {
     for (const method of [
       { provider: 'sandbox', source: 'stripe', token: 'sbpm_nope' },

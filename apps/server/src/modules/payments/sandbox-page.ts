@@ -73,7 +73,7 @@ export function sandboxPage(checkout: SandboxCheckoutPage | null, csrf: { cookie
       ? `<div class="field">
 <label for="card-number">Card number</label>
 <input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="23" value="4242 4242 4242 4242" aria-describedby="card-hint card-error">
-<p class="field-hint" id="card-hint">Sandbox test cards: 4242 4242 4242 4242 (Visa), 5555 5555 5555 4444 (Mastercard), 3782 822463 10005 (American Express) pay; 4000 0000 0000 0002 is declined; 4000 0000 0000 0341 pays now but declines later renewals.</p>
+<p class="field-hint" id="card-hint">Sandbox test cards: 4242 4242 4242 4242 (Visa), 5555 5555 5555 4444 (Mastercard), 3782 822463 10005 (American Express) pay; 4000 0000 0000 0002 is declined; 4000 0000 0000 0341 pays now but declines later renewals; 4000 0027 6000 3184 pays now but asks for authentication at every later renewal.</p>
 <p class="field-error" id="card-error" role="alert"></p>
 </div>`
       : `<p class="payer">PayPal account: <strong>${esc(view.customer_email)}</strong></p>`

@@ -1,13 +1,10 @@
-import { mkdtempSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCommand } from '../../cli/commands.ts'
 import { count, signedInClient, useTestApp } from '../../test/harness.ts'
 import { HttpAgent, TOP_UP, moneyState } from '../../test/money.ts'
 import { expirePendingPayments } from './expiry.ts'
 import { reconcilePayments } from './reconcile.ts'
-import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, sandboxWebhookSecret, signSandboxBody, type SandboxProvider } from './sandbox.ts'
+import { SANDBOX_DELIVER_JOB, isSandboxProvider, redeliverSandboxEvent, signSandboxBody, type SandboxProvider } from './sandbox.ts'
 
 const t = useTestApp()
 let base = ''
@@ -269,17 +266,6 @@ describe('the sandbox webhook', () => {
     const res = await webhook('{}', 'garbage')
     expect(res.status).toBe(400)
     expect(res.headers.getSetCookie()).toEqual([])
-  })
-})
-
-describe('the webhook secret', () => {
-  it('is generated once into DATA_DIR, readable by its owner only, and read again by the next process', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'portal-secret-'))
-    const secret = sandboxWebhookSecret(dir)
-    expect(secret.length).toBeGreaterThanOrEqual(40)
-    expect(statSync(join(dir, 'sandbox-webhook-secret')).mode & 0o777).toBe(0o600)
-    expect(sandboxWebhookSecret(dir)).toBe(secret)
-    expect(sandboxWebhookSecret(mkdtempSync(join(tmpdir(), 'portal-secret-')))).not.toBe(secret)
   })
 })
 

@@ -1,6 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { centsToUsd, type ExternalPaymentSource } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import type { Db, Queryable } from '../../db/db.ts'
@@ -9,6 +7,7 @@ import { safeEqual } from '../../platform/crypto.ts'
 import { fail } from '../../platform/errors.ts'
 import type { JobQueue } from '../../platform/jobs.ts'
 import {
+  AUTHENTICATION_REQUIRED,
   WebhookSignatureError,
   type ChargeRequest,
   type ChargeResult,
@@ -35,8 +34,8 @@ import {
  * The built-in sandbox payment provider: our own hosted checkout (/sandbox/checkout/{id}/) with
  * Pay, Decline and Cancel, so the portal takes money offline in development and on a staging site.
  * It behaves like a real provider from the portal's side: it keeps its checkouts in its own table,
- * and reports the outcome only through a webhook signed with HMAC-SHA256 (a secret generated into
- * DATA_DIR), delivered over real HTTP by the job queue, so a crash between the customer's click and
+ * and reports the outcome only through a webhook signed with HMAC-SHA256 (a secret every instance
+ * shares, kept in the database: platform/secrets.ts), delivered over real HTTP by the job queue, so a crash between the customer's click and
  * the credit loses nothing and the same event delivered again credits once.
  */
 
@@ -76,13 +75,18 @@ export interface SandboxSavedMethodBody {
   paypal_email: string | null
 }
 
-/** What a sandbox test card does (Stripe's test cards): pays, is declined at checkout, or pays and then declines off-session. */
+/**
+ * What a sandbox test card does (Stripe's test cards): pays, is declined at checkout, or pays and
+ * then declines off-session, or pays and then needs the customer's authentication off-session.
+ */
 export interface SandboxTestCard {
   brand: string
   last4: string
   checkout: 'paid' | 'declined'
   /** every later off-session charge on the saved card is declined (card_declined) */
   declineOffSession: boolean
+  /** every later off-session charge on the saved card is refused with authentication_required (Stripe's 3184 card) */
+  authenticateOffSession?: boolean
 }
 
 /** The test cards the sandbox's card checkout takes, by number (digits only). */
@@ -92,6 +96,7 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxTestCard>> = {
   '378282246310005': { brand: 'American Express', last4: '0005', checkout: 'paid', declineOffSession: false },
   '4000000000000002': { brand: 'Visa', last4: '0002', checkout: 'declined', declineOffSession: false },
   '4000000000000341': { brand: 'Visa', last4: '0341', checkout: 'paid', declineOffSession: true },
+  '4000002760003184': { brand: 'Visa', last4: '3184', checkout: 'paid', declineOffSession: false, authenticateOffSession: true },
 }
 export const SANDBOX_DEFAULT_CARD = '4242424242424242'
 
@@ -103,24 +108,6 @@ export function sandboxTestCard(number: string | undefined): SandboxTestCard | n
 
 const cardText = (brand: string | null, last4: string | null) => `${brand ?? 'Card'} •••• ${last4 ?? '????'}`
 const paypalText = (email: string | null) => `PayPal (${email ?? 'unknown'})`
-
-/** The webhook secret, generated once into DATA_DIR (every process sharing DATA_DIR reads the same one). */
-export function sandboxWebhookSecret(dataDir: string): string {
-  const file = resolve(dataDir, 'sandbox-webhook-secret')
-  try {
-    return readFileSync(file, 'utf8').trim()
-  } catch {
-    mkdirSync(dataDir, { recursive: true })
-    const secret = randomBytes(32).toString('base64url')
-    try {
-      // exclusive: two processes starting at once keep the first one's secret
-      writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' })
-      return secret
-    } catch {
-      return readFileSync(file, 'utf8').trim()
-    }
-  }
-}
 
 const hmac = (secret: string, timestamp: number, body: string | Buffer) => createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
 
@@ -155,10 +142,11 @@ export interface SandboxWebhooks {
  * listening address once it listens (no proxy or TLS hop in between); else PUBLIC_URL's webhook.
  */
 export function sandboxWebhooks(
-  config: Pick<Config, 'DATA_DIR' | 'PUBLIC_URL' | 'PAYMENTS_SANDBOX_WEBHOOK_URL'>,
+  config: Pick<Config, 'PUBLIC_URL' | 'PAYMENTS_SANDBOX_WEBHOOK_URL'>,
+  /** the webhook secret every instance shares (platform/secrets.ts) */
+  secret: string,
   listening?: () => string | null,
 ): SandboxWebhooks {
-  const secret = sandboxWebhookSecret(config.DATA_DIR)
   const url = () => {
     if (config.PAYMENTS_SANDBOX_WEBHOOK_URL) return config.PAYMENTS_SANDBOX_WEBHOOK_URL
     const own = listening?.()
@@ -209,7 +197,13 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
      */
     async charge(req: ChargeRequest): Promise<ChargeResult> {
       const method = req.method.provider === 'sandbox' ? await findSandboxMethod(db, req.method.token) : null
-      const declineReason = !method ? 'payment_method_not_found' : method.decline_off_session ? 'card_declined' : null
+      const declineReason = !method
+        ? 'payment_method_not_found'
+        : method.decline_off_session
+          ? 'card_declined'
+          : method.authenticate_off_session
+            ? AUTHENTICATION_REQUIRED
+            : null
       const stored = await insertOrFindSandboxCharge(db, {
         id: `sbch_${randomBytes(18).toString('base64url')}`,
         idempotency_key: req.idempotencyKey,
@@ -229,7 +223,10 @@ export function createSandboxProvider(deps: { db: Db; config: Pick<Config, 'PUBL
         amountCents: stored.amount_cents,
         ...(stored.payment_method ? { paymentMethod: stored.payment_method } : {}),
       }
-      return stored.decline_reason ? { event, declineReason: stored.decline_reason } : { event }
+      if (!stored.decline_reason) return { event }
+      return stored.decline_reason === AUTHENTICATION_REQUIRED
+        ? { event, declineReason: stored.decline_reason, authenticationRequired: true }
+        : { event, declineReason: stored.decline_reason }
     },
     /** the sandbox gives the money back at once (no real money moved): a refund id per idempotency key */
     async refund(req: RefundRequest): Promise<{ refundId: string }> {
@@ -414,7 +411,12 @@ async function closeWithEvent(
       card_last4: card?.last4 ?? null,
       paypal_email: card ? null : s.customer_email,
     }
-    await insertSandboxMethod(tx, { ...saved, decline_off_session: card?.declineOffSession ?? false, session_id: s.id })
+    await insertSandboxMethod(tx, {
+      ...saved,
+      decline_off_session: card?.declineOffSession ?? false,
+      authenticate_off_session: card?.authenticateOffSession ?? false,
+      session_id: s.id,
+    })
   }
   const body: SandboxEventBody = {
     id: `evt_${randomBytes(18).toString('base64url')}`,

@@ -5,5 +5,5 @@ import { route } from '../../platform/contract-route.ts'
 import { staffCreateLicenses } from './service.ts'
 
 export const staffRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  route(app, c.staffLicenseCreate, async (req) => staffCreateLicenses(ctx, req.client.id, req.body))
+  route(app, c.staffLicenseCreate, async (req) => staffCreateLicenses(ctx, req.client.actor_id, req.body))
 }

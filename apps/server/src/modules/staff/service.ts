@@ -1,4 +1,4 @@
-import { ONLINE_DEFAULTS, checkStaffValidity, staffCustomTags, type LicenseConfig } from '@portal/domain'
+import { ONLINE_DEFAULTS, staffCustomTags, type LicenseConfig } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { findClientByEmail, lockClient } from '../account/service.ts'
@@ -35,7 +35,6 @@ export async function staffCreateLicenses(ctx: AppContext, staffId: number, orde
   const tags = staffCustomTags(order)
   // the body schema refuses the same; this guards callers that skip it
   if (!tags.ok) return fail('validation_failed', 'A license takes one lock: hardware, iOS app, Android app or USB token', tags.field)
-  if (checkStaffValidity(order.config)) return fail('validation_failed', 'A subscription needs a validity period', 'license_expire_delta')
   const client = (await findClientByEmail(ctx.db, order.client_email)) ?? fail('client_not_found_by_email', undefined, 'client_email')
   const { online, ...rest } = order.config
   const custom: LicenseConfig = {

@@ -2,7 +2,7 @@ import { defaultLicenseTitle, formatCents, pricePerTerm, termMonths, type Cents,
 import { linkMail, type Mail } from '../../platform/mailer.ts'
 import { formatInvoiceDate } from '../transactions/service.ts'
 
-/** The mails of subscriptions: a failed renewal, a stopped license, a license about to end. */
+/** The mails of subscriptions: a failed renewal, one that needs the customer's authentication, a stopped license, a license about to end. */
 
 interface LicenseRef {
   id: number
@@ -32,6 +32,27 @@ export function renewalFailedMail(publicUrl: string, to: string, l: LicenseRef, 
     'Fix the payment',
     licenseInfoUrl(publicUrl, l),
     'You can add funds to your balance, or reactivate the subscription with another card, on the license page.',
+  )
+}
+
+/** The portal's page where the customer pays a renewal that asked for authentication, on-session. */
+export const renewalPaymentUrl = (publicUrl: string, l: Pick<LicenseRef, 'id' | 'type'>) => `${publicUrl}/app/${l.type}/dashboard/${l.id}/renewal-payment/`
+
+export function renewalAuthenticationMail(
+  publicUrl: string,
+  to: string,
+  l: LicenseRef,
+  m: { amountCents: Cents; period: { from: Date; to: Date | null }; payBy: Date },
+): Mail {
+  const period = m.period.to ? `${formatInvoiceDate(m.period.from)} to ${formatInvoiceDate(m.period.to)}` : `from ${formatInvoiceDate(m.period.from)}`
+  return linkMail(
+    to,
+    `Confirm the payment for ${nameOf(l)}`,
+    `Your bank asks you to confirm the renewal payment of ${nameOf(l)} (${pricedTerm(l, m.amountCents)}, for ${period}), so we could not charge your card without you. ` +
+      `Please confirm it by ${formatInvoiceDate(m.payBy)}: the license keeps working until then.`,
+    'Confirm the payment',
+    renewalPaymentUrl(publicUrl, l),
+    'If it is not paid by then, the subscription stops. We will not try to charge the card again without you.',
   )
 }
 

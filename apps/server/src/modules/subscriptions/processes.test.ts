@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MONTH_SECONDS } from '@portal/domain'
 import { DB_KIND, count, signedInClient, useTestApp, workerDatabaseUrl } from '../../test/harness.ts'
-import { useProcesses } from '../../test/processes.ts'
+import { childProcessEnv, useProcesses } from '../../test/processes.ts'
 import { HttpAgent, credit } from '../../test/money.ts'
 import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { renewSubscription, runRenewals } from './renewal.ts'
@@ -33,8 +33,8 @@ afterEach(() => {
 
 /** a renewal process: resolves when it is ready; `run()` starts one renewal run there and answers its counts */
 async function renewalProcess(dataDir: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, CHILD_DATABASE_URL: workerDatabaseUrl()!, CHILD_DATA_DIR: dataDir },
+  const proc = spawn(process.execPath, [CHILD], {
+    env: childProcessEnv({ CHILD_DATABASE_URL: workerDatabaseUrl()!, CHILD_DATA_DIR: dataDir }),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   children.push(proc)
@@ -183,7 +183,9 @@ describe.runIf(DB_KIND === 'postgres')('renewals on two portal processes on one 
         if (charges.length > 0) {
           // renewed before the cancel: paid once, extended one term, cancelled at the new period's end
           expect(charges.map((c) => c.status)).toEqual([0])
-          expect(renewed).toBe('renewed')
+          // a card charge can be settled first by the provider's webhook on the other process; this
+          // run then finds it settled and says 'skipped' (what counts is below: paid once, one term)
+          expect(['renewed', 'skipped']).toContain(renewed)
           expect(state!.state).toBe('active')
           expect(state!.expire_date.getTime() - end.getTime()).toBe(MONTH_SECONDS * 1000)
           outcomes['renewed, then cancelled at the new end'] = (outcomes['renewed, then cancelled at the new end'] ?? 0) + 1

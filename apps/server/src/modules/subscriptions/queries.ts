@@ -13,7 +13,15 @@ export interface SubscriptionRow {
   state: SubscriptionState
   cancel_at_period_end: boolean
   failed_attempts: number
+  /** awaiting_authentication: the attempt's pay-by date (the end of the retry window) */
   next_attempt_at: Date | null
+  /** awaiting_authentication: the end of the period the renewal pays for */
+  awaiting_period_end: Date | null
+  /** awaiting_authentication: the transaction of its current on-session checkout, and where it is paid once opened */
+  checkout_transaction_id: number | null
+  checkout_url: string | null
+  /** times the current attempt found the provider unavailable (its back-off) */
+  outage_retries: number
 }
 
 const SUBSCRIPTION_COLUMNS = columns<SubscriptionRow>()(
@@ -26,12 +34,20 @@ const SUBSCRIPTION_COLUMNS = columns<SubscriptionRow>()(
   'cancel_at_period_end',
   'failed_attempts',
   'next_attempt_at',
+  'awaiting_period_end',
+  'checkout_transaction_id',
+  'checkout_url',
+  'outage_retries',
 )
 
-/** Subscriptions the renewal job must look at: active or past due with their attempt due. */
+/**
+ * Subscriptions the renewal job must look at: active or past due with their attempt due, or awaiting
+ * the customer's authentication past the pay-by date.
+ */
 export async function listDueSubscriptions(db: Queryable, now: Date, limit: number): Promise<number[]> {
   const rows = await db.query<{ id: number }>(
-    `SELECT id FROM subscriptions WHERE state IN ('active', 'past_due') AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`,
+    `SELECT id FROM subscriptions WHERE state IN ('active', 'past_due', 'awaiting_authentication') AND next_attempt_at <= $1
+      ORDER BY next_attempt_at, id LIMIT $2`,
     [now, limit],
   )
   return rows.map((r) => Number(r.id))
@@ -44,6 +60,15 @@ export async function lockSubscription(tx: Queryable, id: number): Promise<Subsc
 
 export async function lockSubscriptionOfLicense(tx: Queryable, licenseId: number): Promise<SubscriptionRow | null> {
   const rows = await tx.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS()} FROM subscriptions WHERE license_id = $1 FOR UPDATE`, [licenseId])
+  return rows[0] ?? null
+}
+
+/** A license's subscription with what its renewal reads of the license (product and term), without a lock. */
+export async function subscriptionOfLicense(db: Queryable, licenseId: number): Promise<(SubscriptionRow & { product: string; config: LicenseConfig }) | null> {
+  const rows = await db.query<SubscriptionRow & { product: string; config: LicenseConfig }>(
+    `SELECT ${SUBSCRIPTION_COLUMNS('s')}, l.product, l.config FROM subscriptions s JOIN licenses l ON l.id = s.license_id WHERE s.license_id = $1`,
+    [licenseId],
+  )
   return rows[0] ?? null
 }
 
@@ -96,11 +121,14 @@ export async function findChargeByKey(tx: Queryable, key: string): Promise<Charg
   return rows[0] ?? null
 }
 
-/** The renewal charge of a subscription still waiting for its provider's answer (at most one a period and attempt). */
+/**
+ * The off-session renewal charge of a subscription still waiting for its provider's answer (at most
+ * one a period and attempt); an on-session checkout the customer left open is not one.
+ */
 export async function pendingRenewalCharge(tx: Queryable, subscriptionId: number): Promise<(ChargeRow & { charge_key: string }) | null> {
   const rows = await tx.query<ChargeRow & { charge_key: string }>(
     `SELECT id, kind, status, amount_cents, provider, provider_session_id, charge_key FROM transactions
-      WHERE subscription_id = $1 AND kind = 'renewal' AND status = 1 ORDER BY id DESC LIMIT 1`,
+      WHERE subscription_id = $1 AND kind = 'renewal' AND status = 1 AND charge_key NOT LIKE '%:on_session:%' ORDER BY id DESC LIMIT 1`,
     [subscriptionId],
   )
   return rows[0] ?? null
@@ -148,9 +176,14 @@ export async function insertCharge(
   return rows[0] ? Number(rows[0].id) : null
 }
 
-/** Ties a checkout's transaction (a reactivation) to its subscription and license. */
-export async function linkTransaction(tx: Queryable, transactionId: number, subscriptionId: number, licenseId: number) {
-  await tx.query('UPDATE transactions SET subscription_id = $2, license_id = $3 WHERE id = $1', [transactionId, subscriptionId, licenseId])
+/** Ties a checkout's transaction (a reactivation, an on-session renewal with its charge key) to its subscription and license. */
+export async function linkTransaction(tx: Queryable, transactionId: number, subscriptionId: number, licenseId: number, chargeKey: string | null = null) {
+  await tx.query('UPDATE transactions SET subscription_id = $2, license_id = $3, charge_key = COALESCE($4, charge_key) WHERE id = $1', [
+    transactionId,
+    subscriptionId,
+    licenseId,
+    chargeKey,
+  ])
 }
 
 /** What a paid or closed transaction of a subscription is about. */
@@ -166,7 +199,8 @@ export async function linksOfTransaction(tx: Queryable, id: number): Promise<{ s
 export async function extendPeriod(tx: Queryable, s: { subscriptionId: number; licenseId: number; end: Date; keepCancel: boolean }) {
   await tx.query('UPDATE licenses SET expire_date = $2, status = 0 WHERE id = $1', [s.licenseId, s.end])
   await tx.query(
-    `UPDATE subscriptions SET state = 'active', failed_attempts = 0, next_attempt_at = $2,
+    `UPDATE subscriptions SET state = 'active', failed_attempts = 0, next_attempt_at = $2, outage_retries = 0,
+            awaiting_period_end = NULL, checkout_transaction_id = NULL, checkout_url = NULL,
             cancel_at_period_end = cancel_at_period_end AND $3, cancelled_at = CASE WHEN $3 THEN cancelled_at ELSE NULL END, updated_at = now()
       WHERE id = $1`,
     [s.subscriptionId, s.end, s.keepCancel],
@@ -177,10 +211,82 @@ export async function extendPeriod(tx: Queryable, s: { subscriptionId: number; l
 export async function recordFailedRenewal(tx: Queryable, s: { subscriptionId: number; licenseId: number; attempts: number; next: Date | null }) {
   await tx.query(
     `UPDATE subscriptions SET failed_attempts = $2, state = CASE WHEN $3::timestamptz IS NULL THEN 'stopped' ELSE 'past_due' END,
-            next_attempt_at = $3, updated_at = now() WHERE id = $1`,
+            next_attempt_at = $3, outage_retries = 0, awaiting_period_end = NULL, checkout_transaction_id = NULL, checkout_url = NULL,
+            updated_at = now() WHERE id = $1`,
     [s.subscriptionId, s.attempts, s.next],
   )
   if (s.next === null) await tx.query('UPDATE licenses SET status = 1 WHERE id = $1', [s.licenseId])
+}
+
+/**
+ * The card asked for the customer's authentication: no more off-session charges for the period; the
+ * customer pays it on-session by `payBy`, and the license runs until then.
+ */
+export async function awaitAuthentication(tx: Queryable, s: { subscriptionId: number; licenseId: number; periodEnd: Date; payBy: Date }) {
+  await tx.query(
+    `UPDATE subscriptions SET state = 'awaiting_authentication', next_attempt_at = $2, awaiting_period_end = $3, outage_retries = 0,
+            checkout_transaction_id = NULL, checkout_url = NULL, updated_at = now() WHERE id = $1`,
+    [s.subscriptionId, s.payBy, s.periodEnd],
+  )
+  await tx.query('UPDATE licenses SET expire_date = GREATEST(expire_date, $2) WHERE id = $1', [s.licenseId, s.payBy])
+}
+
+/** The provider was unavailable for the due attempt: asked again at `next` (its back-off), one retry more counted. */
+export async function deferAfterOutage(tx: Queryable, subscriptionId: number, next: Date) {
+  await tx.query(
+    `UPDATE subscriptions SET outage_retries = outage_retries + 1, next_attempt_at = $2, updated_at = now()
+      WHERE id = $1 AND state IN ('active', 'past_due')`,
+    [subscriptionId, next],
+  )
+}
+
+/** The on-session checkout of an awaiting renewal as it stands: its transaction's status and expiry. */
+export interface CurrentCheckout {
+  transaction_id: number
+  status: number
+  amount_cents: Cents
+  expires_at: Date | null
+  created_at: Date
+  provider: string | null
+  provider_session_id: string | null
+}
+
+export async function currentCheckout(tx: Queryable, transactionId: number): Promise<CurrentCheckout | null> {
+  const rows = await tx.query<CurrentCheckout>(
+    'SELECT id AS transaction_id, status, amount_cents, expires_at, created_at, provider, provider_session_id FROM transactions WHERE id = $1',
+    [transactionId],
+  )
+  return rows[0] ?? null
+}
+
+/**
+ * Claims the awaiting renewal's on-session checkout for `transactionId`, when the subscription still
+ * awaits and its checkout is still `seen` (null: none): false when another request claimed it first.
+ */
+export async function claimCheckout(tx: Queryable, subscriptionId: number, transactionId: number, seen: number | null): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE subscriptions SET checkout_transaction_id = $2, checkout_url = NULL, updated_at = now()
+      WHERE id = $1 AND state = 'awaiting_authentication' AND checkout_transaction_id IS NOT DISTINCT FROM $3::bigint RETURNING id`,
+    [subscriptionId, transactionId, seen],
+  )
+  return rows.length === 1
+}
+
+/** Where the customer pays the claimed checkout, once the provider opened it. */
+export async function setCheckoutUrl(tx: Queryable, transactionId: number, url: string) {
+  await tx.query('UPDATE subscriptions SET checkout_url = $2 WHERE checkout_transaction_id = $1', [transactionId, url])
+}
+
+/** The claim of an awaiting renewal's checkout, read without a lock (a request waiting for another's checkout). */
+export async function checkoutClaim(
+  db: Queryable,
+  subscriptionId: number,
+): Promise<{ checkout_transaction_id: number | null; checkout_url: string | null } | null> {
+  const rows = await db.query<{ checkout_transaction_id: number | null; checkout_url: string | null }>(
+    'SELECT checkout_transaction_id, checkout_url FROM subscriptions WHERE id = $1',
+    [subscriptionId],
+  )
+  return rows[0] ?? null
 }
 
 /** Cancelled (or no longer renewable) and its period is over: it ends and is not charged again. */
@@ -247,7 +353,7 @@ export async function listExpiringUnwarned(db: Queryable, now: Date, until: Date
        LEFT JOIN subscriptions s ON s.license_id = l.id
       WHERE l.revoked_at IS NULL AND l.expire_date > $1 AND l.expire_date <= $2 AND l.status = 0
         AND l.expiry_warned_for IS DISTINCT FROM l.expire_date
-        AND NOT (s.id IS NOT NULL AND s.state IN ('active', 'past_due') AND NOT s.cancel_at_period_end
+        AND NOT (s.id IS NOT NULL AND s.state IN ('active', 'past_due', 'awaiting_authentication') AND NOT s.cancel_at_period_end
                  AND COALESCE((l.config->>'paused')::boolean, false) = false)
       ORDER BY l.expire_date, l.id LIMIT $3`,
     [now, until, limit],
@@ -261,4 +367,18 @@ export async function claimExpiryWarning(tx: Queryable, licenseId: number, end: 
     end,
   ])
   return rows.length > 0
+}
+
+/** Subscriptions by state: a count of the whole table. */
+export async function subscriptionFigures(db: Queryable) {
+  return db.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM subscriptions GROUP BY state')
+}
+
+/**
+ * The subscriptions whose renewal (or retry) is due now and not yet charged: read from the due
+ * index (subscriptions_due_idx), so its cost is the due rows', not the table's.
+ */
+export async function dueRenewalCount(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM subscriptions WHERE state IN ('active', 'past_due') AND next_attempt_at <= now()`)
+  return row!.n
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DAY_SECONDS, ERRORS, MONTH_SECONDS, TRANSACTION_STATUS, type LicenseView } from '@portal/domain'
+import { DAY_SECONDS, ERRORS, MONTH_SECONDS, OUTAGE_LIMIT_HOURS, TRANSACTION_STATUS, type LicenseView } from '@portal/domain'
 import { withPinnedCharges } from '../../platform/payments/idempotency.ts'
 import { PaymentRefused, PaymentUnavailable, type ChargeRequest, type PaymentProvider } from '../../platform/payments/port.ts'
 import type { PaymentProviders } from '../../platform/payments/registry.ts'
@@ -8,7 +8,7 @@ import { credit } from '../../test/money.ts'
 import { balanceAndLedgerSum } from '../billing/queries.ts'
 import { seedCatalogue } from '../catalogue/queries.ts'
 import { savePaymentMethod } from '../billing/queries.ts'
-import { OUTAGE_LIMIT_HOURS, runRenewals, sendExpiryWarnings } from './renewal.ts'
+import { runRenewals, sendExpiryWarnings } from './renewal.ts'
 
 /**
  * Subscriptions that renew, through the real app on the worker's database: a license of a
@@ -221,6 +221,25 @@ describe('renewal from the balance', () => {
     expect(retries).toHaveLength(3)
   })
 
+  it("emits payment.failed at each failed attempt and license.suspended when it stops, to the account's webhooks", async () => {
+    const { agent, license } = await subscribed()
+    const hook = await agent.post('/api/account/webhooks/', { url: 'https://example.com/hooks', events: ['payment.failed', 'license.suspended'] })
+    expect(hook.statusCode, hook.body).toBe(201)
+    t.clock.set(at(license.expire_date, 1000))
+    expect(await renew()).toEqual({ failed: 1 })
+    for (const days of [1, 3, 7]) {
+      t.clock.set(at(license.expire_date, days * DAY_MS + 1000))
+      await renew()
+    }
+    const rows = await t.db.query<{ event: string; body: string }>('SELECT event, body FROM webhook_deliveries ORDER BY id')
+    expect(rows.map((r) => r.event)).toEqual(['payment.failed', 'payment.failed', 'payment.failed', 'payment.failed', 'license.suspended'])
+    const bodies = rows.map((r) => JSON.parse(r.body) as { data: Record<string, unknown> })
+    expect(bodies[0]!.data).toMatchObject({ license_id: license.id, amount: PRICE / 100, attempts: 1, next_attempt_at: expect.any(String) })
+    expect(bodies[3]!.data).toMatchObject({ attempts: 4, next_attempt_at: null })
+    expect(bodies[4]!.data).toMatchObject({ license_id: license.id, reason: 'renewal failed' })
+    expect(await count(t.db, `jobs WHERE name = 'webhooks.deliver'`)).toBe(5)
+  })
+
   it('a retry that pays extends from the old end, not from now', async () => {
     const { client, license, view } = await subscribed()
     t.clock.set(at(license.expire_date, 1000))
@@ -288,7 +307,7 @@ describe('renewal by a saved card (sandbox)', () => {
     expect((await mailsTo(good.email)).map((m) => m.subject)).toContain('Receipt for your payment of $3.28')
   })
 
-  it('a provider that is down is not a failed attempt: the same pending charge is retried at the next run', async () => {
+  it('a provider that is down is not a failed attempt: the same pending charge is retried after the back-off', async () => {
     const { client, license, view } = await subscribed({ source: 'stripe' })
     const real = t.app.ctx.payments
     const down: PaymentProvider = {
@@ -305,6 +324,9 @@ describe('renewal by a saved card (sandbox)', () => {
     } finally {
       t.app.ctx.payments = real
     }
+    // not asked again before its back-off
+    expect(await renew()).toEqual({})
+    t.clock.set(at(license.expire_date, 60_000 + 5 * 60_000))
     expect(await renew()).toEqual({ renewed: 1 })
     expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([0])
     expect((await view()).subscription).toMatchObject({ state: 'active', failed_attempts: 0 })
@@ -391,6 +413,7 @@ describe('renewal by a saved card (sandbox)', () => {
       // meanwhile the customer saved another card, and the subscription renews with it from now on
       const newCard = await savePaymentMethod(t.db, client.id, { provider: 'sandbox', source: 'stripe', token: 'sbpm_new_card', cardLast4: '4444' })
       await t.db.query('UPDATE subscriptions SET payment_method_id = $1 WHERE license_id = $2', [newCard, license.id])
+      t.clock.set(at(license.expire_date, 60_000 + 5 * 60_000))
       expect(await renew()).toEqual({ renewed: 1 })
     } finally {
       t.app.ctx.payments = real

@@ -10,12 +10,21 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
+import type { DbFigure } from '../../platform/metrics.ts'
 import { recordActivity } from '../activity/service.ts'
 import { settleFromBalance } from '../billing/service.ts'
 import { listPriceRows } from '../catalogue/service.ts'
 import { licenseView, lockedLicense, parseId } from '../licenses/service.ts'
 import { openCheckout } from '../payments/service.ts'
-import { extendPeriod, linkTransaction, lockSubscriptionOfLicense, setCancelAtPeriodEnd, setSubscriptionPayment } from './queries.ts'
+import {
+  extendPeriod,
+  linkTransaction,
+  lockSubscriptionOfLicense,
+  setCancelAtPeriodEnd,
+  setSubscriptionPayment,
+  subscriptionFigures,
+  dueRenewalCount,
+} from './queries.ts'
 import { lockClient } from '../account/service.ts'
 
 /**
@@ -66,6 +75,10 @@ export async function reactivateSubscription(ctx: AppContext, clientId: number, 
     await lockClient(tx, clientId)
     const license = await lockedLicense(tx, clientId, id, now)
     const sub = (await lockSubscriptionOfLicense(tx, id)) ?? fail('action_unavailable', 'This license has no subscription')
+    // its renewal is paid on-session from the renewal-payment page, for the period it was due
+    if (sub.state === 'awaiting_authentication') return fail('action_unavailable', 'Confirm the waiting renewal payment instead')
+    // its payment was refunded or disputed: paying again would lift a suspension only billing may lift
+    if (license.suspended_reason) return fail('action_unavailable', 'Its payment was taken back: contact us to use it again')
     const kind = reactivationKind(sub, isExpired(license, now))
     if (kind === null) return fail('action_unavailable', 'The subscription is active and renews by itself')
     if (kind === 'undo_cancel') {
@@ -125,3 +138,19 @@ export async function reactivateSubscription(ctx: AppContext, clientId: number, 
     license: await licenseView(ctx, clientId, id),
   }
 }
+
+/** For the metrics: subscriptions by state, and renewals due and not yet charged (a growing figure means the renewal job is stuck). */
+export const subscriptionMetrics: DbFigure[] = [
+  {
+    name: 'portal_subscriptions',
+    help: 'Subscriptions by state (active, past_due after a failed renewal, stopped, ended)',
+    labelNames: ['state'],
+    read: async (db) => (await subscriptionFigures(db)).map((r) => ({ labels: { state: r.state }, value: r.n })),
+  },
+  {
+    name: 'portal_renewals_due',
+    help: 'Renewals and retries whose time has come and that are not charged yet',
+    labelNames: [],
+    read: async (db) => [{ labels: {}, value: await dueRenewalCount(db) }],
+  },
+]

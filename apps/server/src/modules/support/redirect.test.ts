@@ -18,29 +18,29 @@ function verifySso(token: string, publicKeyPem: string, audience: string, now = 
 const publicKey = async () => (await new Agent(t.app).get('/api/service/sso-public-key/')).json() as { public_key: string; kid: string; issuer: string }
 
 describe('GET /api/service/redirect/', () => {
-  it('hands a signed-in client to the helpdesk with a signed token the public key verifies', async () => {
+  it('hands a signed-in client to a cloud service with a signed token the public key verifies', async () => {
     const { agent, client } = await signedInClient(t, 'ann@example.com')
-    const res = await agent.get('/api/service/redirect/?service=freshdesk')
+    const res = await agent.get('/api/service/redirect/?service=face-machine')
     expect(res.statusCode).toBe(302)
     expect(res.headers['cache-control']).toBe('no-store')
     expect(res.headers['referrer-policy']).toBe('no-referrer')
     const url = new URL(String(res.headers.location))
-    expect(`${url.origin}${url.pathname}`).toBe(SERVICE_URLS.freshdesk)
+    expect(`${url.origin}${url.pathname}`).toBe(SERVICE_URLS['face-machine'])
     const key = await publicKey()
-    const verified = verifySso(url.searchParams.get('sso')!, key.public_key, 'freshdesk')
+    const verified = verifySso(url.searchParams.get('sso')!, key.public_key, 'face-machine')
     expect(verified?.header).toEqual({ alg: 'EdDSA', typ: 'JWT', kid: key.kid })
-    expect(verified?.claims).toMatchObject({ iss: 'http://portal.test/api/service/', aud: 'freshdesk', sub: String(client.id), email: 'ann@example.com' })
+    expect(verified?.claims).toMatchObject({ iss: 'http://portal.test/api/service/', aud: 'face-machine', sub: String(client.id), email: 'ann@example.com' })
     const { iat, exp } = verified!.claims as { iat: number; exp: number }
     expect(exp - iat).toBe(120)
     expect(Math.abs(iat * 1000 - Date.now())).toBeLessThan(60_000)
     // the token is for this service only, and a changed byte breaks it
-    expect(verifySso(url.searchParams.get('sso')!, key.public_key, 'face-machine')).toBeNull()
+    expect(verifySso(url.searchParams.get('sso')!, key.public_key, 'nuitrack-analytics')).toBeNull()
     const token = url.searchParams.get('sso')!
     const tampered = token.replace(
       /\.([^.]+)\./,
       (_, p: string) => `.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: '999999' })).toString('base64url')}.`,
     )
-    expect(verifySso(tampered, key.public_key, 'freshdesk')).toBeNull()
+    expect(verifySso(tampered, key.public_key, 'face-machine')).toBeNull()
   })
 
   it("carries the client's own license id, in the address and the token, and leaves out another client's", async () => {
@@ -48,12 +48,12 @@ describe('GET /api/service/redirect/', () => {
     const stranger = await signedInClient(t)
     const created = await owner.agent.post('/api/resource/create/', { count: 1, config: { product: 'nuitrack_trial' } })
     const id = created.json().licenses[0].id as number
-    const own = new URL(String((await owner.agent.get(`/api/service/redirect/?service=freshdesk&license_id=${id}`)).headers.location))
+    const own = new URL(String((await owner.agent.get(`/api/service/redirect/?service=face-machine&license_id=${id}`)).headers.location))
     expect(own.searchParams.get('license_id')).toBe(String(id))
-    expect(verifySso(own.searchParams.get('sso')!, (await publicKey()).public_key, 'freshdesk')?.claims.license_id).toBe(id)
-    const foreign = new URL(String((await stranger.agent.get(`/api/service/redirect/?service=freshdesk&license_id=${id}`)).headers.location))
+    expect(verifySso(own.searchParams.get('sso')!, (await publicKey()).public_key, 'face-machine')?.claims.license_id).toBe(id)
+    const foreign = new URL(String((await stranger.agent.get(`/api/service/redirect/?service=face-machine&license_id=${id}`)).headers.location))
     expect(foreign.searchParams.has('license_id')).toBe(false)
-    expect(verifySso(foreign.searchParams.get('sso')!, (await publicKey()).public_key, 'freshdesk')?.claims).not.toHaveProperty('license_id')
+    expect(verifySso(foreign.searchParams.get('sso')!, (await publicKey()).public_key, 'face-machine')?.claims).not.toHaveProperty('license_id')
   })
 
   it('goes to the configured address of a service', async () => {

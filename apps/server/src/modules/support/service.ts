@@ -1,9 +1,9 @@
 import type { z } from 'zod'
-import type { salesMessageBody } from '@portal/domain'
+import { isCorporate, type salesMessageBody } from '@portal/domain'
 import { RATE_LIMITS, type AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
 import { hit } from '../../platform/rate-limit.ts'
-import { findClientById } from '../account/service.ts'
+import { findClientById, toClientInfo } from '../account/service.ts'
 
 type SalesMessage = z.output<typeof salesMessageBody>
 
@@ -29,7 +29,12 @@ export async function contactSales(ctx: AppContext, ip: string, clientId: number
       { key: `sales:ip:${ip}`, ...RATE_LIMITS.salesPerIp },
     ])
     const name = oneLine(body.name)
-    const facts = [`From: ${name} <${body.email}>`, `Portal account: ${client.email} (client #${client.id})`, `Recipient: ${body.recipient}`]
+    const info = toClientInfo(client)
+    // sales calls a company back: a corporate account's mail names it and the phone its profile gives
+    const company = isCorporate(info)
+      ? [`Company: ${oneLine(info.company.name ?? '') || 'not given'}`, `Phone: ${oneLine(info.phone ?? '') || 'not given'}`]
+      : []
+    const facts = [`From: ${name} <${body.email}>`, `Portal account: ${client.email} (client #${client.id})`, ...company, `Recipient: ${body.recipient}`]
     await ctx.mailer.enqueue(tx, {
       to,
       replyTo: body.email,

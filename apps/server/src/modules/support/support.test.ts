@@ -44,6 +44,29 @@ describe('POST /api/support/contacts-sales/', () => {
     expect(box.messages[0]).toMatchObject({ to: 'deals@vendor.test', reply_to: 'ann@customer.test', subject: 'Contact sales: Ann Lee' })
   })
 
+  it("a corporate account's mail names its company and phone (in both parts, escaped); a personal account's does not", async () => {
+    const corporate = await signedInClient(t)
+    await t.db.query(`UPDATE clients SET options = options || '{"corporate_member": true}'::jsonb, company = company || $2::jsonb, phone = $3 WHERE id = $1`, [
+      corporate.client.id,
+      JSON.stringify({ name: 'Acme & Sons' }),
+      '+1 555 0100',
+    ])
+    expect((await corporate.agent.post(URL, message)).statusCode).toBe(200)
+    const personal = await signedInClient(t)
+    await t.db.query('UPDATE clients SET phone = $2 WHERE id = $1', [personal.client.id, '+44 20 7946 0000'])
+    expect((await personal.agent.post(URL, { ...message, email: 'bob@customer.test' })).statusCode).toBe(200)
+    const [forCorporate, forPersonal] = await outbox()
+    expect(forCorporate!.text_body).toContain('Company: Acme & Sons\nPhone: +1 555 0100\n')
+    expect(forCorporate!.html_body).toContain('Company: Acme &amp; Sons<br>Phone: +1 555 0100')
+    expect(forPersonal!.text_body).not.toContain('Company:')
+
+    // a corporate account that gave neither says so, so sales knows to ask
+    await t.db.query(`UPDATE clients SET options = options || '{"corporate_member": true}'::jsonb WHERE id = $1`, [personal.client.id])
+    await t.db.query("UPDATE clients SET phone = '' WHERE id = $1", [personal.client.id])
+    expect((await personal.agent.post(URL, { ...message, email: 'bob@customer.test' })).statusCode).toBe(200)
+    expect((await outbox())[2]!.text_body).toContain('Company: not given\nPhone: not given\n')
+  })
+
   it('goes to another configured recipient; the recipient defaults to sales', async () => {
     const { agent } = await signedInClient(t)
     expect((await agent.post(URL, { ...message, recipient: 'partners' })).statusCode).toBe(200)

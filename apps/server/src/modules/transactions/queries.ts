@@ -132,6 +132,14 @@ export async function setProviderSession(tx: Queryable, id: number, provider: Pa
   await tx.query('UPDATE transactions SET provider = $2, provider_session_id = $3, updated_at = now() WHERE id = $1', [id, provider, sessionId])
 }
 
+/**
+ * Keeps the provider's id of the payment a checkout made (Stripe's PaymentIntent of a Checkout
+ * Session): the provider's refund and dispute events name it (migration 0034_provider_payment_ref.sql).
+ */
+export async function setProviderPaymentRef(tx: Queryable, id: number, ref: string) {
+  await tx.query('UPDATE transactions SET provider_payment_ref = $2 WHERE id = $1 AND provider_payment_ref IS DISTINCT FROM $2', [id, ref])
+}
+
 /** A pending transaction of a provider's checkout, locked for the caller's transaction. */
 export async function lockTransactionBySession(tx: Queryable, provider: PaymentProviderName, sessionId: string): Promise<TransactionRow | null> {
   const [row] = await tx.query<TransactionRow>(
@@ -346,4 +354,13 @@ export async function findOwedCents(db: Queryable, clientId: number): Promise<nu
 export async function clientOfTransaction(db: Queryable, id: number): Promise<number | null> {
   const [row] = await db.query<{ client_id: string | number }>('SELECT client_id FROM transactions WHERE id = $1', [id])
   return row ? Number(row.client_id) : null
+}
+
+/** Payments of the last 24 hours by the adapter that served them (or the balance) and their state. */
+export async function paymentFigures(db: Queryable) {
+  return db.query<{ provider: string; status: number; kind: string; n: number }>(
+    `SELECT COALESCE(provider, payment_source) AS provider, status, kind, count(*)::int AS n
+       FROM transactions WHERE created_at > now() - interval '24 hours' AND payment_source <> 'staff'
+      GROUP BY 1, 2, 3`,
+  )
 }

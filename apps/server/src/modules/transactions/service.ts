@@ -11,6 +11,7 @@ import {
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
 import { fail } from '../../platform/errors.ts'
+import type { DbFigure } from '../../platform/metrics.ts'
 import { invoiceSeller, renderInvoice, type InvoiceData, type InvoiceSettlement } from './invoice.ts'
 import {
   findCreditNote as findCreditNoteRow,
@@ -19,6 +20,7 @@ import {
   findTransaction,
   listCreditNotes as listCreditNoteRows,
   listTransactions,
+  paymentFigures,
   recordInvoiceSeller,
   type CreditNoteRow,
   type InvoiceRecordRow,
@@ -45,6 +47,7 @@ export {
   lockTransactionBySession,
   markTransactionPaid,
   nextInvoiceNumber,
+  setProviderPaymentRef,
   setProviderSession,
   type NewTransaction,
   type TransactionLine,
@@ -200,3 +203,14 @@ export async function getInvoice(ctx: Pick<AppContext, 'db' | 'config'>, clientI
 export async function recordCurrentSeller(ctx: Pick<AppContext, 'db' | 'config'>) {
   await recordInvoiceSeller(ctx.db, invoiceSeller(ctx.config))
 }
+
+/** For the metrics: payments of the last 24 hours by provider, kind and state (an alert watches the declines). */
+export const paymentMetrics: DbFigure[] = [
+  {
+    name: 'portal_payments_last_24h',
+    help: 'Payments created in the last 24 hours, by the provider that served them (or balance), kind and state',
+    labelNames: ['provider', 'kind', 'status'],
+    read: async (db) =>
+      (await paymentFigures(db)).map((r) => ({ labels: { provider: r.provider, kind: r.kind, status: transactionStatusOf(r.status) }, value: r.n })),
+  },
+]

@@ -31,7 +31,7 @@ import { recordActivity } from '../activity/service.ts'
 import type { TransactionLine, TransactionRow } from '../transactions/service.ts'
 import { endGroupHold, endLicenseHold, findTransactionTarget, holdGroup, holdLicense, setTransactionTarget, upgradeLicenseInPlace } from './queries.ts'
 import { lockClient } from '../account/service.ts'
-import { addAvailable, findGroup, type GroupRow, lockedGroup } from '../groups/service.ts'
+import { addAvailable, findGroup, moveCapacity, type GroupRow, lockedGroup } from '../groups/service.ts'
 import { nowOf } from '../../platform/clock.ts'
 
 /** The transaction kind of every upgrade (a license's or a group's: transactions.license_id or group_id says which). */
@@ -251,8 +251,11 @@ export async function upgradeGroup(ctx: AppContext, clientId: number, rawId: str
 /** `count` licenses leave the group for the client's default group of the AI product (same os). */
 async function moveToAI(tx: Queryable, group: GroupRow, to: string, count: number, now: Date) {
   if (count < 1) return
+  const available = group.available
   await addAvailable(tx, group.id, -count)
   const target = await fulfil(tx, { clientId: group.client_id, product: to, count, osType: group.os_type })
+  // the purchases whose units moved keep them, as AI units: a refund of one takes them from there
+  await moveCapacity(tx, { clientId: group.client_id, fromGroupId: group.id, available, toGroupId: target.groupId, n: count })
   const details = { from: group.product, to, from_title: productTitle(group.product), to_title: productTitle(to), count, to_group_id: target.groupId }
   await recordActivity(tx, { clientId: group.client_id, groupId: group.id, kind: 'upgraded', details, at: now })
 }

@@ -256,6 +256,17 @@ describe('capture', () => {
     await expect(captured(open.sessionId)).rejects.toBeInstanceOf(PaymentUnavailable)
   })
 
+  it('PayPal wants the payer back (422 PAYER_ACTION_REQUIRED): back to the approval of the same order, open meanwhile, paid after they return', async () => {
+    const { sessionId, url } = await paypal.createCheckout(request({ transactionId: 10 }))
+    fake.approve(sessionId, { payerAction: true })
+    expect(await paypal.capture!(sessionId)).toEqual({ retryUrl: url })
+    // the order waits for the payer: the reconcile reads it open and captures nothing
+    expect(fake.orders.get(sessionId)!.capture).toBeNull()
+    expect(await paypal.lookup!(sessionId)).toBeNull()
+    fake.approve(sessionId)
+    expect(await captured(sessionId)).toMatchObject({ outcome: 'paid', sessionId })
+  })
+
   it('PayPal down at capture: PaymentUnavailable', async () => {
     const { sessionId } = await paypal.createCheckout(request())
     fake.approve(sessionId)
@@ -363,6 +374,16 @@ describe('charge', () => {
     const unknown = await charge({ ...method, token: 'VTnope' }, 'k-u')
     expect(unknown.event.outcome).toBe('declined')
     expect(new Set([refused.event.eventId, captureDeclined.event.eventId, unknown.event.eventId]).size).toBe(3)
+  })
+
+  it('an order on the vault that waits for the payer (PAYER_ACTION_REQUIRED): declined payer_action_required, no capture tried', async () => {
+    const method = await vaulted()
+    fake.declineVault(method.token, 'payer_action')
+    fake.requests.length = 0
+    const result = await charge(method, 'k-payer')
+    const order = [...fake.orders.values()].at(-1)!
+    expect(result).toMatchObject({ declineReason: 'payer_action_required', event: { outcome: 'declined', sessionId: order.id } })
+    expect(fake.requests.some((r) => r.path.endsWith('/capture'))).toBe(false)
   })
 
   it.each([

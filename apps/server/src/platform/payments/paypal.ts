@@ -88,11 +88,13 @@ interface PaypalWebhookEvent {
 
 /** What PayPal answered when it was not a success: the status and its issue codes. */
 class PaypalApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiErrorBody | null,
-  ) {
+  readonly status: number
+  readonly body: ApiErrorBody | null
+
+  constructor(status: number, body: ApiErrorBody | null) {
     super(`PayPal answered ${status}${body?.name ? ` ${body.name}` : ''}${body?.details?.[0]?.issue ? ` (${body.details[0].issue})` : ''}`)
+    this.status = status
+    this.body = body
   }
   hasIssue(issue: string) {
     return this.body?.name === issue || (this.body?.details ?? []).some((d) => d.issue === issue)
@@ -336,6 +338,11 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
       } catch (err) {
         return refusal(err, req.providerRef ?? null)
       }
+      if (order.status === 'PAYER_ACTION_REQUIRED' && !captureOf(order)) {
+        // PayPal needs the payer for this wallet (a consent, an authentication): no capture can
+        // succeed without them, so none is tried; the customer is asked, as for a card's authentication
+        return declined(order.id, `${order.id}:payer_action_required`, 'payer_action_required')
+      }
       if (order.status !== 'COMPLETED' || !captureOf(order)) {
         try {
           order = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(order.id)}/capture`, {}, `${key}:capture`)
@@ -536,15 +543,21 @@ export function createPaypalProvider(config: PaypalConfig, options: PaypalOption
           } catch (again) {
             throw unavailable('order lookup', again)
           }
-        } else if (err instanceof PaypalApiError && err.hasIssue('INSTRUMENT_DECLINED')) {
-          // the payer's funding was refused, nothing was taken: PayPal's answer is to send the buyer
-          // back to approve the same order with another funding source (the transaction stays pending)
+        } else if (err instanceof PaypalApiError && (err.hasIssue('INSTRUMENT_DECLINED') || err.hasIssue('PAYER_ACTION_REQUIRED'))) {
+          // the payer's funding was refused, or PayPal needs the payer back ("instruct the buyer to
+          // return to PayPal"), nothing was taken: the buyer goes back to approve the same order
+          // (with another funding source), the transaction stays pending
           return { retryUrl: await approvalLink(orderId) }
         } else {
           throw unavailable('capture', err)
         }
       }
       const capture = captureOf(order)
+      if (!capture && order.status === 'PAYER_ACTION_REQUIRED') {
+        // answered without a capture, the order waiting for the payer (3-D Secure of a card, a consent): back to PayPal
+        const link = order.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve')
+        return { retryUrl: link?.href ?? (await approvalLink(orderId)) }
+      }
       if (!capture) throw new PaymentUnavailable(`PayPal order ${orderId} has no capture (status ${order.status ?? 'unknown'})`)
       return captureToEvent(orderId, order, capture)
     },

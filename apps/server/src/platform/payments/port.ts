@@ -68,6 +68,11 @@ export interface PaymentEvent {
    * answered no vault id): an operator is told, and the customer that renewals need a payment method
    */
   savedMethodMissing?: true
+  /**
+   * the provider's id of the payment the checkout made, kept on the transaction: Stripe's
+   * PaymentIntent of a Checkout Session, which its refund and dispute events name instead of the session
+   */
+  paymentRef?: string
 }
 
 /**
@@ -82,9 +87,38 @@ export type ProviderNotice =
       eventId: string
       /** the checkout (order) whose payment it takes back, when the event names it */
       sessionId: string | null
-      /** the provider's id of the payment taken back (PayPal's capture id: the event id it was credited under) */
+      /**
+       * the provider's id of the payment taken back: PayPal's capture id (the event id it was
+       * credited under), Stripe's PaymentIntent (an off-session charge's id, or a Checkout Session's paymentRef)
+       */
       paymentRef?: string
       amountCents?: Cents
+      /** the provider's id of the refund, kept on the credit note */
+      providerRef?: string
+    }
+  | {
+      /**
+       * a card holder disputed the payment and the provider took the money back meanwhile (a
+       * chargeback); the same key comes again when the dispute is lost, so it applies once
+       */
+      kind: 'disputed'
+      provider: PaymentProviderName
+      eventId: string
+      /** the PaymentIntent disputed (Stripe's dispute names it, and the charge) */
+      paymentRef: string
+      amountCents?: Cents
+      /** the provider's id of the dispute, kept on the credit note */
+      providerRef: string
+    }
+  | {
+      /** the dispute was decided for the merchant: the money came back, what it suspended is restored */
+      kind: 'dispute_won'
+      provider: PaymentProviderName
+      eventId: string
+      /** the key its `disputed` notice goes under: a dispute won before that notice applied makes it take nothing back */
+      reversalKey: string
+      paymentRef: string
+      providerRef: string
     }
 
 export const isPaymentEvent = (e: PaymentEvent | ProviderNotice): e is PaymentEvent => 'outcome' in e
@@ -133,7 +167,15 @@ export interface ChargeResult {
   event: PaymentEvent
   /** the provider's reason for a decline, for the failed-payment mail */
   declineReason?: string
+  /**
+   * declined because the card asks for the customer's authentication (SCA: Stripe's
+   * authentication_required): no off-session retry can pass, the customer must pay on-session
+   */
+  authenticationRequired?: true
 }
+
+/** The decline reason of a charge that needs the customer's authentication (Stripe's code and decline code). */
+export const AUTHENTICATION_REQUIRED = 'authentication_required'
 
 export interface RefundRequest {
   transactionId: number
@@ -165,11 +207,13 @@ export interface PaymentProvider {
    */
   parseWebhook?(req: WebhookRequest): PaymentEvent | null | Promise<PaymentEvent | null>
   /**
-   * PayPal: verifies a webhook with PayPal (verify-webhook-signature) and reads it: a capture's
-   * outcome, a refund or reversal of one, a vaulted method deleted; null for a type the portal does
-   * not act on; throws WebhookSignatureError when PayPal does not vouch for it
+   * verifies a webhook and reads all it reports: a checkout's or capture's outcome, the refunds of a
+   * payment (Stripe's charge.refunded: one notice per refund), a reversal, a dispute opened or
+   * decided, a saved method deleted; null for a type the portal does not act on; throws
+   * WebhookSignatureError when the signature does not match (Stripe) or PayPal does not vouch for it
+   * (verify-webhook-signature)
    */
-  readWebhook?(req: WebhookRequest): Promise<PaymentEvent | ProviderNotice | null>
+  readWebhook?(req: WebhookRequest): Promise<PaymentEvent | ProviderNotice | ProviderNotice[] | null>
   /**
    * reads a checkout (or a charge) at the provider as it stands now: the paid or declined event it
    * ended in (the same event id its webhook or capture carries, so it applies once whichever comes
@@ -226,13 +270,12 @@ export class WebhookSignatureError extends Error {
  * attempt with its reason, told to the customer and logged for an operator.
  */
 export class PaymentRefused extends Error {
-  constructor(
-    /** the provider's code for it (resource_missing, permission_denied, invalid_resource_id …) */
-    readonly reason: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  /** the provider's code for it (resource_missing, permission_denied, invalid_resource_id …) */
+  readonly reason: string
+
+  constructor(reason: string, message: string, options?: { cause?: unknown }) {
     super(message, options)
+    this.reason = reason
     this.name = 'PaymentRefused'
   }
 }

@@ -141,7 +141,16 @@ describe('parseWebhook', () => {
 
   it('checkout.session.completed and paid: a paid event with the amount, the card and the event id', async () => {
     const event = stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000, transaction_id: 42 }, 'evt_1')
-    expect(await parse(event)).toEqual({ provider: 'stripe', eventId: 'evt_1', sessionId: 'cs_1', outcome: 'paid', amountCents: 15_000, paymentMethod: 'Card' })
+    expect(await parse(event)).toEqual({
+      provider: 'stripe',
+      eventId: 'evt_1',
+      sessionId: 'cs_1',
+      outcome: 'paid',
+      amountCents: 15_000,
+      paymentMethod: 'Card',
+      // kept on the transaction: Stripe's refund and dispute events name it
+      paymentRef: 'pi_fake',
+    })
   })
 
   it('the card brand and last 4 when the event carries them', async () => {
@@ -195,6 +204,7 @@ describe('parseWebhook', () => {
       outcome: 'paid',
       amountCents: 3_000,
       paymentMethod: 'Mastercard •••• 4444',
+      paymentRef: paid.paymentIntent,
       savedMethod: { provider: 'stripe', source: 'stripe', token: paid.paymentMethod, customerRef: paid.customer, cardBrand: 'Mastercard', cardLast4: '4444' },
     })
     const get = fake.requests.find((r) => r.method === 'GET')!
@@ -292,6 +302,8 @@ describe('charge', () => {
     const result = await charge(method, `k-${failure}`)
     expect(result.declineReason).toBe(failure)
     expect(result.event).toMatchObject({ outcome: 'declined', sessionId: expect.stringMatching(/^pi_/) })
+    // only a card asking for authentication sends the customer to confirm on-session
+    expect(result.authenticationRequired ?? false).toBe(failure === 'authentication_required')
   })
 
   it('a 429 is not kept for the key: the same key later charges once', async () => {
@@ -344,5 +356,230 @@ describe('charge', () => {
     const method = saved()
     fake.mode = 401
     await expect(charge(method, 'k-down-401')).rejects.toBeInstanceOf(PaymentRefused)
+  })
+})
+
+describe('lookup', () => {
+  /** a session opened through the adapter, so the fake holds it as Stripe would */
+  const opened = async (over: Partial<CheckoutRequest> = {}) => (await stripe.createCheckout(request(over))).sessionId
+
+  it('a Checkout Session read back (GET with its PaymentIntent expanded): open is null, paid is the paid event with the card and the PaymentIntent', async () => {
+    const id = await opened()
+    expect(await stripe.lookup!(id)).toBeNull()
+    const paid = fake.paySession(id, { brand: 'visa', last4: '4242' })
+    expect(await stripe.lookup!(id)).toEqual({
+      provider: 'stripe',
+      eventId: `${id}.paid`,
+      sessionId: id,
+      outcome: 'paid',
+      amountCents: 15_000,
+      paymentMethod: 'Visa •••• 4242',
+      paymentRef: paid.paymentIntent,
+    })
+    const get = fake.requests.filter((r) => r.method === 'GET').at(-1)!
+    expect(decodeURIComponent(get.path)).toBe(`/v1/checkout/sessions/${id}?expand[0]=payment_intent.latest_charge&expand[1]=payment_intent.payment_method`)
+    // reading it back creates nothing at Stripe
+    expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
+  })
+
+  it('a subscription-mode session paid: the card its PaymentIntent saved comes with the event', async () => {
+    const id = await opened({ mode: 'subscription', amountCents: 3_000, lines: [{ description: 'Face SDK', quantity: 1, amount_cents: 3_000 }] })
+    const paid = fake.paySession(id, { brand: 'mastercard', last4: '4444' })
+    expect(await stripe.lookup!(id)).toMatchObject({
+      outcome: 'paid',
+      amountCents: 3_000,
+      paymentMethod: 'Mastercard •••• 4444',
+      savedMethod: { provider: 'stripe', source: 'stripe', token: paid.paymentMethod, customerRef: paid.customer, cardBrand: 'Mastercard', cardLast4: '4444' },
+    })
+  })
+
+  it('complete but unpaid: null while its PaymentIntent processes, declined when it failed; expired unpaid: expired', async () => {
+    const processing = await opened()
+    fake.settleSession(processing, 'processing')
+    expect(await stripe.lookup!(processing)).toBeNull()
+    fake.settleSession(processing, 'failed')
+    expect(await stripe.lookup!(processing)).toMatchObject({ eventId: `${processing}.declined`, outcome: 'declined' })
+    // another transaction's session (the same one's key would answer the same session)
+    const expired = await opened({ transactionId: 43 })
+    fake.settleSession(expired, 'expired')
+    expect(await stripe.lookup!(expired)).toEqual({ provider: 'stripe', eventId: `${expired}.expired`, sessionId: expired, outcome: 'expired' })
+  })
+
+  it("an off-session PaymentIntent read back: the same event the charge answered; one waiting for the customer's authentication is still open", async () => {
+    const paid = fake.paySession('cs_any')
+    const method = {
+      provider: 'stripe' as const,
+      source: 'stripe' as const,
+      token: paid.paymentMethod,
+      customerRef: paid.customer,
+      cardBrand: 'Visa',
+      cardLast4: '4242',
+    }
+    const charged = await stripe.charge({
+      transactionId: 5,
+      idempotencyKey: 'k-look',
+      method,
+      amountCents: 2_900,
+      description: 'x',
+      customerEmail: 'a@example.com',
+    })
+    expect(await stripe.lookup!(charged.event.sessionId)).toEqual(charged.event)
+    fake.failNextCharge(500, 'requires_action')
+    await stripe.charge({ transactionId: 6, idempotencyKey: 'k-look-3ds', method, amountCents: 2_900, description: 'x', customerEmail: 'a@example.com' })
+    const waiting = [...fake.intents.values()].find((i) => i.status === 'requires_action')!
+    expect(await stripe.lookup!(String(waiting.id))).toBeNull()
+  })
+
+  it('a session or PaymentIntent Stripe does not know is null; Stripe down is PaymentUnavailable', async () => {
+    expect(await stripe.lookup!('cs_test_unknown')).toBeNull()
+    expect(await stripe.lookup!('pi_unknown')).toBeNull()
+    expect(await stripe.lookup!('failed:renewal:1')).toBeNull()
+    fake.mode = 500
+    await expect(stripe.lookup!('cs_test_unknown')).rejects.toBeInstanceOf(PaymentUnavailable)
+  })
+})
+
+describe('charge after a 500', () => {
+  it('a PaymentIntent left waiting for authentication (requires_action) is declined authentication_required, not an outage', async () => {
+    const paid = fake.paySession('cs_any')
+    const method = { provider: 'stripe' as const, source: 'stripe' as const, token: paid.paymentMethod, customerRef: paid.customer }
+    fake.failNextCharge(500, 'requires_action')
+    const result = await stripe.charge({
+      transactionId: 88,
+      idempotencyKey: 'k-500-3ds',
+      method,
+      amountCents: 2_900,
+      description: 'x',
+      customerEmail: 'a@example.com',
+    })
+    expect(result.declineReason).toBe('authentication_required')
+    const intent = [...fake.intents.values()].find((i) => (i.metadata as Record<string, string>).transaction_id === '88')!
+    expect(result.event).toMatchObject({ outcome: 'declined', sessionId: intent.id, eventId: `${String(intent.id)}.declined` })
+    expect(fake.intentsCreated).toHaveLength(1)
+  })
+
+  it('a retry of a charge answered processing reads its PaymentIntent and creates none', async () => {
+    const paid = fake.paySession('cs_any')
+    const method = { provider: 'stripe' as const, source: 'stripe' as const, token: paid.paymentMethod, customerRef: paid.customer }
+    const first = await stripe.charge({
+      transactionId: 89,
+      idempotencyKey: 'k-ref',
+      method,
+      amountCents: 2_900,
+      description: 'x',
+      customerEmail: 'a@example.com',
+    })
+    fake.requests.length = 0
+    const again = await stripe.charge({
+      transactionId: 89,
+      idempotencyKey: 'k-ref',
+      providerRef: first.event.sessionId,
+      method,
+      amountCents: 2_900,
+      description: 'x',
+      customerEmail: 'a@example.com',
+    })
+    expect(again.event).toEqual(first.event)
+    expect(fake.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([`GET /v1/payment_intents/${first.event.sessionId}`])
+  })
+})
+
+describe('refund', () => {
+  it("POST /v1/refunds on the session's PaymentIntent: the amount, the reason, our transaction, the idempotency key; never more than is left", async () => {
+    const id = (await stripe.createCheckout(request())).sessionId
+    const paid = fake.paySession(id)
+    const { refundId } = await stripe.refund!({ transactionId: 42, sessionId: id, amountCents: 5_000, idempotencyKey: 'refund:42:5000', reason: 'asked' })
+    expect(refundId).toMatch(/^re_/)
+    const sent = fake.requests.find((r) => r.method === 'POST' && r.path === '/v1/refunds')!
+    expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({
+      payment_intent: paid.paymentIntent,
+      amount: '5000',
+      reason: 'requested_by_customer',
+      'metadata[transaction_id]': '42',
+    })
+    expect(sent.headers['idempotency-key']).toBe(`${prefix}:refund:42:5000`)
+    // the same key again is the same refund
+    expect((await stripe.refund!({ transactionId: 42, sessionId: id, amountCents: 5_000, idempotencyKey: 'refund:42:5000', reason: 'asked' })).refundId).toBe(
+      refundId,
+    )
+    expect(fake.refunds).toHaveLength(1)
+    // 100.00 left: 120.00 is refused
+    await expect(
+      stripe.refund!({ transactionId: 42, sessionId: id, amountCents: 12_000, idempotencyKey: 'refund:42:12000', reason: 'x' }),
+    ).rejects.toBeInstanceOf(PaymentUnavailable)
+    expect([...fake.charges.values()].find((c) => c.payment_intent === paid.paymentIntent)!.amount_refunded).toBe(5_000)
+  })
+})
+
+describe('readWebhook: refunds and disputes', () => {
+  const read = (event: unknown) => stripe.readWebhook!(signed(JSON.stringify(event)))
+
+  it('charge.refunded: one notice per refund of the charge (listed, as the event carries only amount_refunded), keyed by the refund', async () => {
+    const paid = fake.paySession((await stripe.createCheckout(request())).sessionId)
+    const first = fake.refundAtStripe(paid.paymentIntent, 4_000)
+    expect(await read(fake.chargeEvent('charge.refunded', first.charge))).toEqual([
+      {
+        kind: 'refunded',
+        provider: 'stripe',
+        eventId: `refund:${first.refund}`,
+        sessionId: null,
+        paymentRef: paid.paymentIntent,
+        amountCents: 4_000,
+        providerRef: first.refund,
+      },
+    ])
+    const second = fake.refundAtStripe(paid.paymentIntent)
+    const notices = await read(fake.chargeEvent('charge.refunded', first.charge))
+    expect(notices).toEqual([
+      expect.objectContaining({ eventId: `refund:${second.refund}`, amountCents: 11_000 }),
+      expect.objectContaining({ eventId: `refund:${first.refund}`, amountCents: 4_000 }),
+    ])
+    const get = fake.requests.filter((r) => r.method === 'GET').at(-1)!
+    expect(decodeURIComponent(get.path)).toBe(`/v1/refunds?charge=${first.charge}&limit=100`)
+  })
+
+  it('charge.refunded whose refunds Stripe does not list yet, or Stripe down: PaymentUnavailable (503, Stripe delivers again)', async () => {
+    const paid = fake.paySession((await stripe.createCheckout(request())).sessionId)
+    const { charge } = fake.refundAtStripe(paid.paymentIntent, 1_000)
+    const event = fake.chargeEvent('charge.refunded', charge)
+    event.data.object.amount_refunded = 2_000
+    await expect(read(event)).rejects.toBeInstanceOf(PaymentUnavailable)
+    fake.mode = 500
+    await expect(read(fake.chargeEvent('charge.refunded', charge))).rejects.toBeInstanceOf(PaymentUnavailable)
+  })
+
+  it('charge.dispute.created takes back; closed lost is the same key; won restores; an inquiry or one closed otherwise is nothing', async () => {
+    const paid = fake.paySession((await stripe.createCheckout(request())).sessionId)
+    const dispute = fake.openDispute(paid.paymentIntent)
+    const taken = {
+      kind: 'disputed',
+      provider: 'stripe',
+      eventId: `dispute:${dispute}`,
+      paymentRef: paid.paymentIntent,
+      amountCents: 15_000,
+      providerRef: dispute,
+    }
+    expect(await read(fake.disputeEvent('charge.dispute.created', dispute))).toEqual(taken)
+    fake.closeDispute(dispute, 'lost')
+    expect(await read(fake.disputeEvent('charge.dispute.closed', dispute))).toEqual(taken)
+    fake.closeDispute(dispute, 'won')
+    expect(await read(fake.disputeEvent('charge.dispute.closed', dispute))).toEqual({
+      kind: 'dispute_won',
+      provider: 'stripe',
+      eventId: `dispute-won:${dispute}`,
+      reversalKey: `dispute:${dispute}`,
+      paymentRef: paid.paymentIntent,
+      providerRef: dispute,
+    })
+    const inquiry = fake.openDispute(paid.paymentIntent, 'warning_needs_response')
+    expect(await read(fake.disputeEvent('charge.dispute.created', inquiry))).toBeNull()
+    fake.closeDispute(inquiry, 'warning_closed')
+    expect(await read(fake.disputeEvent('charge.dispute.closed', inquiry))).toBeNull()
+  })
+
+  it('the Checkout Session events read as parseWebhook reads them; a bad signature is WebhookSignatureError', async () => {
+    const event = stripeSessionEvent('checkout.session.completed', { id: 'cs_1', amount_total: 15_000, paymentIntent: 'pi_1' }, 'evt_r')
+    expect(await read(event)).toMatchObject({ eventId: 'evt_r', outcome: 'paid', paymentRef: 'pi_1' })
+    await expect(stripe.readWebhook!(signed(JSON.stringify(event), 'whsec_other'))).rejects.toBeInstanceOf(WebhookSignatureError)
   })
 })

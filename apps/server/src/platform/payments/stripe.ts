@@ -2,6 +2,7 @@ import Stripe from 'stripe'
 import type { Config } from '../config.ts'
 import { prefixedKey } from './idempotency.ts'
 import {
+  AUTHENTICATION_REQUIRED,
   PaymentUnavailable,
   WebhookSignatureError,
   type ChargeRequest,
@@ -10,8 +11,10 @@ import {
   type CheckoutSession,
   type PaymentEvent,
   type PaymentProvider,
+  type ProviderNotice,
   type SavedPaymentMethod,
   type RefundRequest,
+  type WebhookRequest,
   PaymentRefused,
 } from './port.ts'
 
@@ -26,6 +29,10 @@ import {
  * adapter read the PaymentIntent's card (brand, last 4, pm_… and cus_…) into the event's savedMethod.
  * The portal charges that card later itself (`charge`: an off-session PaymentIntent); no Stripe
  * Subscription or Price exists.
+ *
+ * `lookup` reads a Checkout Session or an off-session PaymentIntent back for the reconcile job, and
+ * `readWebhook` also reads Stripe's refund and dispute events (charge.refunded, charge.dispute.*),
+ * which name the PaymentIntent (docs/adr/stripe-refunds-and-disputes.md).
  */
 
 export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE'>
@@ -53,6 +60,9 @@ const HANDLED = new Set([
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
 ])
+
+/** The charge events the portal acts on: money Stripe gave back or took back of a payment. */
+const HANDLED_CHARGE = new Set(['charge.refunded', 'charge.dispute.created', 'charge.dispute.closed'])
 
 /** host, port and protocol of STRIPE_API_BASE (a local fake in the tests); Stripe's own when unset */
 function apiAddress(base: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
@@ -150,7 +160,72 @@ const savesCard = (event: Stripe.Event, payment: PaymentEvent | null): boolean =
  */
 function paid(base: Pick<PaymentEvent, 'provider' | 'eventId' | 'sessionId'>, session: Stripe.Checkout.Session): PaymentEvent {
   const amount = Number.isSafeInteger(session.amount_total) ? (session.amount_total as number) : -1
-  return { ...base, outcome: 'paid', amountCents: amount, paymentMethod: cardLabel(session) }
+  const event: PaymentEvent = { ...base, outcome: 'paid', amountCents: amount, paymentMethod: cardLabel(session) }
+  // kept on the transaction: Stripe's refund and dispute events name the PaymentIntent, not the session
+  const intent = idOf(session.payment_intent)
+  if (intent) event.paymentRef = intent
+  return event
+}
+
+/**
+ * A Checkout Session as Stripe has it now (read back, its PaymentIntent expanded): paid, declined
+ * (an asynchronous method failed), expired, or null while the customer is still at it (an open
+ * session, 3-D Secure included) or an asynchronous payment is processing. Its event ids are the
+ * session's own: the webhook's event for the same outcome has another id, and whichever comes
+ * first settles the transaction, the other finds it settled.
+ */
+export function stripeSessionOutcome(session: Stripe.Checkout.Session): PaymentEvent | null {
+  const base = { provider: 'stripe' as const, sessionId: session.id }
+  if (session.status === 'expired') return { ...base, eventId: `${session.id}.expired`, outcome: 'expired' }
+  if (session.status !== 'complete') return null
+  if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') return paid({ ...base, eventId: `${session.id}.paid` }, session)
+  // complete and unpaid: an asynchronous method, settled when its PaymentIntent is
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null
+  if (intent?.status === 'requires_payment_method' || intent?.status === 'canceled') return { ...base, eventId: `${session.id}.declined`, outcome: 'declined' }
+  return null
+}
+
+/**
+ * An off-session PaymentIntent as Stripe has it now: paid when it succeeded, declined when its
+ * attempt failed or it was canceled, null while it is processing or waits for the customer
+ * (requires_action). The event ids are the ones `charge` answers, so the charge's answer, a retry
+ * and the reconcile apply once.
+ */
+export function stripeIntentOutcome(intent: Stripe.PaymentIntent): PaymentEvent | null {
+  const pm = typeof intent.payment_method === 'object' ? intent.payment_method : null
+  const base = {
+    provider: 'stripe' as const,
+    sessionId: intent.id,
+    paymentMethod: pm?.card ? cardText(cardBrandName(pm.card.brand), pm.card.last4) : 'Card',
+  }
+  if (intent.status === 'succeeded') {
+    const amount = Number.isSafeInteger(intent.amount_received) && intent.amount_received > 0 ? intent.amount_received : intent.amount
+    return { ...base, eventId: `${intent.id}.paid`, outcome: 'paid', amountCents: amount }
+  }
+  const failed = intent.status === 'canceled' || (intent.status === 'requires_payment_method' && intent.last_payment_error)
+  return failed ? { ...base, eventId: `${intent.id}.declined`, outcome: 'declined', amountCents: intent.amount } : null
+}
+
+/** Stripe's disputes that moved no money: an inquiry (a retrieval request) before any chargeback. */
+const isInquiry = (status: string) => status.startsWith('warning_')
+
+/**
+ * A verified dispute event as the portal's notice, by its PaymentIntent: a chargeback opened
+ * (Stripe took the money back at once) or lost is one key, so it reverses once whichever comes; a
+ * dispute won restores. An inquiry moved no money, and a dispute closed otherwise (warning_closed,
+ * prevented) changes nothing: null.
+ */
+export function stripeDisputeNotice(event: Stripe.Event): ProviderNotice | null {
+  const dispute = event.data?.object as Stripe.Dispute | undefined
+  const intent = idOf(dispute?.payment_intent)
+  if (typeof dispute?.id !== 'string' || !intent || typeof dispute.status !== 'string') return null
+  const base = { provider: 'stripe' as const, paymentRef: intent, providerRef: dispute.id }
+  const amount = dispute.currency === 'usd' && Number.isSafeInteger(dispute.amount) && dispute.amount > 0 ? { amountCents: dispute.amount } : {}
+  const takenBack = { ...base, ...amount, kind: 'disputed' as const, eventId: `dispute:${dispute.id}` }
+  if (event.type === 'charge.dispute.created') return isInquiry(dispute.status) ? null : takenBack
+  if (event.type !== 'charge.dispute.closed') return null
+  if (dispute.status === 'won') return { ...base, kind: 'dispute_won', eventId: `dispute-won:${dispute.id}`, reversalKey: takenBack.eventId }
+  return dispute.status === 'lost' ? takenBack : null
 }
 
 /** A verified Stripe event as the portal's payment event; null for what the portal does not act on. */
@@ -206,11 +281,63 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       // the webhook answers 503 and Stripe delivers it again
       throw new PaymentUnavailable(`Stripe did not answer the payment intent ${intentId}: ${(err as Error).message}`, { cause: err })
     }
+    return withCardOf(session, intent, payment)
+  }
+
+  /** a paid subscription-mode session's event with the card its PaymentIntent (payment method expanded) saved */
+  function withCardOf(session: Stripe.Checkout.Session, intent: Stripe.PaymentIntent, payment: PaymentEvent): PaymentEvent {
     const saved = savedCardOf(intent)
     if (!saved) return { ...payment, savedMethodMissing: true }
     if (!saved.customerRef) saved.customerRef = idOf(session.customer)
     return { ...payment, paymentMethod: cardText(saved.cardBrand, saved.cardLast4), savedMethod: saved }
   }
+
+  /** a webhook's event, its signature verified with STRIPE_WEBHOOK_SECRET */
+  function verified({ rawBody, headers }: WebhookRequest): Stripe.Event {
+    if (!config.STRIPE_WEBHOOK_SECRET) throw new PaymentUnavailable('STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks cannot be verified')
+    const signature = headers['stripe-signature']
+    if (typeof signature !== 'string' || !signature) throw new WebhookSignatureError('no Stripe-Signature header')
+    try {
+      return stripe.webhooks.constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET)
+    } catch (err) {
+      throw new WebhookSignatureError((err as Error).message)
+    }
+  }
+
+  /**
+   * The refunds of a charge (charge.refunded), one notice each, keyed by the refund's id as a staff
+   * refund (payments:refund) reverses it, so each reverses once whoever tells first. Stripe's event
+   * carries the charge's running total (amount_refunded) but not its refunds: they are listed. A list
+   * that does not reach that total yet answers PaymentUnavailable (503), and Stripe delivers again.
+   */
+  async function refundsOf(charge: Stripe.Charge): Promise<ProviderNotice[] | null> {
+    const intent = idOf(charge?.payment_intent)
+    if (typeof charge?.id !== 'string' || !intent) return null
+    let refunds: Stripe.Refund[]
+    try {
+      refunds = await stripe.refunds.list({ charge: charge.id, limit: 100 }).autoPagingToArray({ limit: 1000 })
+    } catch (err) {
+      throw new PaymentUnavailable(`Stripe did not list the refunds of ${charge.id}: ${(err as Error).message}`, { cause: err })
+    }
+    // a refund that failed or was canceled gave nothing back; one waiting for the customer (requires_action) not yet
+    const given = refunds.filter((r) => r.status === 'succeeded' || r.status === 'pending')
+    const total = given.reduce((sum, r) => sum + r.amount, 0)
+    if (Number.isSafeInteger(charge.amount_refunded) && total < charge.amount_refunded)
+      throw new PaymentUnavailable(`Stripe lists ${total} of the ${charge.amount_refunded} refunded of ${charge.id} so far`)
+    return given.map((r) => ({
+      kind: 'refunded' as const,
+      provider: 'stripe' as const,
+      eventId: `refund:${r.id}`,
+      sessionId: null,
+      paymentRef: intent,
+      // in the charge's currency, USD: always the refund's own amount, never "the whole rest"
+      amountCents: r.amount,
+      providerRef: r.id,
+    }))
+  }
+
+  /** a Stripe error that says the object is not there (another account's, or deleted) */
+  const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing')
 
   /** the portal's event of an off-session PaymentIntent: paid when it succeeded, declined otherwise */
   function chargeResult(req: ChargeRequest, intent: Pick<Stripe.PaymentIntent, 'id' | 'status' | 'amount' | 'amount_received'>, reason?: string): ChargeResult {
@@ -224,7 +351,10 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       amountCents: paidNow && Number.isSafeInteger(intent.amount_received) && intent.amount_received > 0 ? intent.amount_received : intent.amount,
       paymentMethod: cardText(req.method.cardBrand, req.method.cardLast4),
     }
-    return paidNow ? { event } : { event, declineReason: reason ?? intent.status }
+    if (paidNow) return { event }
+    const declineReason = reason ?? intent.status
+    // the card asks for 3-D Secure: the customer must confirm on-session, no off-session retry passes
+    return declineReason === AUTHENTICATION_REQUIRED ? { event, declineReason, authenticationRequired: true } : { event, declineReason }
   }
 
   /**
@@ -253,7 +383,10 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       const e = intent.last_payment_error
       return chargeResult(req, intent, e?.decline_code || e?.code || 'card_declined')
     }
-    // processing, or waiting for the customer: not settled yet
+    // the card asks the customer to authenticate: no retry off-session changes that, it is Stripe's
+    // authentication_required decline (the customer confirms the payment), not an outage
+    if (intent.status === 'requires_action') return chargeResult(req, intent, 'authentication_required')
+    // processing: not settled yet, the retry reads this PaymentIntent
     throw new PaymentUnavailable(`Stripe PaymentIntent ${intent.id} is ${intent.status}`, { cause: err, providerRef: intent.id })
   }
 
@@ -286,6 +419,25 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
      * request Stripe refuses for another reason (keys, parameters) is PaymentUnavailable.
      */
     async charge(req: ChargeRequest): Promise<ChargeResult> {
+      // a PaymentIntent answered before but not settled (processing): read it, never create another
+      if (req.providerRef?.startsWith('pi_')) {
+        let intent: Stripe.PaymentIntent
+        try {
+          intent = await stripe.paymentIntents.retrieve(req.providerRef)
+        } catch (err) {
+          throw new PaymentUnavailable(`Stripe did not answer the payment intent ${req.providerRef}: ${(err as Error).message}`, {
+            cause: err,
+            providerRef: req.providerRef,
+          })
+        }
+        if (intent.status === 'succeeded') return chargeResult(req, intent)
+        if (intent.status === 'requires_action') return chargeResult(req, intent, 'authentication_required')
+        if (stripeIntentOutcome(intent)) {
+          const e = intent.last_payment_error
+          return chargeResult(req, intent, e?.decline_code || e?.code || intent.status)
+        }
+        throw new PaymentUnavailable(`Stripe PaymentIntent ${intent.id} is ${intent.status}`, { providerRef: intent.id })
+      }
       const params: Stripe.PaymentIntentCreateParams = {
         amount: req.amountCents,
         currency: 'usd',
@@ -303,8 +455,9 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       } catch (err) {
         if (err instanceof Stripe.errors.StripeError) {
           const intent = err.payment_intent
-          // a card error without a decline code (expired_card) carries decline_code ''
-          const reason = err.decline_code || err.code || 'card_declined'
+          // a card error without a decline code (expired_card) carries decline_code ''; a card that
+          // asks for authentication answers authentication_required as its code and decline code
+          const reason = err.code === AUTHENTICATION_REQUIRED ? AUTHENTICATION_REQUIRED : err.decline_code || err.code || 'card_declined'
           if (err instanceof Stripe.errors.StripeCardError || intent?.status === 'requires_payment_method') {
             return chargeResult(
               req,
@@ -367,18 +520,45 @@ export function createStripeProvider(config: StripeConfig, options: StripeOption
       return { provider: 'stripe', sessionId: session.id, url: session.url }
     },
 
-    parseWebhook({ rawBody, headers }) {
-      if (!config.STRIPE_WEBHOOK_SECRET) throw new PaymentUnavailable('STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks cannot be verified')
-      const signature = headers['stripe-signature']
-      if (typeof signature !== 'string' || !signature) throw new WebhookSignatureError('no Stripe-Signature header')
-      let event: Stripe.Event
-      try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET)
-      } catch (err) {
-        throw new WebhookSignatureError((err as Error).message)
+    parseWebhook(req) {
+      const event = verified(req)
+      const payment = stripeEventToPayment(event)
+      return payment && savesCard(event, payment) ? withSavedCard(event, payment) : payment
+    },
+
+    /**
+     * Every Stripe webhook the portal acts on, its signature verified: a Checkout Session's outcome
+     * (as parseWebhook), a charge's refunds (charge.refunded), a dispute opened or decided
+     * (charge.dispute.created / closed); each names our transaction through its PaymentIntent.
+     */
+    async readWebhook(req): Promise<PaymentEvent | ProviderNotice | ProviderNotice[] | null> {
+      const event = verified(req)
+      if (typeof event !== 'object' || event === null || typeof event.id !== 'string') return null
+      if (HANDLED_CHARGE.has(event.type)) {
+        return event.type === 'charge.refunded' ? refundsOf(event.data?.object as Stripe.Charge) : stripeDisputeNotice(event)
       }
       const payment = stripeEventToPayment(event)
       return payment && savesCard(event, payment) ? withSavedCard(event, payment) : payment
+    },
+
+    /**
+     * A Checkout Session (cs_…) or an off-session PaymentIntent (pi_…) read back as Stripe has it
+     * now (GET /v1/checkout/sessions/{id} with its PaymentIntent, GET /v1/payment_intents/{id}): the
+     * event it ended in, or null while it is open, processing or waits for the customer. One Stripe
+     * does not know (another account's) is null too; Stripe unreachable is PaymentUnavailable.
+     */
+    async lookup(sessionId: string): Promise<PaymentEvent | null> {
+      try {
+        if (sessionId.startsWith('pi_')) return stripeIntentOutcome(await stripe.paymentIntents.retrieve(sessionId, { expand: ['payment_method'] }))
+        if (!sessionId.startsWith('cs_')) return null
+        const session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge', 'payment_intent.payment_method'] })
+        const event = stripeSessionOutcome(session)
+        const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null
+        return event?.outcome === 'paid' && intent && session.metadata?.[MODE_KEY] === 'subscription' ? withCardOf(session, intent, event) : event
+      } catch (err) {
+        if (isMissing(err)) return null
+        throw new PaymentUnavailable(`Stripe did not answer for ${sessionId}: ${(err as Error).message}`, { cause: err })
+      }
     },
   }
 }

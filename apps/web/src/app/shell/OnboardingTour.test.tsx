@@ -8,7 +8,7 @@ const SEEN = 'portal.tour.seen.ann@example.com'
 const newClient = () => ({
   ...signedInRoutes(),
   'GET /api/license/': (c: Call) => licenseListAnswer([], c.url),
-  'GET /api/group/': () => json(200, { groups: [] }),
+  'GET /api/group/': () => json(200, { groups: [], unactivated_licenses: 0 }),
 })
 
 describe('the onboarding tour', () => {

@@ -1,20 +1,34 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockApi, renderApp, setLogged, signedInRoutes } from '../../test/utils.tsx'
 
 describe('the shell', () => {
-  it('the open side menu (below 1025 px) hides the floating feedback button, which would cover its footer links', async () => {
+  it('the feedback button sits in the header, beside the name, and stays there with the menu open', async () => {
     setLogged()
     mockApi(signedInRoutes())
     renderApp('/app/account/')
     await screen.findByTestId('display-name')
-    expect(screen.getByRole('button', { name: 'Feedback' })).toBeInTheDocument()
+    const header = screen.getByRole('banner')
+    expect(within(header).getByRole('button', { name: 'Feedback' })).toBeInTheDocument()
     const user = userEvent.setup()
     await user.click(screen.getByRole('button', { name: 'Open menu' }))
-    expect(screen.queryByRole('button', { name: 'Feedback' })).toBeNull()
-    await user.click(screen.getByRole('button', { name: 'Close menu' }))
-    expect(screen.getByRole('button', { name: 'Feedback' })).toBeInTheDocument()
+    expect(within(header).getByRole('button', { name: 'Feedback' })).toBeInTheDocument()
+  })
+
+  it('the first stop of the keyboard is the skip link, which moves the focus to the main area without a navigation', async () => {
+    setLogged()
+    mockApi(signedInRoutes())
+    const app = renderApp('/app/account/')
+    await screen.findByTestId('display-name')
+    const user = userEvent.setup()
+    await user.tab()
+    const skip = screen.getByRole('link', { name: 'Skip to the main content' })
+    expect(skip).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(screen.getByRole('main')).toHaveFocus()
+    expect(app.location().pathname).toBe('/app/account/')
+    expect(app.location().hash).toBe('')
   })
 
   it('the open menu takes the keyboard: focus moves into it, and Escape closes it and goes back to the burger', async () => {

@@ -1,22 +1,26 @@
 import { lazy, useEffect, useRef, useState } from 'react'
 import { Anchor, AppShell, Burger, Divider, Group, NavLink, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core'
-import { useDisclosure } from '@mantine/hooks'
+import { useDisclosure, useReducedMotion } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation, useNavigate } from 'react-router'
-import { PLATFORMS, PLATFORM_TITLES, displayName } from '@portal/domain'
+import { PLATFORMS, PLATFORM_TITLES } from '@portal/domain'
 import { formatUsd } from '../../lib/format.ts'
-import { PORTAL_VERSION } from '../../lib/version.ts'
+import { PORTAL_VERSION, copyrightYear } from '../../lib/version.ts'
 import { PURCHASE_NOT_PAID, TOP_UP_NOT_PAID, external, paths } from '../../config/paths.ts'
 import { notifyNotice } from '../../lib/notify.ts'
 import { useWhatsNewOnRelease } from '../../features/changelog/components/use-whats-new-on-release.ts'
-import { FeedbackWidget } from '../../features/feedback/components/FeedbackWidget.tsx'
+import { FeedbackButton } from '../../features/feedback/components/FeedbackButton.tsx'
 import { useProfile } from '../../lib/use-profile.ts'
+import { useCan } from '../../lib/use-can.ts'
+import { AccountMenu } from '../../features/orgs/components/AccountMenu.tsx'
 import { useContactSales } from '../../lib/contact-sales.ts'
 import { openFillBalance, useFillBalance } from '../../lib/fill-balance.ts'
 import { useQuery } from '@tanstack/react-query'
 import { groupsQueryOptions } from '../../api/groups.ts'
 import { licenseTotalQueryOptions } from '../../api/licenses.ts'
 import { OnceOpened } from '../../components/OnceOpened.tsx'
+import { MAIN_ID, SkipLink } from '../../components/SkipLink.tsx'
+import { TRANSITION_MS } from '../theme.ts'
 import { markTourSeen, tourSeen } from './tour-seen.ts'
 import classes from './shell.module.css'
 
@@ -46,6 +50,8 @@ export function Shell() {
   const tour = useTour(info?.email, pathname)
   const fillBalance = useFillBalance()
   const sales = useContactSales()
+  const addFunds = useCan('money')
+  const documents = useCan('documents')
 
   // the burger menu closes when the user moves to another page
   useEffect(() => close(), [pathname, close])
@@ -63,9 +69,16 @@ export function Shell() {
   }
 
   const is = (prefix: string) => pathname.startsWith(prefix)
+  const reduceMotion = useReducedMotion()
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: SHELL_BREAKPOINT, collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: SHELL_BREAKPOINT, collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', xs: 'lg' }}
+      transitionDuration={reduceMotion ? 0 : TRANSITION_MS}
+    >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -80,21 +93,16 @@ export function Shell() {
               aria-expanded={opened}
               aria-controls="side-menu"
             />
-            <Anchor component={Link} to={paths.dashboard('nuitrack')} underline="never" c="indigo.8" fw={800} fz={20}>
+            <Anchor component={Link} to={paths.dashboard('nuitrack')} underline="never" c="indigo.8" fw={800} fz={20} className={classes.logo}>
               3DiVi{' '}
               <Text span inherit c="dark.6">
                 Portal
               </Text>
             </Anchor>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            {info ? (
-              <Anchor component={Link} to={paths.account} c="dark.7" fw={500} truncate className={classes.name} data-testid="display-name">
-                {displayName(info)}
-              </Anchor>
-            ) : (
-              <Skeleton h={16} w={140} />
-            )}
+          <Group gap="sm" wrap="nowrap" className={classes.end}>
+            <FeedbackButton />
+            {profile.data ? <AccountMenu profile={profile.data} className={classes.name} /> : <Skeleton h={16} w={140} />}
           </Group>
         </Group>
       </AppShell.Header>
@@ -109,8 +117,16 @@ export function Shell() {
         }}
       >
         <AppShell.Section>
-          {/* the balance card opens the fill-balance modal */}
-          <UnstyledButton p="sm" w="100%" className={classes.balance} onClick={() => openFillBalance()} aria-haspopup="dialog" data-tour="balance">
+          {/* the balance card opens the fill-balance modal, for a role that may add money */}
+          <UnstyledButton
+            p="sm"
+            w="100%"
+            className={classes.balance}
+            onClick={addFunds ? () => openFillBalance() : undefined}
+            aria-haspopup={addFunds ? 'dialog' : undefined}
+            component={addFunds ? 'button' : 'div'}
+            data-tour="balance"
+          >
             <Text span display="block" size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('Balance')}
             </Text>
@@ -126,9 +142,11 @@ export function Shell() {
                 {t('balance.owed', { amount: formatUsd(info.owed) })}
               </Text>
             ) : null}
-            <Text span display="block" size="sm" fw={600} c="indigo.8" mt={2}>
-              {t('Add funds')}
-            </Text>
+            {addFunds ? (
+              <Text span display="block" size="sm" fw={600} c="indigo.8" mt={2}>
+                {t('Add funds')}
+              </Text>
+            ) : null}
           </UnstyledButton>
         </AppShell.Section>
         <AppShell.Section grow mt="sm" className={classes.menuScroll}>
@@ -142,7 +160,9 @@ export function Shell() {
           </div>
           <Divider my="sm" />
           <MenuLink to={paths.groupKeys} label={t('Group keys')} active={is(paths.groupKeys)} />
-          <MenuLink to={paths.paymentDoc} label={t('Payment documents')} active={is(paths.paymentDoc)} />
+          {documents ? <MenuLink to={paths.paymentDoc} label={t('Payment documents')} active={is(paths.paymentDoc)} /> : null}
+          {documents ? <MenuLink to={paths.fleet} label={t('Fleet and spend')} active={is(paths.fleet)} /> : null}
+          {info?.options.corporate_member ? <MenuLink to={paths.members} label={t('Members')} active={is(paths.members)} /> : null}
           {info?.is_staff && <MenuLink to={paths.staffPerpetual} label={t('Staff: custom licenses')} active={is('/app/staff/')} />}
           <MenuLink to={paths.account} label={t('Account')} active={is(paths.account)} />
           <NavLink component={Link} to={paths.logout} label={t('Log out')} />
@@ -164,11 +184,14 @@ export function Shell() {
                 {t('Release notes')}
               </UnstyledButton>
             </Group>
+            <Text size="xs" c="dimmed" data-testid="copyright">
+              {t('© {{year}} 3DiVi Inc.', { year: copyrightYear() })}
+            </Text>
           </Stack>
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main bg="gray.0" className={classes.main}>
+      <AppShell.Main bg="gray.0" id={MAIN_ID} tabIndex={-1}>
         <Outlet />
       </AppShell.Main>
       <OnceOpened open={whatsNew || newRelease}>
@@ -186,8 +209,6 @@ export function Shell() {
       <OnceOpened open={sales !== null}>
         <ContactSalesModal />
       </OnceOpened>
-      {/* the open menu (below 1025 px) covers the page: the floating button would cover its footer links */}
-      {!opened && <FeedbackWidget />}
       <OnceOpened open={tour.opened}>
         <OnboardingTour opened={tour.opened} onClose={tour.close} />
       </OnceOpened>

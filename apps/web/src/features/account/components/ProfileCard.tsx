@@ -16,12 +16,8 @@ export function ProfileCard({ info, companyRef }: { info: ClientInfo; companyRef
   const corporate = info.options.corporate_member
   const update = useUpdateClient()
   const { name, last_name, phone, position, company } = info
-  const form = useSchemaForm(
-    profileSchema,
-    { name, last_name, phone, position, company: { ...company } },
-    // the server names a company field by its own key; the person's name keeps `name`
-    { rename: { address: 'company.address', vat: 'company.vat', type: 'company.type', site: 'company.site' } },
-  )
+  // the server names a refused field by its path in the body, as the inputs are named here (`company.name`)
+  const form = useSchemaForm(profileSchema, { name, last_name, phone, position, company: { ...company } })
   const field = (key: ProfileKey, label: string, max: number, extra: Record<string, unknown> = {}) => (
     <TextInput label={t(label)} maxLength={max} {...form.getInputProps(key)} {...extra} />
   )

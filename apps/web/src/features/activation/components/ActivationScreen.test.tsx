@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERRORS, LICENSE_FILE_NAME, USB_SERIAL_MAX, type LicenseView } from '@portal/domain'
 import { json, licenseView, mockApi, renderApp, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
 import { readText } from '../../../test/read-blob.ts'
+import { unlabelledColumns } from '../../../test/card-table.ts'
 
 /** jsdom cannot save files: each download's file name and text are recorded instead. */
 let downloads: Promise<{ name: string; text: string }>[] = []
@@ -77,14 +78,17 @@ describe('activation screens', () => {
 
   it('an invalid request answer lands under the field, without the error modal', async () => {
     setLogged()
-    serve(usbLicense(), { activate: () => json(400, { error_code: ERRORS.validation_failed.code, error: 'bad serial', field: 'hardware_key_serial' }) })
+    const refusal = `The serial is at most ${USB_SERIAL_MAX} characters`
+    serve(usbLicense(), { activate: () => json(400, { error_code: ERRORS.validation_failed.code, error: refusal, field: 'hardware_key_serial' }) })
     renderApp(INFO)
     const card = await activation()
     const user = userEvent.setup()
     await user.type(within(card).getByLabelText('USB token serial'), 'TOKEN-77')
     await user.click(within(card).getByRole('button', { name: 'Activate' }))
     await user.click(within(await screen.findByRole('dialog', { name: 'Bind the license?' })).getByRole('button', { name: 'Activate and download' }))
-    expect(await within(card).findByText(ERRORS.validation_failed.message)).toBeInTheDocument()
+    // validation_failed is every refused field's code: the input says the server's text, which names the rule
+    expect(await within(card).findByText(refusal)).toBeInTheDocument()
+    expect(within(card).getByLabelText('USB token serial')).toHaveAccessibleDescription(refusal)
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(downloads).toHaveLength(0)
   })
@@ -114,6 +118,9 @@ describe('activation screens', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Release this device?' })).getByRole('button', { name: 'Release' }))
     expect(await screen.findByText(ERRORS.release_limit.message)).toBeInTheDocument()
     expect(within(devices).getByTestId('device-row')).toBeInTheDocument()
+    // on a phone a device is a card headed by its name, the Release button in it, each other line named by its column
+    expect(within(devices).getByRole('button', { name: 'Release' }).closest('td')).not.toHaveAttribute('data-label')
+    expect(unlabelledColumns(within(devices).getByRole('table'))).toEqual(['Name', 'Actions'])
   })
 
   it('an online license without a device says to pass the key to the SDK, with its app lock', async () => {

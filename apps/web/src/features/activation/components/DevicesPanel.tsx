@@ -5,6 +5,8 @@ import { DEVICE_RELEASES_PER_30_DAYS, type Activation, type LicenseView } from '
 import { useReleaseDevice } from '../../../api/license-mutations.ts'
 import { licenseActionKey, useActionHidden } from '../../../lib/hidden-actions.ts'
 import { formatDayTime } from '../../../lib/format.ts'
+import { useCan } from '../../../lib/use-can.ts'
+import { CardTable, cardCell } from '../../../components/TableScroll.tsx'
 
 const KIND: Record<string, string> = { online: 'Online', request_file: 'Request file', usb_token: 'USB token' }
 const when = (d: string | null) => (d ? formatDayTime(d) : '—')
@@ -13,7 +15,9 @@ const when = (d: string | null) => (d ? formatDayTime(d) : '—')
 export function DevicesPanel({ license }: { license: LicenseView }) {
   const { t } = useTranslation()
   const releaseDevice = useReleaseDevice()
-  const releaseHidden = useActionHidden(licenseActionKey(license.id, 'release-device'))
+  const canManage = useCan('licenses')
+  // a viewer or billing member reads the devices; releasing one is the licenses' managers' (the server checks it too)
+  const releaseHidden = useActionHidden(licenseActionKey(license.id, 'release-device')) || !canManage
   const [target, setTarget] = useState<Activation | null>(null)
   const [busy, setBusy] = useState(false)
   const release = async () => {
@@ -43,44 +47,42 @@ export function DevicesPanel({ license }: { license: LicenseView }) {
           {t('No devices yet.')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={620}>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('Name')}</Table.Th>
-                <Table.Th>{t('Fingerprint or serial')}</Table.Th>
-                <Table.Th>{t('Kind')}</Table.Th>
-                <Table.Th>{t('First seen')}</Table.Th>
-                <Table.Th>{t('Last seen')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('Actions')}</VisuallyHidden>
-                </Table.Th>
+        <CardTable minWidth={620}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('Name')}</Table.Th>
+              <Table.Th>{t('Fingerprint or serial')}</Table.Th>
+              <Table.Th>{t('Kind')}</Table.Th>
+              <Table.Th>{t('First seen')}</Table.Th>
+              <Table.Th>{t('Last seen')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('Actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {license.activations.map((d) => (
+              <Table.Tr key={d.id} data-testid="device-row">
+                <Table.Td className={cardCell.lead}>{d.name ?? d.signature_properties.sensor_name ?? '—'}</Table.Td>
+                <Table.Td data-label={t('Fingerprint or serial')}>
+                  <Text size="sm" ff="monospace">
+                    {d.kind === 'online' ? d.fingerprint : d.signature_properties.serial}
+                  </Text>
+                </Table.Td>
+                <Table.Td data-label={t('Kind')}>{KIND[d.kind] ? t(KIND[d.kind]!) : d.kind}</Table.Td>
+                <Table.Td data-label={t('First seen')}>{when(d.first_seen)}</Table.Td>
+                <Table.Td data-label={t('Last seen')}>{when(d.last_seen)}</Table.Td>
+                <Table.Td className={cardCell.actions}>
+                  {!releaseHidden && (
+                    <Button size="xs" variant="light" color="red" onClick={() => setTarget(d)} disabled={license.status === 2}>
+                      {t('Release')}
+                    </Button>
+                  )}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {license.activations.map((d) => (
-                <Table.Tr key={d.id} data-testid="device-row">
-                  <Table.Td>{d.name ?? d.signature_properties.sensor_name ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {d.kind === 'online' ? d.fingerprint : d.signature_properties.serial}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{KIND[d.kind] ? t(KIND[d.kind]!) : d.kind}</Table.Td>
-                  <Table.Td>{when(d.first_seen)}</Table.Td>
-                  <Table.Td>{when(d.last_seen)}</Table.Td>
-                  <Table.Td>
-                    {!releaseHidden && (
-                      <Button size="xs" variant="light" color="red" onClick={() => setTarget(d)} disabled={license.status === 2}>
-                        {t('Release')}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </CardTable>
       )}
       <Modal opened={target !== null} onClose={() => setTarget(null)} title={t('Release this device?')} centered>
         <Text mb="lg">

@@ -2,8 +2,19 @@ import { useEffect, useRef, useState } from 'react'
 import { Anchor, Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core'
 import type { TFunction } from 'i18next'
 import { Trans, useTranslation } from 'react-i18next'
-import { DEVICE_RELEASES_PER_30_DAYS, PLATFORM_TITLES, USB_SERIAL_MAX, encodeBase64, isOnlineLicense, licenseLock, type LicenseView } from '@portal/domain'
+import {
+  DEVICE_RELEASES_PER_30_DAYS,
+  PLATFORM_TITLES,
+  USB_SERIAL_MAX,
+  encodeBase64,
+  isOnlineLicense,
+  licenseLock,
+  usbActivationBody,
+  type LicenseView,
+} from '@portal/domain'
 import { fieldErrorOf } from '../../../lib/api-client.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
+import { FormError } from '../../../components/FormError.tsx'
 import { EXTERNAL, requestFileDocs } from '../../../config/paths.ts'
 import { useActivateOffline } from '../../../api/license-mutations.ts'
 import { downloadLicenseFile } from './download.ts'
@@ -151,30 +162,24 @@ function RequestFileActivation({ license, disabled, onActivated }: { license: Li
 function UsbActivation({ license, disabled, onActivated }: { license: LicenseView; disabled: boolean; onActivated?: () => unknown }) {
   const { t } = useTranslation()
   const activate = useActivateOffline()
-  const [serial, setSerial] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [warn, setWarn] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const check = () => {
-    const v = serial.trim()
-    if (!v) return setError(t('Enter the serial of the USB token'))
-    if (v.length > USB_SERIAL_MAX) return setError(t('The serial is at most {{max}} characters', { max: USB_SERIAL_MAX }))
-    setWarn(true)
-  }
-  const submit = async () => {
-    setBusy(true)
+  const form = useSchemaForm(usbActivationBody, { hardware_key_serial: '' })
+  /** the warning's answer, while it asks; then whether the call it allowed is running */
+  const [asking, setAsking] = useState<((go: boolean) => void) | null>(null)
+  const [sending, setSending] = useState(false)
+  const submit = form.submit(async (body) => {
+    // nothing is sent before the warning says what the license gets bound to
+    const go = await new Promise<boolean>((answer) => setAsking(() => answer))
+    if (!go) return setAsking(null)
+    setSending(true)
     try {
-      const view = await activate.mutateAsync({ id: license.id, input: { hardware_key_serial: serial.trim() } })
-      setWarn(false)
+      const view = await activate.mutateAsync({ id: license.id, input: body })
       if (view.data) downloadLicenseFile(view.data)
       await onActivated?.()
-    } catch (err) {
-      setWarn(false)
-      setError(fieldErrorOf(err)?.message ?? null)
     } finally {
-      setBusy(false)
+      setSending(false)
+      setAsking(null)
     }
-  }
+  })
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -183,20 +188,24 @@ function UsbActivation({ license, disabled, onActivated }: { license: LicenseVie
           {t('Locking to a USB token')}
         </Anchor>
       </Text>
-      <TextInput
-        label={t('USB token serial')}
-        value={serial}
-        maxLength={USB_SERIAL_MAX}
-        onChange={(e) => (setSerial(e.currentTarget.value), setError(null))}
-        error={error}
-        disabled={disabled}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label={t('USB token serial')} maxLength={USB_SERIAL_MAX} disabled={disabled} {...form.getInputProps('hardware_key_serial')} />
+          <FormError message={form.formError} />
+          <Group>
+            <Button type="submit" disabled={disabled}>
+              {t('Activate')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <Warning
+        opened={asking !== null}
+        onClose={() => asking?.(false)}
+        onConfirm={() => asking?.(true)}
+        busy={sending}
+        what={t('the USB token {{serial}}', { serial: form.values.hardware_key_serial.trim() })}
       />
-      <Group>
-        <Button onClick={check} disabled={disabled}>
-          {t('Activate')}
-        </Button>
-      </Group>
-      <Warning opened={warn} onClose={() => setWarn(false)} onConfirm={submit} busy={busy} what={t('the USB token {{serial}}', { serial: serial.trim() })} />
     </Stack>
   )
 }

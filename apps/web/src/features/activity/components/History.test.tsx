@@ -16,6 +16,7 @@ const event = (over: Partial<ActivityEvent>): ActivityEvent => ({
   group_id: 9,
   details: {},
   created_at: '2026-11-22T13:05:00.000Z',
+  actor: null,
   ...over,
 })
 
@@ -107,6 +108,30 @@ describe('the account history', () => {
     expect(lines[0]).toHaveTextContent('Kiosk')
     expect(lines[3]).toHaveTextContent('Paid $328.00: Nuitrack Pro')
     expect(within(region).queryByRole('button', { name: 'Export CSV' })).toBeNull()
+  })
+
+  it('says in words when a group key was made or resized, and a license a device got from it', async () => {
+    setLogged()
+    const keyLine = (over: Partial<ActivityEvent>) => event({ license_id: null, license_title: null, group_id: 21, ...over })
+    mockApi(
+      signedInRoutes({
+        history: [
+          event({ id: 13, kind: 'generated', details: { origin: 'group_key', group_title: 'Stores' } }),
+          keyLine({ id: 12, kind: 'group_key_resized', details: { title: 'Stores', from: 2, to: 5 } }),
+          keyLine({
+            id: 11,
+            kind: 'group_key_created',
+            details: { title: 'Stores', size: 2, product: 'nuitrack_subscribe', product_title: 'Nuitrack subscription' },
+          }),
+        ],
+      }),
+    )
+    renderApp('/app/account/')
+    const region = await screen.findByRole('region', { name: 'Activity history' })
+    const lines = await within(region).findAllByTestId('history-line')
+    expect(lines[0]).toHaveTextContent('Generated from the group key “Stores” for a device that activated with it')
+    expect(lines[1]).toHaveTextContent('Group key “Stores” resized from 2 to 5 available licenses')
+    expect(lines[2]).toHaveTextContent('Group key “Stores” made with 2 Nuitrack subscription licenses')
   })
 
   it('a corporate account exports the CSV; more pages load on demand', async () => {

@@ -5,7 +5,7 @@ import { formatDayTime } from '../../../lib/format.ts'
 import { describeActivity } from './describe.ts'
 
 /**
- * The lines of a history, newest first: what happened and when. `withLicense` names the license
+ * The lines of a history, newest first: what happened, when and by whom. `withLicense` names the license
  * each line is about (the account's history mixes them).
  */
 export function HistoryList({ events, withLicense = false }: { events: readonly ActivityEvent[]; withLicense?: boolean }) {
@@ -31,6 +31,11 @@ export function HistoryList({ events, withLicense = false }: { events: readonly 
               <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {describeActivity(e, t)}
               </Text>
+              {e.actor ? (
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="history-actor">
+                  {t('by {{email}}', { email: e.actor })}
+                </Text>
+              ) : null}
             </Box>
             <Text size="sm" c="dimmed" component="time" dateTime={e.created_at} style={{ whiteSpace: 'nowrap' }}>
               {formatDayTime(e.created_at)}

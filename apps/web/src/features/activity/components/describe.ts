@@ -23,6 +23,7 @@ export function describeActivity(e: ActivityEvent, t: TFunction): string {
       return t('history.created', { product: productName(d.product, d.product_title) })
     case 'generated':
       if (d.origin === 'activation') return t('Generated from a group and activated offline')
+      if (d.origin === 'group_key') return t('history.generated_group_key', { group: str(d.group_title) ?? '' })
       return str(d.group_title) ? t('history.generated_named', { group: d.group_title }) : t('Generated from a group')
     case 'renamed':
       return t('history.renamed', { from: str(d.from) ?? '', to: str(d.to) ?? '' })
@@ -64,5 +65,9 @@ export function describeActivity(e: ActivityEvent, t: TFunction): string {
       return t('history.suspended', { reason: str(d.reason) ?? '' })
     case 'restored':
       return t('history.restored', { reason: str(d.reason) ?? '' })
+    case 'group_key_created':
+      return t('history.group_key_created', { title: str(d.title) ?? '', count: num(d.size) ?? 0, product: productName(d.product, d.product_title) })
+    case 'group_key_resized':
+      return t('history.group_key_resized', { title: str(d.title) ?? '', from: num(d.from) ?? 0, to: num(d.to) ?? 0 })
   }
 }

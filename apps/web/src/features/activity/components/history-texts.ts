@@ -9,6 +9,7 @@ export const HISTORY_TEXTS: Record<string, string> = {
   'history.created_staff': 'Created by our team ({{product}})',
   'history.created': 'Created ({{product}})',
   'history.generated_named': 'Generated from the group “{{group}}”',
+  'history.generated_group_key': 'Generated from the group key “{{group}}” for a device that activated with it',
   'history.renamed': 'Renamed from “{{from}}” to “{{to}}”',
   'history.activated': 'Activated on device {{serial}}',
   'history.activated_sensor': 'Activated on device {{serial}} ({{sensor}})',
@@ -25,4 +26,6 @@ export const HISTORY_TEXTS: Record<string, string> = {
   'history.reactivated': 'Subscription reactivated for {{amount}}',
   'history.suspended': 'Suspended: {{reason}}',
   'history.restored': 'Restored: {{reason}}',
+  'history.group_key_created': 'Group key “{{title}}” made with {{count}} {{product}} licenses',
+  'history.group_key_resized': 'Group key “{{title}}” resized from {{from}} to {{to}} available licenses',
 }

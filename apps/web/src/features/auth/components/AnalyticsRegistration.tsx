@@ -1,10 +1,10 @@
 import { useCallback, useState, type FormEvent } from 'react'
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import { useTranslation } from 'react-i18next'
+import { Trans, useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { LIMITS, analyticsFillInfoBody, analyticsSignupBody, isError, text } from '@portal/domain'
 import { FormError } from '../../../components/FormError.tsx'
-import { paths } from '../../../config/paths.ts'
+import { EXTERNAL, paths } from '../../../config/paths.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { CAPTCHA_ERRORS, analyticsFillInfo, analyticsSignup } from '../api/analytics-signup.ts'
 import { AuthLayout } from './AuthLayout.tsx'
@@ -21,7 +21,9 @@ export function AnalyticsRegistration() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const form = useSchemaForm(schema, { username: '', password: '', repeat_password: '' })
-  const [policy, setPolicy] = useState(true)
+  // consent is given, never presumed: the box starts empty
+  const [policy, setPolicy] = useState(false)
+  const [policyError, setPolicyError] = useState(false)
   const [token, setToken] = useState<string | null>(null)
   const [captchaError, setCaptchaError] = useState(false)
   const [resetKey, setResetKey] = useState(0)
@@ -44,6 +46,7 @@ export function AnalyticsRegistration() {
   })
   const submit = (e: FormEvent<HTMLFormElement>) => {
     setCaptchaError(!token)
+    setPolicyError(!policy)
     if (policy && token) return submitValid(e)
     e.preventDefault()
     form.validate()
@@ -83,9 +86,17 @@ export function AnalyticsRegistration() {
           />
           <Checkbox
             checked={policy}
-            onChange={(e) => setPolicy(e.currentTarget.checked)}
-            label={t('I agree to the privacy policy')}
-            error={policy ? undefined : t('Please accept the privacy policy')}
+            onChange={(e) => {
+              setPolicy(e.currentTarget.checked)
+              setPolicyError(false)
+            }}
+            label={
+              <Trans
+                defaults="I agree to the <policy>privacy policy</policy>"
+                components={{ policy: <Anchor href={EXTERNAL.privacyPolicy} target="_blank" rel="noopener noreferrer" inherit /> }}
+              />
+            }
+            error={policyError ? t('Please accept the privacy policy') : undefined}
           />
           <Captcha onToken={onToken} resetKey={resetKey} />
           {captchaError && !token && (
@@ -94,7 +105,7 @@ export function AnalyticsRegistration() {
             </Text>
           )}
           <FormError message={form.formError} />
-          <Button type="submit" loading={form.submitting} disabled={!policy} fullWidth>
+          <Button type="submit" loading={form.submitting} fullWidth>
             {t('Create account')}
           </Button>
           <Text size="sm" ta="center">

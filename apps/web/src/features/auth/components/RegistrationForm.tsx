@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Anchor, Button, Checkbox, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
+import { Anchor, Button, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { registrationForm, type Platform } from '@portal/domain'
@@ -12,39 +12,25 @@ import { AuthLayout } from './AuthLayout.tsx'
 
 export interface RegistrationFormProps {
   platform: Platform | null
-  /** analytics registration: privacy-policy box, ticked by default, required to submit */
-  analytics?: boolean
 }
 
-export function RegistrationForm({ platform, analytics = false }: RegistrationFormProps) {
+export function RegistrationForm({ platform }: RegistrationFormProps) {
   const { t } = useTranslation()
   const form = useSchemaForm(registrationForm, { username: '', password: '', repeat_password: '', is_corporate: false })
   const signup = useSignup()
-  const [policy, setPolicy] = useState(true)
-  const [policyError, setPolicyError] = useState(false)
   const [doneFor, setDoneFor] = useState<string | null>(null)
-  const loginPath = analytics ? paths.analyticsLogin : withPlatform(paths.login, platform)
+  const loginPath = withPlatform(paths.login, platform)
 
   const submitValid = form.submit(async (body) => {
-    const segment = analytics ? 'nuitrack-analytics' : platform
     await signup.mutateAsync({
       username: body.username,
       email: body.username,
       password: body.password,
       is_corporate: body.is_corporate,
-      ...(segment ? { segment } : {}),
+      ...(platform ? { segment: platform } : {}),
     })
     setDoneFor(body.username)
   })
-  const submit = (e: React.FormEvent<HTMLFormElement>) => {
-    if (analytics && !policy) {
-      e.preventDefault()
-      setPolicyError(true)
-      form.validate()
-      return
-    }
-    submitValid(e)
-  }
 
   if (doneFor) {
     return (
@@ -59,8 +45,8 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
   }
 
   return (
-    <AuthLayout title={analytics ? t('Create a Nuitrack Analytics account') : t('Create an account')}>
-      <form onSubmit={submit} noValidate aria-label={t('Registration')}>
+    <AuthLayout title={t('Create an account')}>
+      <form onSubmit={submitValid} noValidate aria-label={t('Registration')}>
         <Stack gap="sm">
           <SegmentedControl
             aria-label={t('Account type')}
@@ -82,17 +68,6 @@ export function RegistrationForm({ platform, analytics = false }: RegistrationFo
             {...form.getInputProps('password')}
           />
           <PasswordInput label={t('Repeat password')} autoComplete="new-password" maxLength={257} required {...form.getInputProps('repeat_password')} />
-          {analytics ? (
-            <Checkbox
-              checked={policy}
-              onChange={(e) => {
-                setPolicy(e.currentTarget.checked)
-                setPolicyError(false)
-              }}
-              label={t('I agree to the privacy policy')}
-              error={policyError ? t('Please accept the privacy policy') : undefined}
-            />
-          ) : null}
           <FormError message={form.formError} />
           <Button type="submit" loading={form.submitting} fullWidth>
             {t('Create account')}

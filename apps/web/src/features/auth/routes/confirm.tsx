@@ -1,6 +1,6 @@
 import { Button, Center, Loader, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useParams, useSearchParams } from 'react-router'
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 import { paths } from '../../../config/paths.ts'
 import { useLogged } from '../../../lib/session.ts'
 import { useConfirm } from '../api/confirm.ts'
@@ -47,7 +47,14 @@ export function ConfirmRoute() {
       <Text data-testid="confirmation-success">
         {emailChange ? t('email_change.done', { email: confirm.data.email }) : t('Your account is confirmed. You can now sign in.')}
       </Text>
-      <Button onClick={toLogin}>{t('Return to login')}</Button>
+      {emailChange && logged ? (
+        // signed in already: the change is done, nothing to sign in to
+        <Button component={Link} to={paths.account}>
+          {t('Back to your account')}
+        </Button>
+      ) : (
+        <Button onClick={toLogin}>{t('Return to login')}</Button>
+      )}
     </AuthLayout>
   )
 }

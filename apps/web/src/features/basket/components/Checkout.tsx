@@ -8,8 +8,8 @@ import {
   STEPPER_MAX_DIGITS,
   STEPPER_MIN,
   balanceCanPay,
+  chargedNowCents,
   discountedTotal,
-  orderTotalCents,
   pricePerTerm,
   shortfallCents,
   stepperValue,
@@ -56,7 +56,8 @@ export function Checkout({
   const { t } = useTranslation()
   const [step, setStep] = useState(0)
   const [promo, setPromo] = useState<AppliedPromo | null>(null)
-  const subtotal = orderTotalCents(lines)
+  // section 5: what is charged now, each subscription's first period; the balance must hold it
+  const subtotal = chargedNowCents(lines)
   const total = discountedTotal(subtotal, promo?.discount)
   // section 4: continue is off while the total is about zero
   const payable = total > 0 && lines.every((l) => l.unit_cents !== null)
@@ -98,7 +99,10 @@ export function Checkout({
   )
 }
 
-/** The order summary sidebar: each line, its amount and the total (the basket's, or an upgrade's one line). */
+/**
+ * The order summary sidebar: each line, its amount, and what is charged now (the basket's total, or
+ * an upgrade's one line): a subscription's first period, its renewals said under its line.
+ */
 export function OrderSummary({
   lines,
   subtotal,
@@ -173,7 +177,7 @@ export function OrderSummary({
         </>
       )}
       <Group justify="space-between">
-        <Text fw={600}>{t('Total')}</Text>
+        <Text fw={600}>{t('Charged now')}</Text>
         <Text fw={700} data-testid="order-total">
           {formatCents(total)}
         </Text>
@@ -221,7 +225,7 @@ export const PAYMENT_METHODS: { value: PaymentSource; label: string }[] = [
   { value: 'paypal', label: 'With PayPal' },
 ]
 
-/** Step 2: the balance (when it covers the total and no promo is applied), a card or PayPal. */
+/** Step 2: the balance (when it holds what is charged now and no promo is applied), a card or PayPal. */
 function PaymentStep({
   platform,
   lines,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { Button, Checkbox, Divider, Drawer, Group, Select, Stack, Text } from '@mantine/core'
+import { Button, Checkbox, Divider, Drawer, Group, NativeSelect, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import {
@@ -36,16 +36,9 @@ const COMPONENT_LABELS: Record<CustomFaceComponent, string> = {
   desktop_gpu_support: 'Desktop GPU acceleration',
 }
 
-/** What one component adds to the month: the matcher at the chosen database's tier, the extension with that tier's cost. */
-function componentPrice(c: CustomFaceComponent, draft: CustomFaceSelection, rows: readonly ShownPriceRow[]) {
-  const price = (components: CustomFaceComponent[]) => customFacePriceCents({ components, database: draft.database }, rows)
-  if (c === 'video_client_ext' && draft.components.includes('matcher')) {
-    const both = price(['video_client_ext', 'matcher'])
-    const matcher = price(['matcher'])
-    return both === null || matcher === null ? null : both - matcher
-  }
-  return price([c])
-}
+/** What one component adds to the month: the matcher at the chosen database's tier, the extension its base plus that tier's. */
+const componentPrice = (c: CustomFaceComponent, draft: CustomFaceSelection, rows: readonly ShownPriceRow[]) =>
+  customFacePriceCents({ components: [c], database: draft.database }, rows)
 
 /**
  * The custom Face SDK subscription builder (section 2): a side panel over the plan cards; Escape
@@ -59,7 +52,6 @@ export function CustomBuilder({ rows, loading }: { rows: readonly ShownPriceRow[
   const [draft, setDraft] = useState<CustomFaceSelection>(readDraft)
   useEffect(() => saveDraft(draft), [draft])
 
-  const hasMatcher = draft.components.includes('matcher')
   const total = customFacePriceCents(draft, rows)
   const toggle = (c: CustomFaceComponent, on: boolean) =>
     setDraft((d) => ({ ...d, components: CUSTOM_FACE_COMPONENTS.filter((x) => (x === c ? on : d.components.includes(x))) }))
@@ -82,8 +74,21 @@ export function CustomBuilder({ rows, loading }: { rows: readonly ShownPriceRow[
     >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          {t('Choose the components you need; the price is per license and month.')}
+          {t('Choose the size of your face database and the components you need; the price is per license and month.')}
         </Text>
+        <NativeSelect
+          label={t('Face database size')}
+          description={t('How many faces the matcher searches. It prices the matcher and the video client extension.')}
+          data={DATABASE_SIZES.map((s) => ({
+            value: String(s),
+            label: s === 0 ? t('No face database (1:1 verification)') : t('Up to {{size}} faces', { size: formatCount(s) }),
+          }))}
+          value={String(draft.database)}
+          onChange={(e) => {
+            const database = Number(e.currentTarget.value)
+            setDraft((d) => ({ ...d, database }))
+          }}
+        />
         <Stack gap="xs" role="group" aria-label={t('Components')}>
           {CUSTOM_FACE_COMPONENTS.map((c) => {
             const price = componentPrice(c, draft, rows)
@@ -99,17 +104,6 @@ export function CustomBuilder({ rows, loading }: { rows: readonly ShownPriceRow[
             )
           })}
         </Stack>
-        {hasMatcher && (
-          <Select
-            label={t('Database size')}
-            description={t('How many faces the matcher searches')}
-            data={DATABASE_SIZES.filter((s) => s > 0).map((s) => ({ value: String(s), label: t('Up to {{size}} faces', { size: formatCount(s) }) }))}
-            value={String(draft.database)}
-            onChange={(v) => v && setDraft((d) => ({ ...d, database: Number(v) }))}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
         <Divider />
         <Group justify="space-between">
           <Text fw={600}>{t('Total a month')}</Text>

@@ -4,7 +4,19 @@ import { ERRORS, type ProfileResponse } from '@portal/domain'
 import { contactSales } from '../../../lib/contact-sales.ts'
 import { fillBalanceStore } from '../../../lib/fill-balance.ts'
 import { leave } from '../../../lib/leave.ts'
-import { json, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, type Call, licenseListAnswer } from '../../../test/utils.tsx'
+import {
+  groupView,
+  json,
+  licenseView,
+  mockApi,
+  profile,
+  renderApp,
+  seededPrices,
+  setLogged,
+  signedInRoutes,
+  type Call,
+  licenseListAnswer,
+} from '../../../test/utils.tsx'
 
 const withPrices = (balance = 12.5): ProfileResponse => ({ ...profile({ balance }), prices: seededPrices() })
 
@@ -71,13 +83,37 @@ describe('license selection', () => {
     expect(cells('Commercial use')).toEqual(['—No', '✓Yes', '✓Yes'])
     for (const extra of ['Improved tracking', 'Object detection', 'Pose recognition']) expect(cells(extra)).toEqual(['—No', '—No', '✓Yes'])
     for (const label of ['Session limit', 'Portability (move the license to another device)', 'Offline use']) expect(row(label)).toHaveLength(3)
+    // the spec's facts: the trial's sessions, the skeleton, what each edition needs
+    expect(cells('Session limit')).toEqual(['3 minutes a session, unlimited sessions', 'Unlimited', 'Unlimited'])
+    expect(cells('Skeleton tracking: 19 joints, up to 6 persons')).toEqual(['✓Yes', '✓Yes', '✓Yes'])
+    expect(cells('Hardware requirements')).toEqual(['CPU with AVX, 2 GB RAM', 'CPU with AVX, 2 GB RAM', 'Intel CPU, GTX 1050 Ti or better, 4 GB RAM'])
     // prices from the rows: Pro monthly $3.28 (old $4.99 struck), AI monthly $9.99
     expect(within(table).getByText('from $3.28 a month')).toBeInTheDocument()
     expect(within(table).getByText('$4.99')).toBeInTheDocument()
     expect(within(table).getByText('from $9.99 a month')).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'Buy Pro' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/pro/')
-    expect(screen.getByRole('link', { name: 'Buy AI' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/ai/')
+    expect(within(table).getByRole('link', { name: 'Buy Pro' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/pro/')
+    expect(within(table).getByRole('link', { name: 'Buy AI' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/ai/')
     expect(screen.getByRole('link', { name: /Back to the dashboard/ })).toHaveAttribute('href', '/app/nuitrack/dashboard/')
+  })
+
+  it('below 720 px the comparison is a card per plan: its price, its button under it, and what it gives', async () => {
+    mockApi(signedInRoutes({ profile: withPrices() }))
+    renderApp('/app/nuitrack/basket/license-selection/')
+    const cards = await screen.findByTestId('plan-cards')
+    expect(cards).toHaveAccessibleName('Nuitrack licenses compared')
+    const card = (plan: string) => screen.getByTestId(`plan-card-${plan}`)
+    expect(within(card('trial')).getByRole('heading', { name: 'Trial' })).toBeInTheDocument()
+    expect(within(card('trial')).getByText('Free')).toBeInTheDocument()
+    expect(within(card('trial')).getByRole('button', { name: 'Start the free trial' })).toBeEnabled()
+    expect(within(card('pro')).getByText('from $3.28 a month')).toBeInTheDocument()
+    expect(within(card('pro')).getByRole('link', { name: 'Buy Pro' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/pro/')
+    expect(within(card('ai')).getByText('from $9.99 a month')).toBeInTheDocument()
+    expect(within(card('ai')).getByRole('link', { name: 'Buy AI' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/subscriptions/ai/')
+    // each feature is a term of the card's list with the plan's value
+    const value = (plan: string, feature: string) => within(card(plan)).getByText(feature, { selector: 'dt' }).nextElementSibling!.textContent
+    expect(['trial', 'pro', 'ai'].map((plan) => value(plan, 'iOS'))).toEqual(['—No', '✓Yes', '—No'])
+    expect(['trial', 'pro', 'ai'].map((plan) => value(plan, 'Pose recognition'))).toEqual(['—No', '—No', '✓Yes'])
+    expect(value('trial', 'Session limit')).toBe('3 minutes a session, unlimited sessions')
   })
 
   it('face plan cards price the all-in-one terms by months; analytics shows tier 4 and contact sales', async () => {
@@ -244,6 +280,9 @@ describe('checkout', () => {
     expect(await screen.findByRole('radio', { name: 'Nuitrack Pro subscription' })).toBeChecked()
     const note = await screen.findByTestId('renewal-note')
     expect(note.textContent).toMatch(/^Then \$[\d,.]+ a month until you cancel\.$/)
+    // the last row is what is charged now: the first month
+    expect(screen.getByText('Charged now')).toBeInTheDocument()
+    expect(total()).toBe('$3.28')
     expect(screen.queryByTestId('promo-first-period')).toBeNull()
     view.unmount()
 
@@ -369,21 +408,47 @@ describe('a promo refused at purchase time', () => {
 })
 
 describe('the custom Face SDK builder', () => {
-  it('prices live from the tier rows, keeps its draft, and puts the line into the checkout', async () => {
+  it('asks the database size first, prices live from the tier rows, keeps its draft, and puts the line into the checkout', async () => {
     mockApi(signedInRoutes({ profile: withPrices() }))
     const app = renderApp('/app/face/basket/license-selection/create/')
     const drawer = await screen.findByRole('dialog', { name: 'Build your own Face SDK subscription' })
     const next = within(drawer).getByRole('button', { name: 'Continue to checkout' })
     await waitFor(() => expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$0.00'))
     expect(next).toBeDisabled()
+    // the size is the first choice, with every tier of section 9
+    const size = within(drawer).getByRole('combobox', { name: 'Face database size' })
+    expect(within(drawer).getAllByRole('combobox')[0]).toBe(size)
+    expect(size.compareDocumentPosition(within(drawer).getByRole('group', { name: 'Components' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect([...size.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      'No face database (1:1 verification)',
+      'Up to 100 faces',
+      'Up to 500 faces',
+      'Up to 1,000 faces',
+      'Up to 5,000 faces',
+      'Up to 10,000 faces',
+      'Up to 50,000 faces',
+      'Up to 100,000 faces',
+      'Up to 500,000 faces',
+      'Up to 1,000,000 faces',
+      'Up to 5,000,000 faces',
+      'Up to 10,000,000 faces',
+    ])
+    expect(size).toHaveValue('1000')
     fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Face detector' }))
     expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$5.00')
-    expect(within(drawer).queryByRole('combobox', { name: 'Database size' })).toBeNull()
+    // the extension alone: its $10 and the 1,000-face tier's $14
+    fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Video client extension' }))
+    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$29.00')
     fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Matcher (face search)' }))
-    // the matcher at the 1,000-face tier: $14
-    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$19.00')
-    expect(within(drawer).getByRole('combobox', { name: 'Database size' })).toHaveValue('Up to 1,000 faces')
-    expect(JSON.parse(localStorage.getItem('portal.face-custom-draft')!)).toEqual({ components: ['detector', 'matcher'], database: 1000 })
+    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$43.00')
+    // a larger database reprices both: 5 + (10 + 34) + 34
+    fireEvent.change(size, { target: { value: '5000' } })
+    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$83.00')
+    expect(within(drawer).getByRole('checkbox', { name: 'Matcher (face search)' })).toHaveAccessibleDescription('$34.00 a month')
+    expect(within(drawer).getByRole('checkbox', { name: 'Video client extension' })).toHaveAccessibleDescription('$44.00 a month')
+    fireEvent.click(within(drawer).getByRole('checkbox', { name: 'Video client extension' }))
+    expect(within(drawer).getByTestId('custom-total')).toHaveTextContent('$39.00')
+    expect(JSON.parse(localStorage.getItem('portal.face-custom-draft')!)).toEqual({ components: ['detector', 'matcher'], database: 5000 })
     app.unmount()
 
     // the draft survives a new visit
@@ -391,12 +456,17 @@ describe('the custom Face SDK builder', () => {
     const again = renderApp('/app/face/basket/license-selection/create/')
     const drawer2 = await screen.findByRole('dialog', { name: 'Build your own Face SDK subscription' })
     expect(within(drawer2).getByRole('checkbox', { name: 'Face detector' })).toBeChecked()
-    await waitFor(() => expect(within(drawer2).getByTestId('custom-total')).toHaveTextContent('$19.00'))
+    expect(within(drawer2).getByRole('combobox', { name: 'Face database size' })).toHaveValue('5000')
+    await waitFor(() => expect(within(drawer2).getByTestId('custom-total')).toHaveTextContent('$39.00'))
     fireEvent.click(within(drawer2).getByRole('button', { name: 'Continue to checkout' }))
     await waitFor(() => expect(again.location().pathname).toBe('/app/face/basket/checkout/'))
-    await waitFor(() => expect(total()).toBe('$19.00'))
+    await waitFor(() => expect(total()).toBe('$39.00'))
+    // the line names its tier
+    expect(
+      within(screen.getByRole('complementary', { name: 'Order summary' })).getByText(/Face SDK custom subscription, up to 5,000 faces/),
+    ).toBeInTheDocument()
     const line = JSON.parse(sessionStorage.getItem('portal.basket.face')!)['face_online_custom_subscribe_2592000']
-    expect(line.config.license_content).toEqual({ detector: 1, matcher: 1, database: 1000 })
+    expect(line.config.license_content).toEqual({ detector: 1, matcher: 1, database: 5000 })
   })
 
   it('Escape closes the panel back to the plan cards', async () => {
@@ -415,7 +485,7 @@ describe('license-purchase-success', () => {
     mockApi({
       ...signedInRoutes({ profile: withPrices() }),
       'GET /api/license/': (c) => (licenseReads++, licenseListAnswer([], c.url)),
-      'GET /api/group/': () => (groupReads++, json(200, { groups: [] })),
+      'GET /api/group/': () => (groupReads++, json(200, { groups: [], unactivated_licenses: 0 })),
     })
     const app = renderApp('/app/face/license-purchase-success/?next=%2Fapp%2Fface%2Fdashboard%2F41%2Finfo%2F')
     const dialog = await screen.findByRole('dialog', { name: 'Thank you for your purchase' })
@@ -425,6 +495,35 @@ describe('license-purchase-success', () => {
     await waitFor(() => expect(app.location().pathname).toBe('/app/face/dashboard/41/info/'))
     await waitFor(() => expect(licenseReads).toBeGreaterThan(l0))
     expect(groupReads).toBeGreaterThan(g0)
+  })
+
+  it('offers to generate all the keys at once, then lists them with their keys', async () => {
+    let groups = [
+      groupView({ id: 9, title: 'Stores', limit: 3, total: 3 }),
+      groupView({ id: 11, title: 'Face', type: 'face', product: 'face_offline_perpetual', config: { product: 'face_offline_perpetual' }, limit: 5, total: 5 }),
+    ]
+    const made = [1, 2, 3].map((n) => licenseView({ id: 40 + n, title: `Nuitrack subscription #${40 + n}`, token: `KEY${n}-0000` }))
+    const calls = mockApi({
+      ...signedInRoutes({ profile: withPrices() }),
+      'GET /api/group/': () => json(200, { groups, unactivated_licenses: 0 }),
+      'POST /api/group/:id/new-licenses/': () => {
+        groups = [{ ...groups[0]!, limit: 0, used_licenses: 3 }, groups[1]!]
+        return json(200, { licenses: made, group: groups[0] })
+      },
+    })
+    renderApp('/app/nuitrack/license-purchase-success/')
+    const dialog = await screen.findByRole('dialog', { name: 'Thank you for your purchase' })
+    // another platform's licenses are that platform's
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Generate all 3 keys now' }))
+    const keys = await within(dialog).findAllByTestId('new-key')
+    expect(keys.map((k) => k.textContent)).toEqual([
+      'Nuitrack subscription #41KEY1-0000Copy',
+      'Nuitrack subscription #42KEY2-0000Copy',
+      'Nuitrack subscription #43KEY3-0000Copy',
+    ])
+    expect(within(keys[0]!).getByRole('button', { name: 'Copy the key of Nuitrack subscription #41' })).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.url, c.body])).toEqual([['/api/group/9/new-licenses/', { count: 3 }]])
+    expect(within(dialog).getByText('Titles can be changed on each license’s page.')).toBeInTheDocument()
   })
 
   it('back from PayPal (?token=): the order is captured once, then the modal closes as usual', async () => {

@@ -5,6 +5,7 @@ import { Navigate, useLocation, useParams } from 'react-router'
 import { FACE_ALL_IN_ONE_DEFAULT_MONTHS, PLATFORM_TITLES, unitPriceCents, type OsType, type Platform, type SaleEntry } from '@portal/domain'
 import { formatCents, formatCount } from '../../../lib/format.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
+import { CardTable, cardCell } from '../../../components/TableScroll.tsx'
 import { paths } from '../../../config/paths.ts'
 import { useBasketData, type ShownPriceRow } from '../api/prices.ts'
 import { basketStore, useBasket } from '../components/basket-store.ts'
@@ -20,6 +21,7 @@ import {
   type ShownLine,
 } from '../components/catalogue.ts'
 import { BackLink, Checkout, OsChoice, QuantityStepper } from '../components/Checkout.tsx'
+import classes from '../components/checkout.module.css'
 
 /** /app/{platform}/basket/checkout/: the basket's lines with a stepper each (nuitrack, face), or a radio choice (analytics). */
 export function CheckoutRoute() {
@@ -131,43 +133,45 @@ function StepperCheckout({ platform, data }: { platform: Platform; data: ReturnT
       {lines.length === 0 ? (
         <Text c="dimmed">{t('Your basket is empty: add a product below.')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={420}>
-          <Table verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('Product')}</Table.Th>
-                <Table.Th>{t('Price')}</Table.Th>
-                <Table.Th>{t('Quantity')}</Table.Th>
-                <Table.Th ta="right">{t('Amount')}</Table.Th>
+        <CardTable minWidth={420} verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('Product')}</Table.Th>
+              <Table.Th>{t('Price')}</Table.Th>
+              <Table.Th>{t('Quantity')}</Table.Th>
+              <Table.Th className={cardCell.end}>{t('Amount')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {lines.map((l) => (
+              <Table.Tr key={l.key}>
+                <Table.Td className={cardCell.lead}>
+                  <Text size="sm" fw={500}>
+                    {t(l.title)}
+                  </Text>
+                  {l.config.license_content && <ComponentsNote content={l.config.license_content} />}
+                  <OsChoice
+                    label={t('Operating system of {{product}}', { product: t(l.title) })}
+                    product={l.config.product}
+                    value={l.config.os_type}
+                    onChange={(os) => basketStore.set(platform, { ...l.config, os_type: os }, l.count)}
+                  />
+                </Table.Td>
+                <Table.Td data-label={t('Price')}>{l.unit_cents === null ? t('Not for sale') : formatCents(l.unit_cents)}</Table.Td>
+                <Table.Td data-label={t('Quantity')}>
+                  <QuantityStepper
+                    label={t('Quantity of {{product}}', { product: t(l.title) })}
+                    value={l.count}
+                    onChange={(n) => basketStore.set(platform, l.config, n)}
+                  />
+                </Table.Td>
+                <Table.Td className={cardCell.end} data-label={t('Amount')}>
+                  {formatCents(l.amount_cents)}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {lines.map((l) => (
-                <Table.Tr key={l.key}>
-                  <Table.Td>
-                    <Text size="sm">{t(l.title)}</Text>
-                    {l.config.license_content && <ComponentsNote content={l.config.license_content} />}
-                    <OsChoice
-                      label={t('Operating system of {{product}}', { product: t(l.title) })}
-                      product={l.config.product}
-                      value={l.config.os_type}
-                      onChange={(os) => basketStore.set(platform, { ...l.config, os_type: os }, l.count)}
-                    />
-                  </Table.Td>
-                  <Table.Td>{l.unit_cents === null ? t('Not for sale') : formatCents(l.unit_cents)}</Table.Td>
-                  <Table.Td>
-                    <QuantityStepper
-                      label={t('Quantity of {{product}}', { product: t(l.title) })}
-                      value={l.count}
-                      onChange={(n) => basketStore.set(platform, l.config, n)}
-                    />
-                  </Table.Td>
-                  <Table.Td ta="right">{formatCents(l.amount_cents)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </CardTable>
       )}
       {addable.length > 0 && (
         <Stack gap="xs">
@@ -176,7 +180,13 @@ function StepperCheckout({ platform, data }: { platform: Platform; data: ReturnT
           </Text>
           <Group gap="xs">
             {addable.map((e) => (
-              <Button key={e.id} variant="light" size="xs" onClick={() => basketStore.add(platform, configOf(e))}>
+              <Button
+                key={e.id}
+                variant="light"
+                size="xs"
+                classNames={{ root: classes.addRoot, label: classes.addLabel }}
+                onClick={() => basketStore.add(platform, configOf(e))}
+              >
                 {t('Add {{product}} ({{price}})', { product: t(e.title), price: priceLabel(t, e, rows) })}
               </Button>
             ))}

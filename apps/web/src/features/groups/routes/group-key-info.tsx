@@ -1,11 +1,11 @@
 import { useEffect } from 'react'
-import { Anchor, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Button, Card, Center, CopyButton, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useParams } from 'react-router'
 import { GENERIC_MESSAGES, productTitle } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useRenameGroup } from '../../../api/group-mutations.ts'
-import { useLicenses } from '../../../api/licenses.ts'
+import { useGroupLicenses } from '../../../api/licenses.ts'
 import { GroupCount } from '../../../components/GroupCount.tsx'
 import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
@@ -16,10 +16,11 @@ export function GroupKeyInfoPage() {
   const { t } = useTranslation()
   const { id = '' } = useParams()
   const groups = useGroups()
-  const licenses = useLicenses()
+  const validId = /^\d+$/.test(id)
+  const licenses = useGroupLicenses(Number(id), validId)
   const rename = useRenameGroup()
   const group = groups.data?.groups.find((g) => g.id === Number(id) && !g.is_default)
-  const missing = !/^\d+$/.test(id) || groups.isError || (groups.isSuccess && !group)
+  const missing = !validId || groups.isError || (groups.isSuccess && !group)
   useEffect(() => {
     if (missing) errorStore.show({ title: GENERIC_MESSAGES.error_title, message: t('Group key not found'), kind: 'error' })
   }, [missing, t])
@@ -31,7 +32,7 @@ export function GroupKeyInfoPage() {
       </Center>
     )
   }
-  const members = (licenses.data?.licenses ?? []).filter((l) => l.group_id === group.id)
+  const members = licenses.data?.licenses ?? []
   return (
     <Stack gap="lg">
       <Anchor component={Link} to={paths.groupKeys} size="sm">
@@ -55,7 +56,18 @@ export function GroupKeyInfoPage() {
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('Group key')}
             </Text>
-            <Text ff="monospace">{group.token}</Text>
+            <Group gap={4} wrap="nowrap">
+              <Text ff="monospace" data-testid="group-key" style={{ overflowWrap: 'anywhere' }}>
+                {group.token}
+              </Text>
+              <CopyButton value={group.token}>
+                {({ copied, copy }) => (
+                  <Button variant="subtle" size="compact-xs" onClick={copy} aria-label={t('Copy the group key')}>
+                    {copied ? t('Copied') : t('Copy')}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
           </div>
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -76,6 +88,11 @@ export function GroupKeyInfoPage() {
             </Text>
           </div>
         </SimpleGrid>
+        <Text size="sm" mt="md" data-testid="group-key-use">
+          {t(
+            'Enter this key on each device, or give it to the SDK’s activation: every new device gets a license of its own from this key, until its available licenses run out. A device that comes back gets its own license again.',
+          )}
+        </Text>
       </Card>
       <GroupCount group={group} />
       <Card withBorder padding="lg" component="section" aria-labelledby="members-title">

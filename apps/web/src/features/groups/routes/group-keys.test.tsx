@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { ERRORS, type GroupView } from '@portal/domain'
 import { groupView, json, licenseView, mockApi, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
+import { unlabelledColumns } from '../../../test/card-table.ts'
 
 const source = groupView({
   id: 9,
@@ -29,7 +30,7 @@ function serve(groups: GroupView[], split?: () => Response) {
   let current = groups
   return mockApi({
     ...signedInRoutes({ licenses: [licenseView({ id: 30, title: 'From the key', from_custom_group: true, group: 'Lab key', group_id: 20 })] }),
-    'GET /api/group/': () => json(200, { groups: current }),
+    'GET /api/group/': () => json(200, { groups: current, unactivated_licenses: 0 }),
     'POST /api/group/:id/split/': (c) => {
       const answer = split?.()
       if (answer) return answer
@@ -56,6 +57,8 @@ describe('group keys', () => {
         .slice(-2)
         .map((c) => c.textContent),
     ).toEqual(['1', '3'])
+    // on a phone a key is a card headed by its name, each other line named by its column
+    expect(unlabelledColumns(row.closest('table')!)).toEqual(['Name'])
     const user = userEvent.setup()
     await user.click(screen.getByRole('tab', { name: 'Licenses (1)' }))
     expect(await screen.findByRole('link', { name: 'From the key' })).toHaveAttribute('href', '/app/nuitrack/dashboard/30/info/')
@@ -126,7 +129,7 @@ describe('group keys', () => {
     setLogged()
     const calls = mockApi({
       ...signedInRoutes(),
-      'GET /api/group/': () => json(200, { groups: [source, key] }),
+      'GET /api/group/': () => json(200, { groups: [source, key], unactivated_licenses: 0 }),
       'POST /api/group/:id/resize/': () =>
         json(400, { error_code: ERRORS.source_group_limit_reached.code, error: ERRORS.source_group_limit_reached.message, field: 'limit' }),
     })
@@ -139,5 +142,26 @@ describe('group keys', () => {
     await waitFor(() => expect(count).toHaveAccessibleDescription(expect.stringContaining(ERRORS.source_group_limit_reached.message)))
     expect(calls.find((c) => c.url === '/api/group/20/resize/')!.body).toEqual({ limit: 2 })
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('says which purchases make group keys, with a copy button for each key', async () => {
+    setLogged()
+    serve([source, key])
+    renderApp('/app/group-keys/')
+    const note = await screen.findByTestId('group-key-sources')
+    expect(note).toHaveTextContent('Nuitrack subscription (group keys)')
+    expect(note).toHaveTextContent('Nuitrack Unlimited (enterprise keys)')
+    expect(note).toHaveTextContent('Nuitrack Pro, AI and trial licenses do not make group keys')
+    expect(note).not.toHaveTextContent('You have none available right now')
+    expect(within(screen.getByTestId('group-key-row')).getByRole('button', { name: 'Copy the key of Lab key' })).toBeInTheDocument()
+  })
+
+  it("the key's page has a copy button and says how a device uses the key", async () => {
+    setLogged()
+    serve([source, key])
+    renderApp('/app/group-keys/20/group-key-info/')
+    expect(await screen.findByTestId('group-key')).toHaveTextContent('GKEY-2020')
+    expect(screen.getByRole('button', { name: 'Copy the group key' })).toBeInTheDocument()
+    expect(screen.getByTestId('group-key-use')).toHaveTextContent('every new device gets a license of its own from this key')
   })
 })

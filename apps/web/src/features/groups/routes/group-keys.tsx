@@ -1,11 +1,13 @@
 import { useMemo, useState } from 'react'
-import { Alert, Anchor, Button, Card, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, CopyButton, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import {
   GROUP_SIZE_MAX,
   LICENSE_TITLE_MAX,
   OS_TYPES,
+  SOURCE_GROUP_PRODUCTS,
   canSplit,
   checkSplit,
   defaultGroupSize,
@@ -17,28 +19,38 @@ import {
 } from '@portal/domain'
 import { useGroups } from '../../../api/groups.ts'
 import { useSplitGroup } from '../../../api/group-mutations.ts'
-import { useLicenses } from '../../../api/licenses.ts'
+import { useGroupLicenses } from '../../../api/licenses.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
 import { FormError } from '../../../components/FormError.tsx'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { paths } from '../../../config/paths.ts'
+import { useCan } from '../../../lib/use-can.ts'
+import { CardTable, cardCell } from '../../../components/TableScroll.tsx'
 
 /** The split body's title, beside the source and size the form picks (checked against the groups on screen). */
 const splitForm = splitBody.pick({ title: true })
 
 const isEnterprise = (g: GroupView) => productRecord(g.product)?.group_keys === 'enterprise'
+/** The products whose licenses make group keys (the catalogue's source-group products), by name. */
+const groupKeySources = (t: TFunction) =>
+  SOURCE_GROUP_PRODUCTS.map((p) =>
+    productRecord(p)?.group_keys === 'enterprise'
+      ? t('{{product}} (enterprise keys)', { product: productTitle(p) })
+      : t('{{product}} (group keys)', { product: productTitle(p) }),
+  ).join(', ')
 
 /** Group keys of Nuitrack: the keys, the enterprise keys, and the licenses made from them. */
 export function GroupKeysPage() {
   const { t } = useTranslation()
   const groups = useGroups()
-  const licenses = useLicenses()
+  const licenses = useGroupLicenses('keys')
   const [creating, setCreating] = useState(false)
+  const canManage = useCan('licenses')
   const all = groups.data?.groups ?? []
   const keys = all.filter((g) => groupKind(g) === 'key' && g.type === 'nuitrack')
   const sources = all.filter(canSplit)
-  const fromKeys = (licenses.data?.licenses ?? []).filter((l) => l.from_custom_group)
+  const fromKeys = licenses.data?.licenses ?? []
 
   if (groups.isPending || licenses.isPending) {
     return (
@@ -51,20 +63,26 @@ export function GroupKeysPage() {
     <>
       <PageTitle
         right={
-          <Button onClick={() => setCreating(true)} disabled={sources.length === 0}>
-            {t('Create a group key')}
-          </Button>
+          canManage ? (
+            <Button onClick={() => setCreating(true)} disabled={sources.length === 0}>
+              {t('Create a group key')}
+            </Button>
+          ) : null
         }
       >
         {t('Group keys')}
       </PageTitle>
-      {sources.length === 0 && (
-        <Alert color="gray" mb="md">
-          {t(
-            'A group key is made from licenses not yet generated in your Nuitrack subscription or Nuitrack Unlimited groups. You have none available right now.',
-          )}
-        </Alert>
-      )}
+      <Alert color={sources.length === 0 ? 'yellow' : 'gray'} mb="md" title={t('Which purchases make group keys')} data-testid="group-key-sources">
+        <Stack gap={4}>
+          <Text size="sm">
+            {t(
+              'A group key hands several licenses out with one key: each device that activates with it gets a license of its own. Group keys are made from licenses not yet generated of these purchases: {{products}}. Nuitrack Pro, AI and trial licenses do not make group keys.',
+              { products: groupKeySources(t) },
+            )}
+          </Text>
+          {sources.length === 0 && <Text size="sm">{t('You have none available right now.')}</Text>}
+        </Stack>
+      </Alert>
       <Card withBorder padding="lg">
         <Tabs defaultValue="group-keys">
           <Tabs.List mb="md">
@@ -78,32 +96,30 @@ export function GroupKeysPage() {
                 {t('No licenses have been generated from group keys yet.')}
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={520}>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('License')}</Table.Th>
-                      <Table.Th>{t('Group key')}</Table.Th>
-                      <Table.Th>{t('Status')}</Table.Th>
+              <CardTable minWidth={520}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('License')}</Table.Th>
+                    <Table.Th>{t('Group key')}</Table.Th>
+                    <Table.Th>{t('Status')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {fromKeys.map((l) => (
+                    <Table.Tr key={l.id}>
+                      <Table.Td className={cardCell.lead}>
+                        <Anchor component={Link} to={paths.licenseInfo(l.type, l.id)}>
+                          {l.title}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td data-label={t('Group key')}>{l.group}</Table.Td>
+                      <Table.Td data-label={t('Status')}>
+                        <StatusBadge status={l.state} />
+                      </Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {fromKeys.map((l) => (
-                      <Table.Tr key={l.id}>
-                        <Table.Td>
-                          <Anchor component={Link} to={paths.licenseInfo(l.type, l.id)}>
-                            {l.title}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{l.group}</Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={l.state} />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                  ))}
+                </Table.Tbody>
+              </CardTable>
             )}
           </Tabs.Panel>
           <Tabs.Panel value="group-keys">
@@ -129,38 +145,50 @@ function KeyTable({ groups, empty }: { groups: GroupView[]; empty: string }) {
     )
   }
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('Name')}</Table.Th>
-            <Table.Th>{t('Product')}</Table.Th>
-            <Table.Th>{t('Key')}</Table.Th>
-            <Table.Th ta="right">{t('Generated')}</Table.Th>
-            <Table.Th ta="right">{t('Available')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {groups.map((g) => (
-            <Table.Tr key={g.id} data-testid="group-key-row">
-              <Table.Td>
-                <Anchor component={Link} to={paths.groupKeyInfo(g.id)}>
-                  {g.title}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{productTitle(g.product)}</Table.Td>
-              <Table.Td>
+    <CardTable minWidth={560}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('Name')}</Table.Th>
+          <Table.Th>{t('Product')}</Table.Th>
+          <Table.Th>{t('Key')}</Table.Th>
+          <Table.Th ta="right">{t('Generated')}</Table.Th>
+          <Table.Th ta="right">{t('Available')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {groups.map((g) => (
+          <Table.Tr key={g.id} data-testid="group-key-row">
+            <Table.Td className={cardCell.lead}>
+              <Anchor component={Link} to={paths.groupKeyInfo(g.id)}>
+                {g.title}
+              </Anchor>
+            </Table.Td>
+            <Table.Td data-label={t('Product')}>{productTitle(g.product)}</Table.Td>
+            <Table.Td data-label={t('Key')}>
+              {/* on a phone's card the button goes under a key too long to share its line */}
+              <Group gap={4}>
                 <Text size="sm" ff="monospace">
                   {g.token}
                 </Text>
-              </Table.Td>
-              <Table.Td ta="right">{g.used_licenses}</Table.Td>
-              <Table.Td ta="right">{g.limit}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                <CopyButton value={g.token}>
+                  {({ copied, copy }) => (
+                    <Button variant="subtle" size="compact-xs" onClick={copy} aria-label={t('Copy the key of {{title}}', { title: g.title })}>
+                      {copied ? t('Copied') : t('Copy')}
+                    </Button>
+                  )}
+                </CopyButton>
+              </Group>
+            </Table.Td>
+            <Table.Td className={cardCell.end} data-label={t('Generated')}>
+              {g.used_licenses}
+            </Table.Td>
+            <Table.Td className={cardCell.end} data-label={t('Available')}>
+              {g.limit}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </CardTable>
   )
 }
 

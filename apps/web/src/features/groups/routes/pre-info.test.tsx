@@ -22,7 +22,8 @@ describe('pre-info: generating a license from a group', () => {
     const made = faceLicenseView({ id: 41, title: 'Face SDK offline #41', group_id: 9 })
     mockApi({
       ...signedInRoutes(),
-      'GET /api/group/': () => json(200, { groups: [faceGroupView({ limit, total: 1, used_licenses: 1 - limit, has_available_license: limit > 0 })] }),
+      'GET /api/group/': () =>
+        json(200, { groups: [faceGroupView({ limit, total: 1, used_licenses: 1 - limit, has_available_license: limit > 0 })], unactivated_licenses: 0 }),
       'POST /api/group/9/new-license/': () => {
         limit = 0
         return json(200, made)
@@ -75,6 +76,21 @@ describe('pre-info: the group upgrade to AI', () => {
     renderApp('/app/nuitrack/dashboard/12/pre-info/')
     expect(await screen.findByRole('link', { name: 'Upgrade to AI' })).toHaveAttribute('href', '/app/nuitrack/basket/checkout/upgrade-y/pro/12/')
     expect(screen.getByRole('button', { name: 'Generate the key' })).toBeEnabled()
+  })
+
+  it('suggests a group key only for a group that makes them', async () => {
+    setLogged()
+    mockApi(
+      signedInRoutes({
+        groups: [proGroup(), proGroup({ id: 13, title: 'Subscription group', product: 'nuitrack_subscribe', config: { product: 'nuitrack_subscribe' } })],
+      }),
+    )
+    const app = renderApp('/app/nuitrack/dashboard/12/pre-info/')
+    expect(await screen.findByText('Generate an activation key for one Nuitrack device.')).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'group key' })).toBeNull()
+    app.unmount()
+    renderApp('/app/nuitrack/dashboard/13/pre-info/')
+    expect(await screen.findByRole('link', { name: 'group key' })).toHaveAttribute('href', '/app/group-keys/')
   })
 
   it('on hold (?holded, or the group says so): the upgrade and the generation are disabled', async () => {

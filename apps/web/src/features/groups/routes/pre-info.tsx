@@ -10,6 +10,7 @@ import {
   PLATFORM_TITLES,
   SUPPORT_SERVICE,
   aiUpgradeSoldAs,
+  canSplit,
   groupOnHold,
   newLicenseBody,
   productRecord,
@@ -223,10 +224,15 @@ function NuitrackPreInfo({ group, holded, onGenerated }: { group: GroupView; hol
         <Stack>
           <Facts group={group} />
           <Text size="sm">
-            <Trans
-              defaults="Generate an activation key for one Nuitrack device. To hand several keys to a team, make a <keys>group key</keys> instead."
-              components={{ keys: <Anchor component={Link} to={paths.groupKeys} /> }}
-            />
+            {/* a group key is made only from a group that gives them (section 5): elsewhere the page does not suggest one */}
+            {canSplit(group) ? (
+              <Trans
+                defaults="Generate an activation key for one Nuitrack device. To hand several keys to a team, make a <keys>group key</keys> instead."
+                components={{ keys: <Anchor component={Link} to={paths.groupKeys} /> }}
+              />
+            ) : (
+              t('Generate an activation key for one Nuitrack device.')
+            )}
           </Text>
           <GenerateForm group={group} holded={holded} onGenerated={onGenerated} />
         </Stack>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
+import { useCan } from '../../../lib/use-can.ts'
 import { Link, useNavigate } from 'react-router'
 import {
   OS_TYPES,
@@ -33,6 +34,7 @@ import { licenseActionKey, useActionHidden } from '../../../lib/hidden-actions.t
 
 /** The license detail screen; the route adds the activation panels of the platform as `children`. */
 export function LicenseInfo({ license, platform, children }: { license: LicenseView; platform: Platform; children?: ReactNode }) {
+  const canChange = useCan('licenses')
   const { t } = useTranslation()
   const rename = useRenameLicense()
   const pause = usePauseLicense()
@@ -85,7 +87,8 @@ export function LicenseInfo({ license, platform, children }: { license: LicenseV
     </Button>
   )
   // the Manage card only when it has something to offer or say
-  const manageable = pausable || (cloud && (phase === 'cancelled' || phase === 'stopped')) || revocable || (!cloud && activated)
+  // pausing and revoking change the license: a role that may not sees no Manage card
+  const manageable = canChange && (pausable || (cloud && (phase === 'cancelled' || phase === 'stopped')) || revocable || (!cloud && activated))
   const supportLink = {
     support: <Anchor href={supportUrl(SUPPORT_SERVICE[platform], license.id)} target="_blank" rel="noopener noreferrer" inherit />,
     hidden: <VisuallyHidden />,

@@ -7,7 +7,7 @@ import { PAGE_STEP } from '../../../api/licenses.ts'
 import { StatusBadge, expiryLabel } from '../../../components/LicenseBits.tsx'
 import classes from './dashboard.module.css'
 import { PRODUCT_FILTERS, STATUS_TABS, productMatches, rowIsTrial, rowProduct, type Row } from './filters.ts'
-import { TableScroll } from '../../../components/TableScroll.tsx'
+import { CardTable, cardCell } from '../../../components/TableScroll.tsx'
 
 // a client with licenses never sees it: it suspends the dashboard's boundary (its loading state) while it loads
 const NoLicenses = lazy(() => import('./NoLicenses.tsx').then((m) => ({ default: m.NoLicenses })))
@@ -27,22 +27,26 @@ const LicenseRow = memo(function LicenseRow({ row: r, href }: { row: Row; href: 
   const title = r.kind === 'license' ? r.license.title : t('{{title}}: {{n}} to generate', { title: r.group.title, n: r.group.limit })
   return (
     <Table.Tr style={{ cursor: 'pointer' }} onClick={() => navigate(href)} data-testid="license-row">
-      <Table.Td className={classes.title}>
+      <Table.Td className={`${classes.title} ${cardCell.lead}`}>
         {/* three lines at most; the rest on hover (title) and for screen readers (the link's text) */}
         <Anchor component={Link} to={href} onClick={(e) => e.stopPropagation()} title={title} lineClamp={3}>
           {title}
         </Anchor>
       </Table.Td>
-      <Table.Td className={classes.nowrap}>{productTitle(rowProduct(r))}</Table.Td>
-      <Table.Td className={classes.nowrap}>
+      <Table.Td className={classes.nowrap} data-label={t('Product')}>
+        {productTitle(rowProduct(r))}
+      </Table.Td>
+      <Table.Td className={classes.nowrap} data-label={t('Status')}>
         <StatusBadge status={r.status} />
       </Table.Td>
-      <Table.Td className={classes.nowrap}>
+      <Table.Td className={classes.nowrap} data-label={t('Key')}>
         <Text size="sm" ff="monospace">
           {r.kind === 'license' ? r.license.token : '—'}
         </Text>
       </Table.Td>
-      <Table.Td className={classes.nowrap}>{r.kind === 'license' ? expiryLabel(r.license, t) : '—'}</Table.Td>
+      <Table.Td className={classes.nowrap} data-label={t('Expires')}>
+        {r.kind === 'license' ? expiryLabel(r.license, t) : '—'}
+      </Table.Td>
     </Table.Tr>
   )
 }, sameRow)
@@ -133,33 +137,37 @@ export function LicenseTable({
                   <NoLicenses platform={platform} trialOffered={trialOffered} firstStepsShown={firstStepsShown} onShowFirstSteps={onShowFirstSteps} />
                 ) : (
                   <>
-                    <TableScroll minWidth={720} data-testid="license-table-scroll">
-                      <Table verticalSpacing="sm" highlightOnHover className={classes.table}>
-                        <Table.Thead>
+                    <CardTable
+                      minWidth={720}
+                      scrollProps={{ 'data-testid': 'license-table-scroll' }}
+                      verticalSpacing="sm"
+                      highlightOnHover
+                      className={classes.table}
+                    >
+                      <Table.Thead>
+                        <Table.Tr>
+                          <Table.Th>{t('Title')}</Table.Th>
+                          <Table.Th>{t('Product')}</Table.Th>
+                          <Table.Th>{t('Status')}</Table.Th>
+                          <Table.Th>{t('Key')}</Table.Th>
+                          <Table.Th>{t('Expires')}</Table.Th>
+                        </Table.Tr>
+                      </Table.Thead>
+                      <Table.Tbody>
+                        {visible.map((r) => (
+                          <LicenseRow key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} row={r} href={hrefOf(r)} />
+                        ))}
+                        {visible.length === 0 && (
                           <Table.Tr>
-                            <Table.Th>{t('Title')}</Table.Th>
-                            <Table.Th>{t('Product')}</Table.Th>
-                            <Table.Th>{t('Status')}</Table.Th>
-                            <Table.Th>{t('Key')}</Table.Th>
-                            <Table.Th>{t('Expires')}</Table.Th>
+                            <Table.Td colSpan={5}>
+                              <Text ta="center" c="dimmed" py="md">
+                                {t('No licenses match the filter.')}
+                              </Text>
+                            </Table.Td>
                           </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {visible.map((r) => (
-                            <LicenseRow key={r.kind === 'license' ? `l${r.license.id}` : `g${r.group.id}`} row={r} href={hrefOf(r)} />
-                          ))}
-                          {visible.length === 0 && (
-                            <Table.Tr>
-                              <Table.Td colSpan={5}>
-                                <Text ta="center" c="dimmed" py="md">
-                                  {t('No licenses match the filter.')}
-                                </Text>
-                              </Table.Td>
-                            </Table.Tr>
-                          )}
-                        </Table.Tbody>
-                      </Table>
-                    </TableScroll>
+                        )}
+                      </Table.Tbody>
+                    </CardTable>
                     <Group justify="space-between" mt="md">
                       <Text size="sm" c="dimmed" aria-live="polite">
                         {t('Showing {{visible}} of {{total}}', { visible: visible.length, total: matching })}

@@ -214,6 +214,51 @@ describe('subscription block (section 4)', () => {
     expect(posts()[0]!.body).not.toHaveProperty('payment_source')
   })
 
+  it('awaiting authentication: the notice leads to the renewal-payment page, which shows what is due and pays by a checkout', async () => {
+    setLogged()
+    const go = vi.spyOn(leave, 'to').mockImplementation(() => {})
+    const awaiting = nuitrackSub({
+      expire_date: '2026-12-29T12:00:00.000Z',
+      subscription: sub({ state: 'awaiting_authentication', next_attempt: '2026-12-29T12:00:00.000Z' }),
+    })
+    const due = {
+      license_id: 5,
+      title: awaiting.title,
+      due: true,
+      amount: 3.28,
+      period_from: '2026-12-22T12:00:00.000Z',
+      period_to: '2027-01-21T12:00:00.000Z',
+      pay_by: '2026-12-29T12:00:00.000Z',
+      expire_date: '2026-12-29T12:00:00.000Z',
+      subscription_state: 'awaiting_authentication',
+    }
+    const { posts } = serve(awaiting, () => ({
+      'GET /api/license/5/renewal-payment/': () => json(200, due),
+      'POST /api/license/5/renewal-payment/': () =>
+        json(200, {
+          transaction_id: 77,
+          amount: 3.28,
+          payment: { provider: 'stripe', provider_data: { session_id: 'cs_1', url: 'https://checkout.example/cs_1' } },
+        }),
+    }))
+    renderApp(info())
+    const alert = await screen.findByTestId('awaiting-authentication')
+    expect(within(await block()).getByTestId('subscription-status')).toHaveTextContent('Payment to confirm')
+    expect(alert).toHaveTextContent('The license keeps working until Dec 29, 2026')
+    const user = userEvent.setup()
+    await user.click(within(alert).getByRole('link', { name: 'Confirm the payment' }))
+    expect(await screen.findByRole('heading', { name: 'Renewal payment' })).toBeInTheDocument()
+    expect(screen.getByTestId('renewal-amount')).toHaveTextContent('$3.28')
+    expect(screen.getByTestId('renewal-period')).toHaveTextContent('Dec 22, 2026 to Jan 21, 2027')
+    expect(screen.getByTestId('renewal-pay-by')).toHaveTextContent('Dec 29, 2026')
+    await user.click(screen.getByRole('button', { name: 'Pay $3.28' }))
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.example/cs_1'))
+    expect(posts()[0]!.body).toEqual({
+      success_url: '/app/nuitrack/dashboard/5/renewal-payment/?paid',
+      cancel_url: '/app/nuitrack/dashboard/5/renewal-payment/',
+    })
+  })
+
   it('stopped (status 1): the stopped notice resumes by paying, and a checkout answer sends the browser there', async () => {
     setLogged()
     const go = vi.spyOn(leave, 'to').mockImplementation(() => {})
@@ -234,6 +279,24 @@ describe('subscription block (section 4)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Pay now' }))
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.example/cs_1'))
     expect(posts()[0]!.body).toMatchObject({ payment_source: 'stripe' })
+  })
+
+  it('suspended because its payment was taken back: no renewal to pay, the reason above, no action in the block', async () => {
+    setLogged()
+    const refunded = nuitrackSub({
+      status: 1,
+      license_status: 'suspended',
+      state: 'suspended',
+      suspended_reason: 'payment refunded (CN-000004): ordered twice',
+      subscription: sub({ state: 'stopped' }),
+    })
+    serve(refunded, () => ({}))
+    renderApp(info())
+    const b = await block()
+    expect(within(b).getByTestId('subscription-status')).toHaveTextContent('Suspended')
+    expect(within(b).getByTestId('subscription-taken-back')).toHaveTextContent('Its payment was taken back, so it does not renew.')
+    expect(within(b).queryByRole('button')).toBeNull()
+    expect(screen.getByTestId('suspended-banner')).toHaveTextContent('payment refunded (CN-000004): ordered twice')
   })
 
   it('cancelled (not cloud): the expired notice; Renew reactivates with the chosen source; paid refetches the license and groups', async () => {

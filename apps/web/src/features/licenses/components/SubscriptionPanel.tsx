@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react'
 import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
+import { useCan } from '../../../lib/use-can.ts'
+import { Link } from 'react-router'
 import { expiryText, paymentMethodText, subscriptionPhase, type LicenseView, type Platform, type SubscriptionPhase } from '@portal/domain'
 import { formatDate, formatUsd } from '../../../lib/format.ts'
 import { useCancelSubscription, useReactivateSubscription } from '../../../api/license-mutations.ts'
@@ -13,7 +15,9 @@ const PHASE_LABELS: Record<SubscriptionPhase, string> = {
   active: 'Active',
   cancel_pending: 'Not renewing',
   past_due: 'Payment failed',
+  awaiting_authentication: 'Payment to confirm',
   paused: 'Paused',
+  taken_back: 'Suspended',
   stopped: 'Stopped',
   cancelled: 'Cancelled',
   on_hold: 'On hold',
@@ -30,6 +34,8 @@ const readableTitle = { title: { color: 'var(--mantine-color-dark-8)' } }
 export function SubscriptionPanel({ license, platform }: { license: LicenseView; platform: Platform }) {
   const { t } = useTranslation()
   const phase = subscriptionPhase(license)
+  // renewing, paying and cancelling move the account's money: offered to a role that may
+  const pay = useCan('money')
   const cancel = useCancelSubscription()
   const undo = useReactivateSubscription()
   const [confirmCancel, setConfirmCancel] = useState(false)
@@ -92,9 +98,11 @@ export function SubscriptionPanel({ license, platform }: { license: LicenseView;
           <Alert color="yellow" title={t('Cancelled — active until {{date}}', { date: formatDate(periodEnd) })} styles={readableTitle}>
             <Stack gap="sm" align="flex-start">
               <Text size="sm">{t('It does not renew and ends then. Changed your mind? Reactivate it: nothing is charged before the period ends.')}</Text>
-              <Button onClick={undoCancel} loading={busy}>
-                {t('Reactivate')}
-              </Button>
+              {pay && (
+                <Button onClick={undoCancel} loading={busy}>
+                  {t('Reactivate')}
+                </Button>
+              )}
             </Stack>
           </Alert>
         )}
@@ -109,17 +117,40 @@ export function SubscriptionPanel({ license, platform }: { license: LicenseView;
                     })
                   : t('The renewal payment failed on {{failed}}.', { failed: formatDate(license.expire_date) })}
               </Text>
-              <Button color="red" onClick={() => setRenew('pay')}>
-                {t('Pay now')}
-              </Button>
+              {pay && (
+                <Button color="red" onClick={() => setRenew('pay')}>
+                  {t('Pay now')}
+                </Button>
+              )}
             </Stack>
           </Alert>
+        )}
+        {phase === 'awaiting_authentication' && (
+          <Alert color="yellow" title={t('Confirm the renewal payment')} data-testid="awaiting-authentication" styles={readableTitle}>
+            <Stack gap="sm" align="flex-start">
+              <Text size="sm">
+                {t('Your bank asks you to confirm the renewal payment. The license keeps working until {{date}}; pay by then to keep it.', {
+                  date: formatDate(sub?.next_attempt ?? null),
+                })}
+              </Text>
+              {pay && (
+                <Button component={Link} to={paths.renewalPayment(platform, license.id)}>
+                  {t('Confirm the payment')}
+                </Button>
+              )}
+            </Stack>
+          </Alert>
+        )}
+        {phase === 'taken_back' && (
+          <Text size="sm" data-testid="subscription-taken-back">
+            {t('Its payment was taken back, so it does not renew. Contact us if you think this is a mistake.')}
+          </Text>
         )}
         {phase === 'stopped' && (
           <Alert color="red" title={t('Subscription stopped')}>
             <Stack gap="sm" align="flex-start">
               <Text size="sm">{t('The renewal payments failed, so the subscription has stopped. Resume it by paying for a new period now.')}</Text>
-              <Button onClick={() => setRenew('pay')}>{t('Resume the subscription')}</Button>
+              {pay && <Button onClick={() => setRenew('pay')}>{t('Resume the subscription')}</Button>}
             </Stack>
           </Alert>
         )}
@@ -127,13 +158,13 @@ export function SubscriptionPanel({ license, platform }: { license: LicenseView;
           <Alert color="red" title={t('The license has expired')}>
             <Stack gap="sm" align="flex-start">
               <Text size="sm">{t('Its subscription was cancelled and has ended. Renew it to use the license again.')}</Text>
-              <Button onClick={() => setRenew('renew')}>{t('Renew')}</Button>
+              {pay && <Button onClick={() => setRenew('renew')}>{t('Renew')}</Button>}
             </Stack>
           </Alert>
         )}
         {onHold && <Text size="sm">{t('No change can be made to the subscription while the license is on hold.')}</Text>}
 
-        {sub && (phase === 'active' || phase === 'past_due' || onHold) && (
+        {pay && sub && (phase === 'active' || phase === 'past_due' || onHold) && (
           <Group>
             <Button variant="light" color="red" onClick={() => setConfirmCancel(true)} disabled={onHold}>
               {t('Cancel the subscription')}

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GroupView, LicenseView, ProfileResponse } from '@portal/domain'
 import { fillBalanceStore } from '../../../lib/fill-balance.ts'
+import { unlabelledColumns } from '../../../test/card-table.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 import { licensePagesQueryOptions } from '../../../api/licenses.ts'
 import { groupView, json, licenseView, mockApi, profile, renderApp, seededPrices, setLogged, signedInRoutes, licenseListAnswer } from '../../../test/utils.tsx'
@@ -40,13 +41,39 @@ describe('dashboard', () => {
     expect(within(kiosk).getByTestId('status-badge')).toHaveTextContent('Active')
     expect(within(kiosk).getByText('KKKK-1111')).toBeInTheDocument()
     expect(within(table).queryByText('A face license')).toBeNull()
+    // on a phone a row is a card headed by its title, each other line named by its column
+    expect(unlabelledColumns(table)).toEqual(['Title'])
 
-    const available = screen.getByRole('region', { name: 'Available to generate' })
+    const available = screen.getByRole('region', { name: 'Licenses to generate' })
     expect(available).toHaveTextContent('2 of 3 licenses not generated yet')
     expect(within(available).getByRole('link', { name: 'Generate a key' })).toHaveAttribute('href', '/app/nuitrack/dashboard/9/pre-info/')
+    expect(within(available).getByRole('button', { name: 'Generate all 2 keys of Nuitrack group #9' })).toHaveTextContent('Generate all (2)')
 
     await userEvent.setup().click(screen.getByRole('link', { name: 'Lab' }))
     await waitFor(() => expect(app.location().pathname).toBe('/app/nuitrack/dashboard/2/info/'))
+  })
+
+  it('"Generate all" makes a group\'s keys in one call, within the 10 unactivated licenses', async () => {
+    setLogged()
+    let groups = [groupView({ id: 9, title: 'Stores', limit: 12, total: 12 }), groupView({ id: 10, title: 'Lab', limit: 3, total: 3, os_type: 0 })]
+    const made = [licenseView({ id: 41, title: 'Nuitrack #41', token: 'NEW1-0001' }), licenseView({ id: 42, title: 'Nuitrack #42', token: 'NEW2-0002' })]
+    const calls = mockApi({
+      ...signedInRoutes({ licenses: [] }),
+      'GET /api/group/': () => json(200, { groups, unactivated_licenses: 8 }),
+      'POST /api/group/:id/new-licenses/': () => {
+        groups = [{ ...groups[0]!, limit: 10, used_licenses: 2 }, groups[1]!]
+        return json(200, { licenses: made, group: groups[0] })
+      },
+    })
+    renderApp('/app/nuitrack/dashboard/')
+    const list = await screen.findByRole('region', { name: 'Licenses to generate' })
+    const [stores, lab] = within(list).getAllByTestId('to-generate')
+    // 8 wait unactivated: 2 more can be made now
+    expect(stores).toHaveTextContent('2 can be generated now: at most 10 licenses can wait unactivated.')
+    expect(within(lab!).getByRole('button', { name: 'Generate all 2 keys of Lab' })).toHaveTextContent('Generate 2')
+    await userEvent.setup().click(within(stores!).getByRole('button', { name: 'Generate all 2 keys of Stores' }))
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ url: '/api/group/9/new-licenses/', body: { count: 2 } }))
+    expect(await screen.findByText('Keys generated: 2')).toBeInTheDocument()
   })
 
   it('the status tabs count and filter the rows', async () => {
@@ -135,7 +162,10 @@ describe('dashboard', () => {
   it('nuitrack: the buy step links to the basket; a purchase (licenses refetched) moves it to success, and Done hides it for the session', async () => {
     setLogged()
     let groups: GroupView[] = []
-    mockApi({ ...signedInRoutes({ profile: { ...profile(), prices: seededPrices() } }), 'GET /api/group/': () => json(200, { groups }) })
+    mockApi({
+      ...signedInRoutes({ profile: { ...profile(), prices: seededPrices() } }),
+      'GET /api/group/': () => json(200, { groups, unactivated_licenses: 0 }),
+    })
     const app = renderApp('/app/nuitrack/dashboard/')
     const steps = await screen.findByRole('region', { name: 'First steps' })
     expect(within(steps).getByTestId('first-step')).toHaveAttribute('data-step', 'buy')
@@ -240,13 +270,17 @@ describe('a free trial already used', () => {
     setLogged()
     mockApi({ ...signedInRoutes(), 'GET /api/client/': () => json(200, { ...profile(), prices: seededPrices(), trials_used: ['nuitrack_trial'] }) })
     const app = renderApp('/app/nuitrack/basket/')
+    // the table (wide windows) and the plan cards (narrow ones) say the same
     expect(await screen.findByTestId('trial-used')).toHaveTextContent('You have used the free trial')
+    expect(screen.getByTestId('trial-used-card')).toHaveTextContent('You have used the free trial')
     expect(screen.queryByRole('button', { name: 'Start the free trial' })).toBeNull()
     app.unmount()
     mockApi({ ...signedInRoutes(), 'GET /api/client/': () => json(200, { ...profile(), prices: seededPrices(), trials_used: [] }) })
     renderApp('/app/nuitrack/basket/')
-    expect(await screen.findByRole('button', { name: 'Start the free trial' })).toBeEnabled()
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Start the free trial' })).toHaveLength(2))
+    for (const start of screen.getAllByRole('button', { name: 'Start the free trial' })) expect(start).toBeEnabled()
     expect(screen.queryByTestId('trial-used')).toBeNull()
+    expect(screen.queryByTestId('trial-used-card')).toBeNull()
   })
 })
 

@@ -2,6 +2,7 @@ import { Suspense, lazy, useMemo, useState, useTransition } from 'react'
 import { Alert, Anchor, Button, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
+import { useCan } from '../../../lib/use-can.ts'
 import { Link, useParams } from 'react-router'
 import { PLATFORM_TITLES, SUPPORT_SERVICE, platformHasBasket, trialOffer, trialOfPlatform, type LicenseState, type Platform } from '@portal/domain'
 import { FIRST_PAGE, PAGE_STEP, licensePagesQueryOptions, unfiltered, type LicenseFilter } from '../../../api/licenses.ts'
@@ -11,6 +12,7 @@ import { PageTitle } from '../../../components/PageTitle.tsx'
 import { EXTERNAL, PLATFORM_DOCS, paths, supportUrl } from '../../../config/paths.ts'
 import { buildRows } from '../components/filters.ts'
 import { DefaultGroups } from '../components/DefaultGroups.tsx'
+import { FleetStrip } from '../components/FleetStrip.tsx'
 import { useFirstStepsVisibility } from '../components/first-steps-storage.ts'
 import { LicenseTable } from '../components/LicenseTable.tsx'
 
@@ -49,7 +51,9 @@ export function DashboardPage() {
   // hidden when the client had licenses on first opening this dashboard in the session; once shown
   // it stays (progressing to success) until Hide or Done
   const firstSteps = useFirstStepsVisibility(platform, email, loading || failed ? null : hasLicense)
-  const showFirstSteps = !loading && !failed && firstSteps.visible
+  // the first steps buy and add funds: for a role that may spend the account's money
+  const mayBuy = useCan('money')
+  const showFirstSteps = mayBuy && !loading && !failed && firstSteps.visible
   // shown again from the empty table: the table stays on screen while the first steps' code loads
   const [, startTransition] = useTransition()
   const showFirstStepsAgain = () => startTransition(firstSteps.show)
@@ -65,6 +69,7 @@ export function DashboardPage() {
       <PageTitle>{PLATFORM_TITLES[platform]}</PageTitle>
       <Stack gap="lg">
         <HelpTiles platform={platform} />
+        <FleetStrip platform={platform} />
         {failed ? (
           <Alert color="red" title={t('The licenses could not be loaded')}>
             <Stack gap="xs" align="flex-start">
@@ -96,7 +101,7 @@ export function DashboardPage() {
               />
             )}
             <Stack gap="lg" data-tour="licenses">
-              <DefaultGroups platform={platform} rows={slots} />
+              <DefaultGroups platform={platform} rows={slots} unactivated={groups.data?.unactivated_licenses ?? 0} />
               <LicenseTable
                 key={platform}
                 platform={platform}
@@ -135,8 +140,10 @@ function LicensesLoading() {
 /** Help tiles per platform (section 2): buy (into the basket), support, docs and, for Nuitrack, the forum. */
 function HelpTiles({ platform }: { platform: Platform }) {
   const { t } = useTranslation()
+  // buying is for a role that may spend the account's money
+  const buy = useCan('money')
   const tiles: { title: string; text: string; cta: string; to?: string; href?: string }[] = [
-    ...(platformHasBasket(platform)
+    ...(buy && platformHasBasket(platform)
       ? [
           {
             title: 'Buy',

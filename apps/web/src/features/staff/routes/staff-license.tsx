@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import {
   Anchor,
   Button,
@@ -22,13 +22,13 @@ import {
 } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
+import { z } from 'zod'
 import {
   EXCLUSIVE_LOCKS,
   LICENSE_TITLE_MAX,
   PLATFORM_ARCHITECTURES,
   STAFF_LICENSE_COUNT_MAX,
   VALIDITY_UNITS,
-  checkStaffValidity,
   enabledLockOptions,
   faceComponentName,
   staffFormProduct,
@@ -39,7 +39,8 @@ import {
 } from '@portal/domain'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { PageTitle } from '../../../components/PageTitle.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
+import { FormError } from '../../../components/FormError.tsx'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { paths, supportUrl } from '../../../config/paths.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { formatCount } from '../../../lib/format.ts'
@@ -59,41 +60,74 @@ const UNIT_LABELS: Record<ValidityUnit, string> = { day: 'Days', month: 'Months'
 
 const digits = (v: string) => v.replace(/\D+/g, '')
 
-/** The form's fields that can carry an error, and where the body's paths land among them. */
-type Field = 'title' | 'email' | 'count' | 'locks' | 'iosId' | 'androidId' | 'platforms' | 'maxVersion' | 'validity' | `content.${string}` | 'xml'
-const FIELD_OF_PATH: Record<string, Field> = {
-  title: 'title',
-  client_email: 'email',
-  count: 'count',
-  'config.license_expire_delta': 'validity',
-  'config.max_version': 'maxVersion',
-  'config.xml_config': 'xml',
-  'config.device_bound': 'locks',
-  custom_tags: 'locks',
-  'custom_tags.ios_app_id': 'iosId',
-  'custom_tags.android_app_id': 'androidId',
-  'custom_tags.allowed_platforms': 'platforms',
-  'custom_tags.hardware_key_serial': 'locks',
-}
-/** A server answer names the failed field by its last path segment. */
-const FIELD_OF_SERVER_FIELD: Record<string, Field> = {
-  title: 'title',
-  client_email: 'email',
-  count: 'count',
-  license_expire_delta: 'validity',
-  max_version: 'maxVersion',
-  xml_config: 'xml',
-  ios_app_id: 'iosId',
-  android_app_id: 'androidId',
-  allowed_platforms: 'platforms',
-  custom_tags: 'locks',
+/**
+ * What the form's inputs hold: the staff order's body (staffLicenseBody), where an input holds text
+ * for a number (count, license content, the validity counted in `unit`s) and the locks as the
+ * checkboxes hold them. `toOrder` turns them into the body the server parses.
+ */
+type StaffValues = {
+  title: string
+  client_email: string
+  count: string
+  online: 'online' | 'offline'
+  locks: LockOption[]
+  unit: ValidityUnit
+  config: {
+    license_expire_delta: number | string
+    max_version: string | null
+    license_content: Record<string, string>
+    desktop_gpu_support: boolean
+    xml_config: string
+  }
+  custom_tags: { ios_app_id: string; android_app_id: string; allowed_platforms: string[] }
 }
 
-function fieldOf(path: readonly PropertyKey[]): Field | null {
-  const joined = path.map(String).join('.')
-  if (joined.startsWith('config.license_content.')) return `content.${String(path[2])}`
-  return FIELD_OF_PATH[joined] ?? null
+function toOrder(variant: Variant, v: StaffValues): StaffLicenseBody {
+  const { locks, config, custom_tags: tags } = v
+  const validity = config.license_expire_delta
+  return {
+    title: v.title,
+    count: Number(v.count || 0),
+    client_email: v.client_email,
+    config: {
+      product: staffFormProduct(variant, v.online === 'online'),
+      license_expire_delta: validity === '' ? null : Number(validity) * VALIDITY_UNITS[v.unit],
+      device_bound: locks.includes('hardware'),
+      max_version: config.max_version,
+      license_content: Object.fromEntries(
+        Object.entries(config.license_content)
+          .filter(([, n]) => n !== '')
+          .map(([k, n]) => [k, Number(n)]),
+      ),
+      online: v.online === 'online',
+      desktop_gpu_support: config.desktop_gpu_support,
+      ...(config.xml_config.trim() ? { xml_config: config.xml_config } : {}),
+    },
+    custom_tags: {
+      ...(locks.includes('ios_app_id') ? { ios_app_id: tags.ios_app_id } : {}),
+      ...(locks.includes('android_app_id') ? { android_app_id: tags.android_app_id } : {}),
+      ...(locks.includes('usb_token') ? { hardware_key_serial: true as const } : {}),
+      ...(locks.includes('platforms') ? { allowed_platforms: tags.allowed_platforms.join(',') } : {}),
+    },
+  }
 }
+
+/** The server's own body schema, read from what the inputs hold: each problem lands at the input of its path. */
+const staffOrderForm = (variant: Variant) => z.preprocess((values) => toOrder(variant, values as StaffValues), staffLicenseBody)
+
+const initialValues = (variant: Variant): StaffValues => ({
+  title: '',
+  client_email: '',
+  count: '1',
+  online: 'offline',
+  locks: [],
+  unit: variant === 'subscription' ? 'month' : 'year',
+  config: { license_expire_delta: variant === 'subscription' ? 1 : '', max_version: null, license_content: {}, desktop_gpu_support: false, xml_config: '' },
+  custom_tags: { ios_app_id: '', android_app_id: '', allowed_platforms: [] },
+})
+
+/** The order's paths that concern the locks as a whole: their problem is said under the checkboxes. */
+const LOCK_PATHS = ['custom_tags', 'custom_tags_extra', 'config.device_bound', 'custom_tags.hardware_key_serial']
 
 /** Staff: create custom Face SDK licenses for a client by e-mail (perpetual or subscription). */
 export function StaffLicensePage({ variant }: { variant: Variant }) {
@@ -165,122 +199,47 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
   // the page mounts the form for staff only, so the staff-only reads can run
   const versions = useFaceVersions(true)
   const components = useFaceComponents(true)
-  const [title, setTitle] = useState('')
-  const [email, setEmail] = useState('')
-  const [count, setCount] = useState('1')
-  const [online, setOnline] = useState<'online' | 'offline'>('offline')
-  const [locks, setLocks] = useState<LockOption[]>([])
-  const [iosId, setIosId] = useState('')
-  const [androidId, setAndroidId] = useState('')
-  const [platforms, setPlatforms] = useState<string[]>([])
-  const [maxVersion, setMaxVersion] = useState<string | null>(null)
-  const [validity, setValidity] = useState<number | string>(variant === 'subscription' ? 1 : '')
-  const [unit, setUnit] = useState<ValidityUnit>(variant === 'subscription' ? 'month' : 'year')
-  const [content, setContent] = useState<Record<string, string>>({})
-  const [gpu, setGpu] = useState(false)
-  const [xml, setXml] = useState('')
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null)
-  const [busy, setBusy] = useState(false)
+  const schema = useMemo(() => staffOrderForm(variant), [variant])
+  const form = useSchemaForm(schema, initialValues(variant))
+  const [done, setDone] = useState<string | null>(null)
+  const { locks, custom_tags: tags, config } = form.values
   const enabled = enabledLockOptions(locks)
+  const lockError = LOCK_PATHS.map((p) => form.getInputProps(p).error as ReactNode).find(Boolean)
 
-  /** Setting a field clears its error, so a stale message never sits beside a fixed value. */
-  const edit =
-    <T,>(field: Field, set: (v: T) => void) =>
-    (v: T) => {
-      set(v)
-      setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e))
-    }
-  const toggleLock = (lock: LockOption, checked: boolean) => edit<LockOption[]>('locks', setLocks)(checked ? [...locks, lock] : locks.filter((x) => x !== lock))
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    setResult(null)
-    const customTags: Record<string, unknown> = {}
-    if (locks.includes('ios_app_id')) customTags.ios_app_id = iosId
-    if (locks.includes('android_app_id')) customTags.android_app_id = androidId
-    if (locks.includes('usb_token')) customTags.hardware_key_serial = true
-    if (locks.includes('platforms')) customTags.allowed_platforms = platforms.join(',')
-    const body = {
-      title,
-      count: Number(count || 0),
-      client_email: email,
-      config: {
-        product: staffFormProduct(variant, online === 'online'),
-        license_expire_delta: validity === '' ? null : Number(validity) * VALIDITY_UNITS[unit],
-        device_bound: locks.includes('hardware'),
-        max_version: maxVersion,
-        license_content: Object.fromEntries(
-          Object.entries(content)
-            .filter(([, v]) => v !== '')
-            .map(([k, v]) => [k, Number(v)]),
-        ),
-        online: online === 'online',
-        desktop_gpu_support: gpu,
-        ...(xml.trim() ? { xml_config: xml } : {}),
-      },
-      custom_tags: customTags,
-    }
-    // every problem at its field, in words; the first field with one takes the focus
-    const found: Partial<Record<Field, string>> = {}
-    const parsed = staffLicenseBody.safeParse(body)
-    const unplaced: string[] = []
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = fieldOf(issue.path)
-        if (field) found[field] ??= t(issue.message)
-        else unplaced.push(t(issue.message))
-      }
-    }
-    if (checkStaffValidity(body.config)) found.validity ??= t('validity_required_error')
-    setErrors(found)
-    if (Object.keys(found).length || unplaced.length) {
-      if (unplaced.length) setResult({ ok: false, text: unplaced[0]! })
-      const first = Object.keys(found)[0]
-      if (first) document.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus()
-      return
-    }
-    setBusy(true)
-    try {
-      const res = await createCustomLicenses(body as StaffLicenseBody)
-      const text = t('Added {{n}} license(s).', { n: res.licenses.length })
-      setResult({ ok: true, text })
-      notifySuccess(t('Licenses created'), `${text} ${t('{{email}} sees them on the Face SDK dashboard.', { email })}`)
-    } catch (err) {
-      const text = err instanceof ApiError ? err.message : t('Something went wrong, please try again later.')
-      const field = err instanceof ApiError && err.field ? FIELD_OF_SERVER_FIELD[err.field] : undefined
-      if (field) setErrors({ [field]: text })
-      else setResult({ ok: false, text })
-    } finally {
-      setBusy(false)
-    }
+  const toggleLock = (lock: LockOption, checked: boolean) => {
+    form.setFieldValue('locks', checked ? [...locks, lock] : locks.filter((x) => x !== lock))
+    for (const p of LOCK_PATHS) form.clearFieldError(p)
   }
+  /** an input of digits only: what else is typed or pasted is left out */
+  const digitsProps = (path: 'count' | `config.license_content.${string}`, value: string) => ({
+    ...form.getInputProps(path),
+    value,
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => form.setFieldValue(path, digits(e.currentTarget.value)),
+  })
+
+  const submit = form.submit(async (order) => {
+    setDone(null)
+    const res = await createCustomLicenses(order)
+    const text = t('Added {{n}} license(s).', { n: res.licenses.length })
+    setDone(text)
+    notifySuccess(t('Licenses created'), `${text} ${t('{{email}} sees them on the Face SDK dashboard.', { email: order.client_email })}`)
+  })
 
   const componentList = (components.data?.components ?? []).filter((c) => c !== 'desktop_gpu_support')
   return (
     <Card withBorder padding="lg">
-      <form onSubmit={submit} noValidate aria-label={t('Create custom licenses')}>
+      <form
+        onSubmit={(e) => {
+          setDone(null)
+          submit(e)
+        }}
+        noValidate
+        aria-label={t('Create custom licenses')}
+      >
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput
-              label={t('Title')}
-              data-field="title"
-              value={title}
-              maxLength={LICENSE_TITLE_MAX}
-              onChange={(e) => edit('title', setTitle)(e.currentTarget.value)}
-              error={errors.title}
-              required
-            />
-            <TextInput
-              label={t('User e-mail')}
-              data-field="email"
-              type="email"
-              value={email}
-              maxLength={150}
-              onChange={(e) => edit('email', setEmail)(e.currentTarget.value)}
-              error={errors.email}
-              required
-            />
+            <TextInput label={t('Title')} maxLength={LICENSE_TITLE_MAX} required {...form.getInputProps('title')} />
+            <TextInput label={t('User e-mail')} type="email" maxLength={150} required {...form.getInputProps('client_email')} />
             <TextInput
               label={t('Count')}
               // the limit the API allows, said at the field; the rule's own message names it on a refusal
@@ -290,22 +249,19 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
                 </Text>
               }
               rightSectionWidth={72}
-              data-field="count"
               inputMode="numeric"
-              value={count}
               maxLength={String(STAFF_LICENSE_COUNT_MAX).length}
-              onChange={(e) => edit('count', setCount)(digits(e.currentTarget.value))}
-              error={errors.count}
               required
+              {...digitsProps('count', form.values.count)}
             />
           </SimpleGrid>
-          <Radio.Group label={t('License type')} value={online} onChange={(v) => setOnline(v as 'online' | 'offline')}>
+          <Radio.Group label={t('License type')} {...form.getInputProps('online')}>
             <Group mt={4}>
               <Radio value="online" label={t('Online')} />
               <Radio value="offline" label={t('Offline')} />
             </Group>
           </Radio.Group>
-          <div role="group" aria-labelledby="locks-label" aria-describedby={errors.locks ? 'locks-error' : undefined}>
+          <div role="group" aria-labelledby="locks-label" aria-describedby={lockError ? 'locks-error' : undefined}>
             <Text id="locks-label" size="sm" fw={500} mb={4}>
               {t('Locking criteria')}
             </Text>
@@ -314,49 +270,30 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
                 <Group key={lock} gap="sm" align="center">
                   <Checkbox
                     label={t(LOCK_LABELS[lock])}
-                    data-field={lock === locks[0] ? 'locks' : undefined}
                     checked={locks.includes(lock)}
                     disabled={!enabled.has(lock)}
                     onChange={(e) => toggleLock(lock, e.currentTarget.checked)}
                   />
                   {lock === 'ios_app_id' && locks.includes(lock) && (
-                    <TextInput
-                      aria-label={t('iOS app id')}
-                      data-field="iosId"
-                      size="xs"
-                      value={iosId}
-                      onChange={(e) => edit('iosId', setIosId)(e.currentTarget.value)}
-                      maxLength={256}
-                      error={errors.iosId}
-                    />
+                    <TextInput aria-label={t('iOS app id')} size="xs" maxLength={256} {...form.getInputProps('custom_tags.ios_app_id')} />
                   )}
                   {lock === 'android_app_id' && locks.includes(lock) && (
-                    <TextInput
-                      aria-label={t('Android app id')}
-                      data-field="androidId"
-                      size="xs"
-                      value={androidId}
-                      onChange={(e) => edit('androidId', setAndroidId)(e.currentTarget.value)}
-                      maxLength={256}
-                      error={errors.androidId}
-                    />
+                    <TextInput aria-label={t('Android app id')} size="xs" maxLength={256} {...form.getInputProps('custom_tags.android_app_id')} />
                   )}
                 </Group>
               ))}
               {locks.includes('platforms') && (
                 <MultiSelect
                   label={t('Platforms and architectures')}
-                  data-field="platforms"
                   data={[...PLATFORM_ARCHITECTURES]}
-                  value={platforms}
-                  onChange={edit('platforms', setPlatforms)}
-                  error={errors.platforms}
                   searchable
+                  {...form.getInputProps('custom_tags.allowed_platforms')}
+                  value={tags.allowed_platforms}
                 />
               )}
-              {errors.locks && (
+              {lockError && (
                 <Text id="locks-error" size="sm" c="red.8">
-                  {errors.locks}
+                  {lockError}
                 </Text>
               )}
             </Stack>
@@ -364,32 +301,25 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Select
               label={t('Max SDK version')}
-              data-field="maxVersion"
               placeholder={t('Any version')}
               data={(versions.data?.facesdk_versions ?? []).map((v) => ({ value: v.version, label: v.is_default ? `${v.version} (current)` : v.version }))}
-              value={maxVersion}
-              onChange={edit('maxVersion', setMaxVersion)}
-              error={errors.maxVersion}
               clearable
+              {...form.getInputProps('config.max_version')}
             />
             <NumberInput
               label={t('Validity')}
-              data-field="validity"
               description={variant === 'perpetual' ? t('Empty: never expires') : undefined}
-              value={validity}
-              onChange={edit('validity', setValidity)}
-              error={errors.validity}
               min={1}
               allowDecimal={false}
               allowNegative={false}
               required={variant === 'subscription'}
+              {...form.getInputProps('config.license_expire_delta')}
             />
             <Select
               label={t('Unit')}
               data={(Object.keys(VALIDITY_UNITS) as ValidityUnit[]).map((u) => ({ value: u, label: t(UNIT_LABELS[u]) }))}
-              value={unit}
-              onChange={(v) => v && setUnit(v as ValidityUnit)}
               allowDeselect={false}
+              {...form.getInputProps('unit')}
             />
           </SimpleGrid>
           <div>
@@ -401,31 +331,26 @@ function StaffLicenseForm({ variant }: { variant: Variant }) {
                 <TextInput
                   key={c}
                   label={faceComponentName(c)}
-                  data-field={`content.${c}`}
                   inputMode="numeric"
-                  value={content[c] ?? ''}
-                  onChange={(e) => edit(`content.${c}`, (v: string) => setContent((x) => ({ ...x, [c]: v })))(digits(e.currentTarget.value))}
-                  error={errors[`content.${c}`]}
                   maxLength={9}
+                  {...digitsProps(`config.license_content.${c}`, config.license_content[c] ?? '')}
                 />
               ))}
             </SimpleGrid>
           </div>
-          <Checkbox label={faceComponentName('desktop_gpu_support')} checked={gpu} onChange={(e) => setGpu(e.currentTarget.checked)} />
-          <Textarea
-            label={t('XML config')}
-            data-field="xml"
-            autosize
-            minRows={3}
-            value={xml}
-            onChange={(e) => edit('xml', setXml)(e.currentTarget.value)}
-            error={errors.xml}
-          />
+          <Checkbox label={faceComponentName('desktop_gpu_support')} {...form.getInputProps('config.desktop_gpu_support', { type: 'checkbox' })} />
+          <Textarea label={t('XML config')} autosize minRows={3} {...form.getInputProps('config.xml_config')} />
           <Group justify="space-between" align="flex-start" wrap="nowrap">
-            <Text role={result?.ok === false ? 'alert' : 'status'} c={result?.ok ? 'green.8' : 'red.8'} data-testid="staff-result">
-              {result?.text}
-            </Text>
-            <Button type="submit" loading={busy}>
+            {/* the result line: what was made, or a refusal that belongs to no input */}
+            <div data-testid="staff-result">
+              {done && (
+                <Text role="status" c="green.8">
+                  {done}
+                </Text>
+              )}
+              <FormError message={form.formError} />
+            </div>
+            <Button type="submit" loading={form.submitting}>
               {t('Create')}
             </Button>
           </Group>

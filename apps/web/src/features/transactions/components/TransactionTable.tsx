@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { isCredit, signedAmount, type TransactionStatus, type TransactionView } from '@portal/domain'
 import { formatDate } from '../../../lib/format.ts'
 import { downloadInvoice } from '../api/transactions.ts'
+import { CardTable, cardCell } from '../../../components/TableScroll.tsx'
 
 export const STATUS_LABELS: Record<TransactionStatus, string> = { ok: 'Paid', pending: 'Pending', declined: 'Declined', expired: 'Expired' }
 const STATUS_COLORS: Record<TransactionStatus, string> = { ok: 'green', pending: 'blue', declined: 'red', expired: 'gray' }
@@ -45,44 +46,41 @@ function InvoiceButton({ transaction }: { transaction: TransactionView & { invoi
 export function TransactionTable({ transactions }: { transactions: TransactionView[] }) {
   const { t } = useTranslation()
   return (
-    <Table.ScrollContainer minWidth={680}>
-      <Table verticalSpacing="sm" striped highlightOnHover aria-label={t('Transactions')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('Date')}</Table.Th>
-            <Table.Th>{t('Description')}</Table.Th>
-            <Table.Th>{t('Status')}</Table.Th>
-            <Table.Th ta="right">{t('Amount')}</Table.Th>
-            <Table.Th>{t('Payment method')}</Table.Th>
-            <Table.Th>{t('Invoice')}</Table.Th>
+    <CardTable minWidth={680} verticalSpacing="sm" striped highlightOnHover aria-label={t('Transactions')}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('Date')}</Table.Th>
+          <Table.Th>{t('Description')}</Table.Th>
+          <Table.Th>{t('Status')}</Table.Th>
+          <Table.Th ta="right">{t('Amount')}</Table.Th>
+          <Table.Th>{t('Payment method')}</Table.Th>
+          <Table.Th>{t('Invoice')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {transactions.map((tx) => (
+          <Table.Tr key={tx.id} data-testid="transaction-row">
+            <Table.Td style={{ whiteSpace: 'nowrap' }} data-label={t('Date')}>
+              {formatDate(tx.creation_date)}
+            </Table.Td>
+            <Table.Td className={cardCell.lead}>{tx.description}</Table.Td>
+            <Table.Td data-label={t('Status')}>
+              <Badge color={STATUS_COLORS[tx.status]} variant="light" c="dark.8" styles={{ root: { minWidth: 'max-content' }, label: { overflow: 'visible' } }}>
+                {t(STATUS_LABELS[tx.status])}
+              </Badge>
+            </Table.Td>
+            <Table.Td className={cardCell.end} style={{ whiteSpace: 'nowrap' }} data-label={t('Amount')}>
+              <Text span inherit fw={600} {...amountLook(tx)}>
+                {signedAmount(tx)}
+              </Text>
+            </Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }} data-label={t('Payment method')}>
+              {tx.payment_method ?? '—'}
+            </Table.Td>
+            <Table.Td data-label={t('Invoice')}>{tx.invoice_url ? <InvoiceButton transaction={{ ...tx, invoice_url: tx.invoice_url }} /> : '—'}</Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {transactions.map((tx) => (
-            <Table.Tr key={tx.id} data-testid="transaction-row">
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(tx.creation_date)}</Table.Td>
-              <Table.Td>{tx.description}</Table.Td>
-              <Table.Td>
-                <Badge
-                  color={STATUS_COLORS[tx.status]}
-                  variant="light"
-                  c="dark.8"
-                  styles={{ root: { minWidth: 'max-content' }, label: { overflow: 'visible' } }}
-                >
-                  {t(STATUS_LABELS[tx.status])}
-                </Badge>
-              </Table.Td>
-              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                <Text span inherit fw={600} {...amountLook(tx)}>
-                  {signedAmount(tx)}
-                </Text>
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{tx.payment_method ?? '—'}</Table.Td>
-              <Table.Td>{tx.invoice_url ? <InvoiceButton transaction={{ ...tx, invoice_url: tx.invoice_url }} /> : '—'}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+    </CardTable>
   )
 }

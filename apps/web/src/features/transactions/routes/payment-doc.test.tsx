@@ -5,6 +5,7 @@ import { transactionSchema, type TransactionView } from '@portal/domain'
 import { json, mockApi, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
 import { readText } from '../../../test/read-blob.ts'
 import { filterTransactions } from '../components/filters.ts'
+import { unlabelledColumns } from '../../../test/card-table.ts'
 
 /** A transaction as GET /api/transaction/ answers it: a paid top-up by default. */
 const tx = (over: Partial<TransactionView> = {}): TransactionView => {
@@ -65,6 +66,15 @@ const cellsOf = (row: HTMLElement) =>
     .map((c) => c.textContent)
 
 describe('/app/payment-doc/', () => {
+  it('on a phone each transaction is a card headed by its description, every other line named by its column, the Download button in it', async () => {
+    serve(list)
+    renderApp('/app/payment-doc/')
+    await screen.findAllByTestId('transaction-row')
+    const table = screen.getByRole('table', { name: 'Transactions' })
+    expect(unlabelledColumns(table)).toEqual(['Description'])
+    expect(within(rows()[1]!).getByRole('button', { name: 'Download invoice 8' }).closest('td')).toHaveAttribute('data-label', 'Invoice')
+  })
+
   it('lists the transactions: date, description, status, signed amount, payment method and invoice', async () => {
     serve(list)
     renderApp('/app/payment-doc/')

@@ -4,6 +4,7 @@ import { DatePickerInput } from '@mantine/dates'
 import '@mantine/dates/styles.layer.css'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/EmptyState.tsx'
+import { CardTable, TableScroll, cardCell } from '../../../components/TableScroll.tsx'
 import { formatUsd, type CreditNoteView } from '@portal/domain'
 import { downloadCreditNote, useTransactions } from '../api/transactions.ts'
 import { STATUS_LABELS, TransactionTable } from '../components/TransactionTable.tsx'
@@ -32,14 +33,17 @@ export function PaymentDocRoute() {
       <Title order={1}>{t('Payment documents')}</Title>
       <Card withBorder radius="md" padding="lg">
         <Group justify="space-between" align="flex-end" mb="md" gap="md">
-          <Input.Wrapper label={t('Status')} id="transaction-status" labelElement="div">
-            <SegmentedControl
-              aria-labelledby="transaction-status-label"
-              value={status}
-              onChange={(v) => setStatus(v as StatusFilter)}
-              data={TRANSACTION_FILTERS.map((f) => ({ value: f, label: t(FILTER_LABELS[f]) }))}
-              display="flex"
-            />
+          <Input.Wrapper label={t('Status')} id="transaction-status" labelElement="div" maw="100%">
+            {/* on a phone the five statuses scroll sideways, with a shadow at the edge that has more */}
+            <TableScroll minWidth={0}>
+              <SegmentedControl
+                aria-labelledby="transaction-status-label"
+                value={status}
+                onChange={(v) => setStatus(v as StatusFilter)}
+                data={TRANSACTION_FILTERS.map((f) => ({ value: f, label: t(FILTER_LABELS[f]) }))}
+                display="flex"
+              />
+            </TableScroll>
           </Input.Wrapper>
           <DatePickerInput
             type="range"
@@ -122,7 +126,7 @@ function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
       <Title order={2} size="h3" mb="sm">
         {t('Credit notes')}
       </Title>
-      <Table data-testid="credit-notes">
+      <CardTable minWidth={600} data-testid="credit-notes">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('Number')}</Table.Th>
@@ -135,7 +139,7 @@ function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
         <Table.Tbody>
           {notes.map((n) => (
             <Table.Tr key={n.id}>
-              <Table.Td>
+              <Table.Td className={cardCell.lead}>
                 <Text span fw={600}>
                   {n.number}
                 </Text>
@@ -143,10 +147,10 @@ function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
                   {t('credit_note.corrects', { invoice: n.corrects_invoice })}
                 </Text>
               </Table.Td>
-              <Table.Td>{n.restored ? t('Dispute won') : t(KIND_LABELS[n.kind])}</Table.Td>
-              <Table.Td>{formatUsd(-n.amount)}</Table.Td>
-              <Table.Td>{n.reason}</Table.Td>
-              <Table.Td>
+              <Table.Td data-label={t('Kind')}>{n.restored ? t('Dispute won') : t(KIND_LABELS[n.kind])}</Table.Td>
+              <Table.Td data-label={t('Amount')}>{formatUsd(-n.amount)}</Table.Td>
+              <Table.Td data-label={t('Reason')}>{n.reason}</Table.Td>
+              <Table.Td data-label={t('Document')}>
                 <Button variant="subtle" size="compact-sm" onClick={() => void downloadCreditNote(n)}>
                   {t('PDF')}
                 </Button>
@@ -154,7 +158,7 @@ function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
             </Table.Tr>
           ))}
         </Table.Tbody>
-      </Table>
+      </CardTable>
     </Card>
   )
 }
