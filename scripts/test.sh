@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every test: domain, server on PGlite (and PostgreSQL when TEST_DATABASE_URL is set), web components,
-# and the production build in Chromium beside them. Lint, format and type checks run beside them (their caches
-# live in node_modules/.cache). Exits non-zero on any failure; the last line totals both runners.
+# Every test: domain, server on PGlite (and PostgreSQL when TEST_DATABASE_URL is set) and web
+# components, then the production build in Chromium. Lint, format and type checks run beside them at a
+# lower priority (their caches live in node_modules/.cache). Exits non-zero on any failure; the last line totals both runners.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=$(mktemp -d)
@@ -15,44 +15,41 @@ stage() { echo "== $1 (at ${SECONDS} s)"; }
 echo "== Node.js $(node --version) ($(command -v node))"
 bash scripts/ensure-chromium.sh || exit 1
 
-# the static checks, one after another on one core while the tests use the other; read at the end
+# the static checks, one after another on one core beside the tests, at a lower priority; read at the end
 static_checks() {
-  stage lint && npx eslint --cache --cache-location "$cache/eslint" . &&
-    stage format && { npx prettier --check --cache --cache-location "$cache/prettier" . > /dev/null || {
+  stage lint && nice -n 10 npx eslint --cache --cache-location "$cache/eslint" . &&
+    stage format && { nice -n 10 npx prettier --check --cache --cache-location "$cache/prettier" . > /dev/null || {
       npx prettier --list-different .
       echo "prettier: run npm run format"
       false
     }; } &&
-    stage typecheck && npm run -s typecheck && stage "static checks done"
+    stage typecheck && nice -n 10 npm run -s typecheck && stage "static checks done"
 }
 static_checks > "$logs/static.log" 2>&1 &
 static_pid=$!
 
-# the production build first: the browser tests need it, and then both runners go side by side (each
-# leaves a core idle while it starts, waits on a server or a browser)
+# the production build first, then the unit, server and component tests, then the browser tests on
+# their own: side by side they fought for the two cores, and every stage took several times longer
+# than alone (docs/adr/ci-test-selection.md)
 stage build
-if npm run -s build > "$logs/build.log" 2>&1; then
-  # the first-load goals are reported, not enforced: stock tooling lands above them, and we do not
-  # fight the libraries to meet them (docs/adr/stock-vite-and-documented-libraries.md)
-  stage "bundle sizes"
-  npm run -s size || failed_steps+=("bundle sizes")
-  stage "browser tests (Chromium), beside the unit, server and component tests"
-  npx playwright test -c e2e/playwright.config.ts > "$logs/playwright.log" 2>&1 &
-  playwright_pid=$!
-else
-  cat "$logs/build.log"
-  failed_steps+=("build")
-  playwright_pid=""
-fi
+npm run -s build > "$logs/build.log" 2>&1
+build_status=$?
 
 stage "unit, server and component tests"
 npx vitest run 2>&1 | tee "$logs/vitest.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("vitest")
 
-if [ -n "$playwright_pid" ]; then
-  stage "waiting for the browser tests"
-  wait "$playwright_pid" || failed_steps+=("playwright")
-  cat "$logs/playwright.log"
+if [ "$build_status" -eq 0 ]; then
+  # the first-load goals are reported, not enforced: stock tooling lands above them, and we do not
+  # fight the libraries to meet them (docs/adr/stock-vite-and-documented-libraries.md)
+  stage "bundle sizes"
+  npm run -s size || failed_steps+=("bundle sizes")
+  stage "browser tests (Chromium)"
+  npx playwright test -c e2e/playwright.config.ts 2>&1 | tee "$logs/playwright.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed_steps+=("playwright")
+else
+  cat "$logs/build.log"
+  failed_steps+=("build")
 fi
 
 stage "waiting for the static checks"
