@@ -1,19 +1,14 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { PASSWORD, apiPost, confirmedAccount, expect, expectAccessible, lastMail, settled, signIn, test, uniqueEmail } from '../fixtures.ts'
+import { PASSWORD, apiPost, confirmedAccount, expect, expectAccessible, lastMail, screenshotAtWidth, settled, signIn, test, uniqueEmail } from '../fixtures.ts'
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? join(import.meta.dirname, '..', 'screenshots')
-
-/** Screenshots at 1280, 800 and 390 px wide, each checked by axe as it is. */
+/** Each of 1280, 800 and 390 px wide checked by axe as it is, with a screenshot for a person to look at. */
 async function look(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
   for (const width of [1280, 800, 390]) {
     await page.setViewportSize({ width, height: 900 })
     await settled(page)
     await expectAccessible(page, `${name}-${width}`)
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
+    await screenshotAtWidth(page, name)
   }
   await page.setViewportSize(size)
   await settled(page)

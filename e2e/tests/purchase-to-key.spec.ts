@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { confirmedAccount, expect, expectAccessible, portal, screenshots, settled, signIn, test } from '../fixtures.ts'
+import { confirmedAccount, expect, expectAccessible, portal, screenshotAtWidth, screenshots, settled, signIn, test } from '../fixtures.ts'
 
 /** From a purchase to working keys: generate them all at once, the dashboard's list, a group key to copy. */
 
@@ -10,7 +10,7 @@ async function allWidths(page: Page, name: string) {
   await page.setViewportSize({ width: 390, height: 844 })
   await settled(page)
   await expectAccessible(page, `${name} at 390 px`)
-  await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR ?? 'e2e/screenshots'}/${name}-390.png`, fullPage: true })
+  await screenshotAtWidth(page, name)
   await page.setViewportSize(size)
   await settled(page)
 }

@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
-import { apiPost, confirmedAccount, expect, expectAccessible, lastMail, portal, screenshots, signIn, test } from '../fixtures.ts'
+import { apiPost, confirmedAccount, expect, expectAccessible, lastMail, portal, screenshotAtWidth, screenshots, signIn, test } from '../fixtures.ts'
 
 /**
  * A renewal whose card asks for authentication (SCA), end to end on the sandbox: a subscription
@@ -12,7 +10,6 @@ import { apiPost, confirmedAccount, expect, expectAccessible, lastMail, portal, 
 
 const SCA_CARD = '4000 0027 6000 3184'
 const MONTH_MS = 2592000 * 1000
-const SHOTS = process.env.E2E_SHOTS_DIR ?? join(import.meta.dirname, '..', 'screenshots')
 const day = (d: Date) => new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric' }).format(d)
 
 interface LicenseAnswer {
@@ -38,11 +35,10 @@ async function licenseFromGroup(request: APIRequestContext): Promise<LicenseAnsw
 
 /** The narrow phone width too, beside the fixture's 1280 and 800. */
 async function phoneScreenshot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
   await page.setViewportSize({ width: 390, height: 844 })
   await expect(page.getByRole('heading', { name: 'Renewal payment' })).toBeVisible()
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true })
+  await screenshotAtWidth(page, name)
   await page.setViewportSize(size)
 }
 
