@@ -57,6 +57,17 @@ test('an owner invites a developer, who registers through the mail, generates a 
   await expect(page.getByTestId('invitation-row')).toHaveCount(0)
   await page.goto('/app/account/')
   await expect(page.getByTestId('history-actor').first()).toHaveText(`by ${developer}`)
+
+  // with a member in it, the company cannot turn personal: the refusal sits under the switch, on a phone too
+  await page.setViewportSize({ width: 390, height: 844 })
+  const type = page.getByRole('region', { name: 'Account type' })
+  await type.getByRole('button', { name: 'Switch to personal' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Switch', exact: true }).click()
+  await expect(type.getByRole('alert')).toContainText('Remove the other members before switching to a personal account')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await screenshots(page, 'account-type-refused', [390])
+  await type.getByRole('link', { name: 'Go to the members' }).click()
+  await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible()
   await devContext.close()
 })
 

@@ -8,7 +8,7 @@ export const updateClient = (body: UpdateClientBody) =>
     contractCalls.profileUpdate,
     { body },
     {
-      handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited'],
+      handle: ['email_in_use', 'email_invalid', 'validation_failed', 'rate_limited', 'org_has_members'],
     },
   )
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import { ERRORS } from '@portal/domain'
 import { json, mockApi, profile, renderApp, setLogged, signedInRoutes } from '../../../test/utils.tsx'
 
 const section = (name: string) => screen.findByRole('region', { name })
@@ -75,5 +76,28 @@ describe('account page', () => {
     await user.click(within(done).getByRole('button', { name: 'Fill in billing info' }))
     await waitFor(() => expect(screen.getByLabelText('Company name', { selector: 'input' })).toHaveAttribute('maxlength', '30'))
     expect(screen.getByLabelText('Position', { selector: 'input' })).toHaveAttribute('maxlength', '150')
+  })
+  it('a company with other members stays corporate: the refusal sits under the switch, with the way to the members', async () => {
+    setLogged()
+    const current = profile()
+    const corporate = profile({ options: { ...current.client_info.options, corporate_member: true } })
+    const calls = mockApi({
+      ...signedInRoutes(),
+      'GET /api/client/': () => json(200, corporate),
+      'POST /api/client/': () => json(409, { error_code: ERRORS.org_has_members.code, error: ERRORS.org_has_members.message }),
+    })
+    renderApp('/app/account/')
+    const card = await section('Account type')
+    const user = userEvent.setup()
+    await user.click(within(card).getByRole('button', { name: 'Switch to personal' }))
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Switch' }))
+    const refusal = await within(card).findByRole('alert')
+    expect(refusal).toHaveTextContent(ERRORS.org_has_members.message)
+    expect(within(refusal).getByRole('link', { name: 'Go to the members' })).toHaveAttribute('href', '/app/members/')
+    expect(within(card).getByRole('button', { name: 'Switch to personal' })).toHaveAccessibleDescription(/Remove the other members/)
+    // no error dialog, and the account stays corporate
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(within(card).getByText('corporate')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1)
   })
 })

@@ -1,7 +1,10 @@
 import { useState } from 'react'
-import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
-import type { ClientInfo } from '@portal/domain'
+import { Link } from 'react-router'
+import { ERRORS, type ClientInfo } from '@portal/domain'
+import { paths } from '../../../config/paths.ts'
+import { fieldErrorOf } from '../../../lib/api-client.ts'
 import { useUpdateClient } from '../api/account.ts'
 import { saveFailed } from './save-failed.ts'
 
@@ -11,14 +14,19 @@ export function AccountTypeCard({ info, onFillBilling }: { info: ClientInfo; onF
   const corporate = info.options.corporate_member
   const [confirming, setConfirming] = useState(false)
   const [switched, setSwitched] = useState<null | 'corporate' | 'personal'>(null)
+  // a refusal the switch can explain (members still in the company) stays next to it
+  const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null)
   const doSwitch = async () => {
+    setRefusal(null)
     try {
       await update.mutateAsync({ options: { corporate_member: !corporate } })
       setConfirming(false)
       setSwitched(corporate ? 'personal' : 'corporate')
     } catch (err) {
       setConfirming(false)
-      saveFailed(err)
+      const handled = fieldErrorOf(err)
+      if (handled) setRefusal(handled)
+      else saveFailed(err)
     }
   }
   return (
@@ -31,9 +39,19 @@ export function AccountTypeCard({ info, onFillBilling }: { info: ClientInfo; onF
           <Trans defaults="This is a <b>{{type}}</b> account." values={{ type: t(corporate ? 'corporate' : 'personal') }} components={{ b: <b /> }} />{' '}
           {corporate ? t('Company details and your position appear on invoices.') : t('Switch to corporate to add company details to invoices.')}
         </Text>
-        <Button variant="light" onClick={() => setConfirming(true)}>
+        <Button variant="light" onClick={() => setConfirming(true)} aria-describedby={refusal ? 'type-refusal' : undefined}>
           {corporate ? t('Switch to personal') : t('Switch to corporate')}
         </Button>
+        {refusal && (
+          <Text c="red.8" size="sm" role="alert" id="type-refusal">
+            {refusal.message}{' '}
+            {refusal.code === ERRORS.org_has_members.code && (
+              <Anchor component={Link} to={paths.members}>
+                {t('Go to the members')}
+              </Anchor>
+            )}
+          </Text>
+        )}
       </Stack>
       <Modal
         opened={confirming}
