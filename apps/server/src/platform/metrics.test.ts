@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ERRORS, TRANSACTION_STATUS, TRANSACTION_TYPE } from '@portal/domain'
 import { buildApp } from '../app.ts'
+import { createMetrics, type DbFigure } from './metrics.ts'
 import { signedInClient, testConfig, useTestApp } from '../test/harness.ts'
 
 const TOKEN = 'metrics-token-for-the-tests'
@@ -69,6 +70,47 @@ describe('GET /metrics', () => {
     expect(sample(text, 'portal_payments_last_24h{provider="sandbox",kind="top_up",status="pending"}')).toBe(1)
     expect(sample(text, 'portal_renewals_due')).toBe(0)
     expect(sample(text, 'portal_metrics_scrape_errors_total')).toBe(0)
+  })
+})
+
+describe('a figure that counts a whole table', () => {
+  it('is read at most once per its maxAgeMs: scrapes in between, and the first after, answer the kept reading', async () => {
+    let clock = 0
+    let reads = 0
+    let failing = false
+    const figure: DbFigure = {
+      name: 'portal_test_rows',
+      help: 'rows',
+      labelNames: [],
+      maxAgeMs: 60_000,
+      read: async () => {
+        reads++
+        if (failing) throw new Error('the database is away')
+        return [{ labels: {}, value: reads }]
+      },
+    }
+    const { registry } = createMetrics(t.db, [figure], { now: () => clock })
+    const scrape = async () => sample(await registry.metrics(), 'portal_test_rows')
+    const errors = async () => sample(await registry.metrics(), 'portal_metrics_scrape_errors_total')
+
+    // the first scrape waits for its reading; the next ones within the minute answer it unread
+    expect(await scrape()).toBe(1)
+    clock = 59_999
+    expect(await Promise.all([scrape(), scrape(), scrape()])).toEqual([1, 1, 1])
+    expect(reads).toBe(1)
+    // past the minute: the scrape still answers the kept reading, and one new reading starts behind it
+    clock = 60_000
+    expect(await Promise.all([scrape(), scrape()])).toEqual([1, 1])
+    await expect.poll(scrape).toBe(2)
+    expect(reads).toBe(2)
+    // a failed reading is not kept: the scrape after it reads afresh, and counts the failure if it fails again
+    clock = 120_000
+    failing = true
+    expect(await scrape()).toBe(2)
+    await expect.poll(errors).toBeGreaterThanOrEqual(1)
+    const readsSoFar = reads
+    failing = false
+    expect(await scrape()).toBe(readsSoFar + 1)
   })
 })
 

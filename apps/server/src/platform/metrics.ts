@@ -16,6 +16,42 @@ export interface DbFigure {
   help: string
   labelNames: readonly string[]
   read: (db: Db) => Promise<Sample[]>
+  /**
+   * For a figure that counts a whole table: its reading is kept this long. A scrape within it answers
+   * the kept reading; the first scrape after it answers the kept reading too and reads again behind it,
+   * so a scrape never waits on the scan and the table is scanned at most once per period.
+   */
+  maxAgeMs?: number
+}
+
+/** How a figure is read at a scrape: straight from the database, or kept for its `maxAgeMs`. */
+function reader(figure: DbFigure, db: Db, now: () => number): () => Promise<Sample[]> {
+  const maxAge = figure.maxAgeMs
+  if (!maxAge) return () => figure.read(db)
+  let kept: { at: number; samples: Sample[] } | null = null
+  let reading: Promise<Sample[]> | null = null
+  const read = () =>
+    (reading ??= figure
+      .read(db)
+      .then(
+        (samples) => {
+          kept = { at: now(), samples }
+          return samples
+        },
+        (err: unknown) => {
+          // a failed reading is not answered again: the next scrape reads afresh, or leaves the figure out
+          kept = null
+          throw err
+        },
+      )
+      .finally(() => {
+        reading = null
+      }))
+  return async () => {
+    if (!kept) return read()
+    if (now() - kept.at >= maxAge) read().catch(() => undefined)
+    return kept.samples
+  }
 }
 
 /**
@@ -24,7 +60,8 @@ export interface DbFigure {
  * and the figures the modules read from the database at scrape time (queues, payments, renewals, mail),
  * which are the same on every instance because they come from the shared database.
  */
-export function createMetrics(db: Db, figures: readonly DbFigure[]) {
+export function createMetrics(db: Db, figures: readonly DbFigure[], opts: { now?: () => number } = {}) {
+  const now = opts.now ?? (() => performance.now())
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'portal_' })
   const requests = new Counter({
@@ -66,6 +103,7 @@ export function createMetrics(db: Db, figures: readonly DbFigure[]) {
   })
   const scrapeErrors = registry.getSingleMetric('portal_metrics_scrape_errors_total') as Counter
   for (const figure of figures) {
+    const read = reader(figure, db, now)
     new Gauge({
       name: figure.name,
       help: figure.help,
@@ -74,7 +112,7 @@ export function createMetrics(db: Db, figures: readonly DbFigure[]) {
       async collect() {
         this.reset()
         try {
-          for (const s of await figure.read(db)) this.set(s.labels, s.value)
+          for (const s of await read()) this.set(s.labels, s.value)
         } catch {
           // the database is away: the scrape still answers, with the process's own figures
           scrapeErrors.inc()

@@ -143,9 +143,11 @@ export async function reactivateSubscription(ctx: AppContext, clientId: number, 
 export const subscriptionMetrics: DbFigure[] = [
   {
     name: 'portal_subscriptions',
-    help: 'Subscriptions by state (active, past_due after a failed renewal, stopped, ended)',
+    help: 'Subscriptions by state (active, past_due after a failed renewal, stopped, ended), counted at most once a minute',
     labelNames: ['state'],
     read: async (db) => (await subscriptionFigures(db)).map((r) => ({ labels: { state: r.state }, value: r.n })),
+    // a count of the whole table: read at most once a minute, whatever the scrapers' number and pace
+    maxAgeMs: 60_000,
   },
   {
     name: 'portal_renewals_due',
