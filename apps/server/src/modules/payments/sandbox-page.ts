@@ -92,11 +92,11 @@ ${lines}
 ${subscription}
 <form class="pay-form" novalidate>
 ${method}
-<div class="actions" role="group" data-session="${esc(view.id)}" data-csrf-cookie="${esc(csrf.cookie)}" data-csrf-header="${esc(csrf.header)}" aria-label="Payment">
-<button type="submit" data-action="pay" class="primary">Pay ${esc(total)}</button>
-<button type="button" data-action="pending">Pay (held for review)</button>
-<button type="button" data-action="decline">Decline</button>
-<button type="button" data-action="cancel" class="secondary">Cancel</button>
+<div class="actions" role="group" data-session="${esc(view.id)}" data-csrf-cookie="${esc(csrf.cookie)}" data-csrf-header="${esc(csrf.header)}" aria-label="Payment" aria-busy="true">
+<button type="submit" data-action="pay" class="primary" disabled>Pay ${esc(total)}</button>
+<button type="button" data-action="pending" disabled>Pay (held for review)</button>
+<button type="button" data-action="decline" disabled>Decline</button>
+<button type="button" data-action="cancel" class="secondary" disabled>Cancel</button>
 </div>
 </form>
 <p class="status" role="status" aria-live="polite"></p>

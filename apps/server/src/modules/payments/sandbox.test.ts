@@ -69,7 +69,8 @@ describe('the sandbox checkout over real HTTP', () => {
     expect(html).toContain('<strong>Card</strong>')
     expect(html).toContain('Balance top-up')
     expect(html).toContain('$150.00')
-    for (const action of ['pay', 'decline', 'cancel']) expect(html).toMatch(new RegExp(`<button type="(button|submit)" data-action="${action}"`))
+    // each button arrives disabled, until the page's script has given it its action
+    for (const action of ['pay', 'decline', 'cancel']) expect(html).toMatch(new RegExp(`<button type="(button|submit)" data-action="${action}"[^>]* disabled>`))
     expect(html).toContain('<script src="/sandbox/checkout.js" defer></script>')
     // the portal's icon: without a link the browser asks for /favicon.ico, which is not there
     expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/app/favicon.svg">')

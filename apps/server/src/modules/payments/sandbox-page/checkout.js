@@ -80,4 +80,6 @@ if (actions && statusLine) {
     if (button.type === 'submit') continue
     button.addEventListener('click', () => void act(button.dataset.action))
   }
+  // the page arrives with its buttons disabled: a click before this script ran would do nothing
+  setBusy(false)
 }
