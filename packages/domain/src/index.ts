@@ -43,6 +43,9 @@ export {
   refillBody,
   sandboxSessionSchema,
   transactionSchema,
+  transactionListQuery,
+  TRANSACTION_PAGE_MAX,
   type CreditNoteView,
+  type TransactionListQuery,
   type TransactionView,
 } from './contracts/money.ts'

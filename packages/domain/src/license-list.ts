@@ -94,7 +94,8 @@ export const LIST_LIMIT_DEFAULT = 50
  * The document states it as the integer it is read as, with its range (the digits-only text before
  * the transform would hide the range from it).
  */
-const queryInt = (min: number, max: number) =>
+/** A whole number in a query string, stated in the API document with its bounds. */
+export const queryInt = (min: number, max: number) =>
   z
     .string()
     // ten digits: the largest offset, 1_000_000_000, has ten

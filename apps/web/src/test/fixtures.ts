@@ -190,7 +190,7 @@ export const signedInRoutes = (
   },
   'GET /api/group/': () => json(200, { groups: data.groups ?? [], unactivated_licenses: data.unactivated ?? 0 }),
   'GET /api/changelog/': () => json(200, { entries: [] }),
-  'GET /api/transaction/': () => json(200, { transactions: data.transactions ?? [] }),
+  'GET /api/transaction/': () => json(200, { transactions: data.transactions ?? [], total: data.transactions?.length ?? 0, credit_notes: [], owed: 0 }),
   // the Face Machine info screen shows its plan: none listed is the default configuration
   'GET /api/face-machine/rates/': () => json(200, { plans: [] }),
   'GET /api/license/:id/history/': (c) => json(200, { events: (data.history ?? []).filter((e) => String(e.license_id) === c.params.id) }),

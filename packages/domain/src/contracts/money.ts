@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { contract, okSchema } from '../contract.ts'
 import { EXTERNAL_PAYMENT_SOURCES, PAYMENT_PROVIDERS, TRANSACTION_STATUSES, appReturnPath, topUpAmount } from '../money.ts'
 import { text } from '../fields.ts'
+import { queryInt } from '../license-list.ts'
 
 /** What a payment call answers: where the customer pays (the provider's checkout) and the transaction it will complete. */
 export const paymentSchema = z.object({
@@ -39,6 +40,21 @@ export const transactionSchema = z.object({
   invoice_url: z.string().nullable(),
 })
 export type TransactionView = z.infer<typeof transactionSchema>
+
+/** The most transactions one page of the payment documents holds. */
+export const TRANSACTION_PAGE_MAX = 200
+
+/** Which payment documents: a status, a creation window, a page. Without any, all of them. */
+export const transactionListQuery = z.object({
+  status: z.enum(['all', ...TRANSACTION_STATUSES]).optional(),
+  from: z.iso.datetime({ offset: true }).optional().describe('created at or after this instant (ISO 8601)'),
+  to: z.iso.datetime({ offset: true }).optional().describe('created before this instant (ISO 8601)'),
+  offset: queryInt(0, 1_000_000_000).optional(),
+  limit: queryInt(1, TRANSACTION_PAGE_MAX)
+    .optional()
+    .describe(`transactions in the page, 1-${TRANSACTION_PAGE_MAX}; without it every transaction that matches, from offset`),
+})
+export type TransactionListQuery = z.output<typeof transactionListQuery>
 
 /** A credit note: the document that corrects a paid transaction's invoice when its money was taken back. */
 export const creditNoteSchema = z.object({
@@ -116,10 +132,14 @@ export const moneyContracts = {
     bearer: true,
     permission: 'documents',
     tags: ['transactions'],
-    summary: "The client's payment documents: the transactions and the credit notes correcting their invoices, newest first, and what is owed",
+    summary:
+      "The client's payment documents: the transactions (of a status, created in a window, one page of them with `limit` and `offset`) and the credit notes correcting their invoices, newest first, and what is owed. `total` counts the transactions that match",
+    query: transactionListQuery,
     response: {
       200: z.object({
         transactions: z.array(transactionSchema),
+        /** the transactions matching the status and window, over every page */
+        total: z.number().int(),
         // (defaults: an answer of a server without refunds reads as none)
         credit_notes: z.array(creditNoteSchema).default([]),
         /** USD: a refunded top-up's spent credit, paid by the next top-up */

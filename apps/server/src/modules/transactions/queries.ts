@@ -219,11 +219,41 @@ export async function closeTransaction(tx: Queryable, id: number, status: 2 | 3)
   await tx.query('UPDATE transactions SET status = $2, updated_at = now() WHERE id = $1 AND status = 1', [id, status])
 }
 
-export async function listTransactions(db: Queryable, clientId: number): Promise<TransactionRow[]> {
-  const rows = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 ORDER BY created_at DESC, id DESC`, [
-    clientId,
-  ])
+/** Which of a client's transactions: a status code, a creation window [from, to), a page (no limit: all from offset). */
+export interface TransactionFilter {
+  status?: number
+  from?: Date
+  to?: Date
+  offset?: number
+  limit?: number
+}
+
+const FILTERED = `client_id = $1 AND ($2::int IS NULL OR status = $2) AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at < $4)`
+const filterParams = (clientId: number, f: TransactionFilter) => [clientId, f.status ?? null, f.from ?? null, f.to ?? null]
+
+/** The client's transactions that match, newest first, read through the (client_id, created_at) index. */
+export async function listTransactions(db: Queryable, clientId: number, f: TransactionFilter = {}): Promise<TransactionRow[]> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE ${FILTERED} ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`,
+    [...filterParams(clientId, f), f.limit ?? null, f.offset ?? 0],
+  )
   return rows.map(toRow)
+}
+
+/** How many of the client's transactions match, over every page. */
+export async function countTransactions(db: Queryable, clientId: number, f: TransactionFilter = {}): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transactions WHERE ${FILTERED}`, filterParams(clientId, f))
+  return Number(row!.n)
+}
+
+/** The invoice numbers of some of the client's transactions, by id (the ones its credit notes correct). */
+export async function invoiceNumbersOf(db: Queryable, clientId: number, ids: readonly number[]): Promise<Map<number, number | null>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.query<{ id: number; invoice_number: number | null }>(
+    'SELECT id, invoice_number FROM transactions WHERE client_id = $1 AND id = ANY($2::bigint[])',
+    [clientId, ids],
+  )
+  return new Map(rows.map((r) => [Number(r.id), r.invoice_number === null ? null : Number(r.invoice_number)]))
 }
 
 /** one of the client's transactions; another client's is not found */

@@ -7,7 +7,7 @@ import * as transactions from './service.ts'
 export const transactionRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   route(app, c.transactionList, async (req, reply) => {
     reply.header('cache-control', 'private, no-store')
-    return transactions.getTransactions(ctx, req.client.id)
+    return transactions.getTransactions(ctx, req.client.id, req.query)
   })
 
   route(app, c.transactionCreditNote, async (req, reply) => {

@@ -7,6 +7,7 @@ import {
   saleEntryById,
   transactionStatusOf,
   type CreditNoteView,
+  type TransactionListQuery,
   type TransactionView,
 } from '@portal/domain'
 import type { AppContext } from '../../context.ts'
@@ -19,11 +20,14 @@ import {
   findOwedCents,
   findTransaction,
   listCreditNotes as listCreditNoteRows,
+  countTransactions,
+  invoiceNumbersOf,
   listTransactions,
   paymentFigures,
   recordInvoiceSeller,
   type CreditNoteRow,
   type InvoiceRecordRow,
+  type TransactionFilter,
   type TransactionLine,
   type TransactionRow,
 } from './queries.ts'
@@ -108,12 +112,29 @@ export function toCreditNoteView(n: CreditNoteRow, invoiceNumber: number | null)
   }
 }
 
-/** The client's payment documents: transactions and credit notes, newest first, and what is owed. */
-export async function getTransactions(ctx: Pick<AppContext, 'db'>, clientId: number) {
-  const [rows, notes, owed] = await Promise.all([listTransactions(ctx.db, clientId), listCreditNoteRows(ctx.db, clientId), findOwedCents(ctx.db, clientId)])
-  const invoiceOf = new Map(rows.map((t) => [t.id, t.invoice_number]))
+/**
+ * The client's payment documents: the transactions that match (a status, a creation window, a page),
+ * all its credit notes, newest first, and what is owed.
+ */
+export async function getTransactions(ctx: Pick<AppContext, 'db'>, clientId: number, query: TransactionListQuery = {}) {
+  const filter: TransactionFilter = {
+    status: query.status === undefined || query.status === 'all' ? undefined : TRANSACTION_STATUS[query.status],
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+    offset: query.offset,
+    limit: query.limit,
+  }
+  const [rows, total, notes, owed] = await Promise.all([
+    listTransactions(ctx.db, clientId, filter),
+    countTransactions(ctx.db, clientId, filter),
+    listCreditNoteRows(ctx.db, clientId),
+    findOwedCents(ctx.db, clientId),
+  ])
+  // the invoices the credit notes correct, whichever page their transactions are on
+  const invoiceOf = await invoiceNumbersOf(ctx.db, clientId, [...new Set(notes.map((n) => n.transaction_id))])
   return {
     transactions: rows.map(toTransactionView),
+    total,
     credit_notes: notes.map((n) => toCreditNoteView(n, invoiceOf.get(n.transaction_id) ?? null)),
     owed: centsToUsd(owed),
   }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { contracts, formatInvoiceNumber } from '@portal/domain'
+import { ERRORS, contracts, formatInvoiceNumber } from '@portal/domain'
 import { Agent, count, expectError, signedInClient, useTestApp } from '../../test/harness.ts'
 import { pdfText } from '../../test/pdf.ts'
 import { paidTopUp, pendingTopUp, settle } from '../../test/transactions.ts'
 import { updateClientProfile } from '../account/queries.ts'
 import { DEFAULT_SELLER, REVERSE_CHARGE_NOTE, invoiceSeller, renderInvoice, reverseChargeApplies, vatCountry } from './invoice.ts'
-import { closeTransaction, insertTransaction, nextInvoiceNumber, recordInvoiceSeller } from './queries.ts'
+import { closeTransaction, insertCreditNote, insertTransaction, nextInvoiceNumber, recordInvoiceSeller } from './queries.ts'
 import { settlementOf } from './service.ts'
 
 const SELLER = { name: 'Seller Ltd.', address: '1 Example Road, Springfield', tax_id: 'US-TAX-777', email: 'invoices@seller.example', country: 'US' }
@@ -29,6 +29,60 @@ async function clientWithHistory(profile?: Parameters<typeof updateClientProfile
 }
 
 describe('GET /api/transaction/', () => {
+  it('pages and filters on the server: a status, a creation window, offset and limit, with the total that matches', async () => {
+    const { agent, ids, client } = await clientWithHistory()
+    // one a day, oldest first
+    const oldestFirst = [ids.paid, ids.pending, ids.declined, ids.expired, ids.viaProvider]
+    for (const [i, id] of oldestFirst.entries()) await t.db.query(`UPDATE transactions SET created_at = $2 WHERE id = $1`, [id, `2026-03-0${i + 1}T12:00:00Z`])
+    // a credit note correcting the oldest invoice, which is on no page below but the last
+    await t.db.transaction((tx) =>
+      insertCreditNote(tx, {
+        client_id: client.id,
+        transaction_id: ids.paid,
+        kind: 'refund',
+        amount_cents: 1_000,
+        reason: 'Goodwill',
+        provider_ref: null,
+        issued_at: new Date(),
+      }),
+    )
+    const get = async (query: string) => {
+      const res = await agent.get(`/api/transaction/?${query}`)
+      expect(res.statusCode, res.body).toBe(200)
+      const body = contracts.transactionList.response[200].parse(res.json())
+      expect(body.credit_notes.map((n) => n.corrects_invoice)).toEqual([formatInvoiceNumber(1)])
+      return { ids: body.transactions.map((x) => x.id), total: body.total }
+    }
+    expect(await get('limit=2')).toEqual({ ids: [ids.viaProvider, ids.expired], total: 5 })
+    expect(await get('limit=2&offset=2')).toEqual({ ids: [ids.declined, ids.pending], total: 5 })
+    expect(await get('limit=2&offset=4')).toEqual({ ids: [ids.paid], total: 5 })
+    expect(await get('offset=9')).toEqual({ ids: [], total: 5 })
+    expect(await get('status=ok')).toEqual({ ids: [ids.viaProvider, ids.paid], total: 2 })
+    expect(await get('status=all&limit=1')).toEqual({ ids: [ids.viaProvider], total: 5 })
+    // [from, to): the second day's start to the fourth day's noon, which is left out
+    expect(await get(`from=${encodeURIComponent('2026-03-02T00:00:00Z')}&to=${encodeURIComponent('2026-03-04T12:00:00Z')}`)).toEqual({
+      ids: [ids.declined, ids.pending],
+      total: 2,
+    })
+    expect(await get(`status=declined&from=${encodeURIComponent('2026-03-03T13:00:00+02:00')}`)).toEqual({ ids: [ids.declined], total: 1 })
+    // no query: every transaction, as the spec's call has always answered
+    expect(await get('')).toEqual({ ids: [...oldestFirst].reverse(), total: 5 })
+  })
+
+  it('refuses a page or a filter it cannot read, with the field named', async () => {
+    const { agent } = await signedInClient(t)
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['offset=-1', 'offset'],
+      ['status=paid', 'status'],
+      ['from=yesterday', 'from'],
+      ['to=2026-03-01', 'to'],
+    ] as const) {
+      expectError(await agent.get(`/api/transaction/?${query}`), 400, ERRORS.validation_failed.code, field)
+    }
+  })
+
   it("answers the client's transactions newest first, each in the contract's shape with status in words and numbers", async () => {
     const { agent, ids } = await clientWithHistory()
     const res = await agent.get('/api/transaction/')
@@ -70,7 +124,7 @@ describe('GET /api/transaction/', () => {
   it('answers an empty list to a client with none, and nobody else sees them', async () => {
     await clientWithHistory()
     const other = await signedInClient(t)
-    expect((await other.agent.get('/api/transaction/')).json()).toEqual({ transactions: [], credit_notes: [], owed: 0 })
+    expect((await other.agent.get('/api/transaction/')).json()).toEqual({ transactions: [], total: 0, credit_notes: [], owed: 0 })
   })
 
   it('shows a debit with type 1 and its amount unsigned', async () => {

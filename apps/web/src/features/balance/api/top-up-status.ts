@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { TransactionStatus } from '@portal/domain'
-import { transactionsQueryOptions } from '../../../api/transactions.ts'
+import { newestTransactionQueryOptions } from '../../../api/transactions.ts'
 import { profileQueryOptions } from '../../../lib/auth.ts'
 
 /** How often, and how long, the success modal asks whether the provider has confirmed the top-up. */
@@ -17,7 +17,7 @@ export function useTopUpStatus(): { status: TransactionStatus | null; balanceRea
   const qc = useQueryClient()
   const [since] = useState(() => Date.now())
   const query = useQuery({
-    ...transactionsQueryOptions(),
+    ...newestTransactionQueryOptions(),
     refetchInterval: (q) => (q.state.data?.transactions[0]?.status === 'pending' && Date.now() - since < CONFIRM_POLL_FOR_MS ? CONFIRM_POLL_MS : false),
   })
   const status = query.data?.transactions[0]?.status ?? null

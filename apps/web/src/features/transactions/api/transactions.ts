@@ -1,10 +1,12 @@
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import { formatInvoiceNumber } from '@portal/domain'
-import { transactionsQueryOptions } from '../../../api/transactions.ts'
+import { transactionPagesQueryOptions, type TransactionSelection } from '../../../api/transactions.ts'
 import { getFile } from '../../../lib/api-client.ts'
 import { saveFile } from '../../../lib/save-file.ts'
 
-export const useTransactions = () => useQuery(transactionsQueryOptions())
+/** The payment documents of a selection, a page at a time; the rows of the last selection stay while another loads. */
+export const useTransactionPages = (selection: TransactionSelection) =>
+  useInfiniteQuery({ ...transactionPagesQueryOptions(selection), placeholderData: keepPreviousData })
 
 /** The invoice PDF of a paid transaction, saved under the invoice's number (INV-000001.pdf); a failure shows internal_server_error. */
 export async function downloadInvoice(t: { invoice_number: number | null; invoice_url: string }) {

@@ -1,5 +1,5 @@
-import type { TransactionStatus, TransactionView } from '@portal/domain'
-import { localIsoDay } from '../../../lib/format.ts'
+import type { TransactionStatus } from '@portal/domain'
+import type { TransactionSelection } from '../../../api/transactions.ts'
 
 export const TRANSACTION_FILTERS = ['all', 'ok', 'pending', 'declined', 'expired'] as const satisfies readonly ('all' | TransactionStatus)[]
 export type StatusFilter = (typeof TRANSACTION_FILTERS)[number]
@@ -7,18 +7,20 @@ export type StatusFilter = (typeof TRANSACTION_FILTERS)[number]
 /** A creation-date range of local calendar days, 'YYYY-MM-DD', either end open (a range being picked has only its start). */
 export type DayRange = [string | null, string | null]
 
-/** The local calendar day a transaction was created on. */
-export const creationDay = (t: Pick<TransactionView, 'creation_date'>) => localIsoDay(t.creation_date)
+/** The start of a local calendar day, `days` after the one named ('YYYY-MM-DD'), as an ISO instant. */
+function localDayStart(day: string, days = 0): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  return new Date(y, m - 1, d + days).toISOString()
+}
 
-/** The transactions of a status created within the days (both ends included). */
-export function filterTransactions<T extends Pick<TransactionView, 'status' | 'creation_date'>>(
-  list: readonly T[],
-  status: StatusFilter,
-  [from, to]: DayRange,
-): T[] {
-  return list.filter((t) => {
-    if (status !== 'all' && t.status !== status) return false
-    const day = creationDay(t)
-    return (!from || day >= from) && (!to || day <= to)
-  })
+/**
+ * What the server is asked for: the status, and the local days as the window [first day's start,
+ * the day after the last one's start), so both ends' days are whole in the reader's time zone.
+ */
+export function transactionSelection(status: StatusFilter, [from, to]: DayRange): TransactionSelection {
+  return {
+    ...(status === 'all' ? {} : { status }),
+    ...(from ? { from: localDayStart(from) } : {}),
+    ...(to ? { to: localDayStart(to, 1) } : {}),
+  }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { transactionSchema, type TransactionView } from '@portal/domain'
 import { json, mockApi, renderApp, setLogged, signedInRoutes, type Answer } from '../../../test/utils.tsx'
 import { readText } from '../../../test/read-blob.ts'
-import { filterTransactions } from '../components/filters.ts'
+import { transactionSelection } from '../components/filters.ts'
 import { unlabelledColumns } from '../../../test/card-table.ts'
 
 /** A transaction as GET /api/transaction/ answers it: a paid top-up by default. */
@@ -50,11 +50,27 @@ const list = [
   tx({ id: 41, creation_date: '2026-10-02T10:00:00.000Z', amount: 1234.5 }),
 ]
 
+/** GET /api/transaction/ as the server answers it: the status and the window [from, to) applied, then the page. */
+const served =
+  (transactions: TransactionView[]): Answer =>
+  ({ url }) => {
+    const q = new URL(url, 'http://portal.test').searchParams
+    const at = (name: string) => (q.get(name) === null ? null : new Date(q.get(name)!).getTime())
+    const [from, to] = [at('from'), at('to')]
+    const matching = transactions.filter((t) => {
+      const created = new Date(t.creation_date).getTime()
+      return (!q.get('status') || t.status === q.get('status')) && (from === null || created >= from) && (to === null || created < to)
+    })
+    const offset = Number(q.get('offset') ?? 0)
+    const page = q.get('limit') === null ? matching.slice(offset) : matching.slice(offset, offset + Number(q.get('limit')))
+    return json(200, { transactions: page, total: matching.length, credit_notes: [], owed: 0 })
+  }
+
 function serve(transactions: TransactionView[] | Answer, more: Parameters<typeof mockApi>[0] = {}) {
   setLogged()
   return mockApi({
     ...signedInRoutes(),
-    'GET /api/transaction/': typeof transactions === 'function' ? transactions : () => json(200, { transactions }),
+    'GET /api/transaction/': typeof transactions === 'function' ? transactions : served(transactions),
     ...more,
   })
 }
@@ -94,7 +110,7 @@ describe('/app/payment-doc/', () => {
     serve(() => new Promise<Response>((r) => (answer = r)))
     renderApp('/app/payment-doc/')
     expect(await screen.findByTestId('transactions-loading')).toHaveAttribute('aria-busy', 'true')
-    answer(json(200, { transactions: [] }))
+    answer(json(200, { transactions: [], total: 0, credit_notes: [], owed: 0 }))
     expect(await screen.findByText('No transactions yet')).toBeInTheDocument()
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
   })
@@ -114,6 +130,27 @@ describe('/app/payment-doc/', () => {
     expect(screen.getByText('No transactions match the filters')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Clear filters' }))
     expect(rows()).toHaveLength(4)
+  })
+
+  it('reads a page of 50 and the next 50 a click, never the whole list; a filter reads its own first page', async () => {
+    const many = Array.from({ length: 120 }, (_, i) =>
+      tx({ id: 1000 - i, creation_date: new Date(Date.UTC(2026, 10, 20, 12) - i * 3_600_000).toISOString(), invoice_number: 500 - i }),
+    )
+    const calls = serve(many)
+    renderApp('/app/payment-doc/')
+    await waitFor(() => expect(screen.getAllByTestId('transaction-row')).toHaveLength(50))
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Show more (70 left)' }))
+    await waitFor(() => expect(rows()).toHaveLength(100))
+    await user.click(screen.getByRole('button', { name: 'Show more (20 left)' }))
+    await waitFor(() => expect(rows()).toHaveLength(120))
+    expect(screen.queryByRole('button', { name: /Show more/ })).toBeNull()
+    const asked = calls.filter((c) => c.url.startsWith('/api/transaction/?')).map((c) => new URL(c.url, 'http://portal.test').search)
+    expect(asked).toEqual(['?limit=50', '?offset=50&limit=50', '?offset=100&limit=50'])
+    // a status reads its own first page from the server
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Status' })).getByRole('radio', { name: 'Declined' }))
+    await waitFor(() => expect(screen.getByText('No transactions match the filters')).toBeInTheDocument())
+    expect(calls.at(-1)!.url).toBe('/api/transaction/?status=declined&limit=50')
   })
 
   it('filters by a creation-date range picked in the calendar', async () => {
@@ -168,11 +205,13 @@ describe('/app/payment-doc/', () => {
 })
 
 describe('the transaction filters', () => {
-  it('takes both ends of a day range and an open end', () => {
-    expect(filterTransactions(list, 'all', ['2026-11-05', '2026-11-21']).map((t) => t.id)).toEqual([44, 43])
-    expect(filterTransactions(list, 'all', ['2026-10-31', null]).map((t) => t.id)).toEqual([44, 43])
-    expect(filterTransactions(list, 'all', [null, '2026-10-30']).map((t) => t.id)).toEqual([42, 41])
-    expect(filterTransactions(list, 'ok', [null, null]).map((t) => t.id)).toEqual([43, 41])
-    expect(filterTransactions(list, 'expired', ['2026-11-01', null])).toEqual([])
+  it('ask the server for a status and whole local days: from the first day’s start to the start of the day after the last', () => {
+    const start = (y: number, m: number, d: number) => new Date(y, m - 1, d).toISOString()
+    expect(transactionSelection('all', [null, null])).toEqual({})
+    expect(transactionSelection('ok', [null, null])).toEqual({ status: 'ok' })
+    expect(transactionSelection('all', ['2026-11-05', '2026-11-21'])).toEqual({ from: start(2026, 11, 5), to: start(2026, 11, 22) })
+    expect(transactionSelection('expired', ['2026-10-31', null])).toEqual({ status: 'expired', from: start(2026, 10, 31) })
+    // the last day of a month and of a year run into the next
+    expect(transactionSelection('all', [null, '2026-12-31'])).toEqual({ to: start(2027, 1, 1) })
   })
 })

@@ -1,27 +1,32 @@
 import { useState } from 'react'
-import { Alert, Button, Card, Group, Input, SegmentedControl, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
+import { Alert, Button, Card, Center, Group, Input, SegmentedControl, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
 import { DatePickerInput } from '@mantine/dates'
 import '@mantine/dates/styles.layer.css'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/EmptyState.tsx'
 import { CardTable, TableScroll, cardCell } from '../../../components/TableScroll.tsx'
 import { formatUsd, type CreditNoteView } from '@portal/domain'
-import { downloadCreditNote, useTransactions } from '../api/transactions.ts'
+import { downloadCreditNote, useTransactionPages } from '../api/transactions.ts'
 import { STATUS_LABELS, TransactionTable } from '../components/TransactionTable.tsx'
-import { TRANSACTION_FILTERS, filterTransactions, type DayRange, type StatusFilter } from '../components/filters.ts'
+import { TRANSACTION_FILTERS, transactionSelection, type DayRange, type StatusFilter } from '../components/filters.ts'
 
 const FILTER_LABELS: Record<StatusFilter, string> = { all: 'All', ...STATUS_LABELS }
 const NO_RANGE: DayRange = [null, null]
 
-/** /app/payment-doc/: the client's transactions by status and creation date, with their invoices (spec section 2). */
+/**
+ * /app/payment-doc/: the client's transactions by status and creation date, with their invoices
+ * (spec section 2). The server filters and pages them: a page of 50, then 50 more a click.
+ */
 export function PaymentDocRoute() {
   const { t } = useTranslation()
-  const transactions = useTransactions()
   const [status, setStatus] = useState<StatusFilter>('all')
   const [range, setRange] = useState<DayRange>(NO_RANGE)
+  const transactions = useTransactionPages(transactionSelection(status, range))
 
-  const all = transactions.data?.transactions ?? []
-  const shown = filterTransactions(all, status, range)
+  const pages = transactions.data?.pages ?? []
+  const shown = pages.flatMap((p) => p.transactions)
+  const first = pages[0]
+  const total = first?.total ?? 0
   const filtered = status !== 'all' || range[0] !== null || range[1] !== null
   const clear = () => {
     setStatus('all')
@@ -91,9 +96,9 @@ export function PaymentDocRoute() {
               </Button>
             }
           />
-        ) : all.length === 0 ? (
+        ) : shown.length === 0 && !filtered ? (
           <EmptyState title={t('No transactions yet')} text={t('Your payments and balance top-ups appear here.')} />
-        ) : shown.length === 0 && filtered ? (
+        ) : shown.length === 0 ? (
           <EmptyState
             title={t('No transactions match the filters')}
             action={
@@ -103,15 +108,24 @@ export function PaymentDocRoute() {
             }
           />
         ) : (
-          <TransactionTable transactions={shown} />
+          <>
+            <TransactionTable transactions={shown} />
+            {transactions.hasNextPage ? (
+              <Center mt="md">
+                <Button variant="default" onClick={() => void transactions.fetchNextPage()} loading={transactions.isFetchingNextPage}>
+                  {t('Show more ({{left}} left)', { left: total - shown.length })}
+                </Button>
+              </Center>
+            ) : null}
+          </>
         )}
       </Card>
-      {(transactions.data?.owed ?? 0) > 0 ? (
+      {(first?.owed ?? 0) > 0 ? (
         <Alert color="red" title={t('Amount owed')} data-testid="amount-owed">
-          {t('balance.owed', { amount: formatUsd(transactions.data?.owed ?? 0) })}
+          {t('balance.owed', { amount: formatUsd(first?.owed ?? 0) })}
         </Alert>
       ) : null}
-      {transactions.data?.credit_notes?.length ? <CreditNotes notes={transactions.data.credit_notes} /> : null}
+      {first?.credit_notes?.length ? <CreditNotes notes={first.credit_notes} /> : null}
     </Stack>
   )
 }
