@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
-import { confirmedAccount, expect, expectAccessible, screenshots, signIn, test } from '../fixtures.ts'
+import { confirmedAccount, expect, expectAccessible, portal, screenshots, signIn, test } from '../fixtures.ts'
 import { pdfText } from '../pdf.ts'
 
 /** Opens the fill-balance modal from the side menu's balance card and starts a payment of `amount` (by card unless told). */
@@ -116,4 +116,22 @@ test('a declined and a cancelled checkout leave the balance as it was and show a
   await expect(page.getByRole('button', { name: /^Download invoice/ })).toHaveCount(0)
   await page.reload()
   await expect(page.getByTestId('balance')).toHaveText('$0.00')
+})
+
+test('payment documents come 50 at a time: Show more reads the next page, and a status filter asks the server', async ({ page }) => {
+  const { email } = await confirmedAccount(page.request)
+  for (let i = 1; i <= 53; i++) await portal('balance:adjust', email, String(i), '--reason', `credit ${i}`)
+  await signIn(page, email)
+  await page.goto('/app/payment-doc/')
+  const rows = page.getByTestId('transaction-row')
+  await expect(rows).toHaveCount(50)
+  // newest first: the last credit heads the list
+  await expect(rows.first()).toContainText('+$53.00')
+  await page.getByRole('button', { name: 'Show more (3 left)' }).click()
+  await expect(rows).toHaveCount(53)
+  await expect(rows.last()).toContainText('+$1.00')
+  await expect(page.getByRole('button', { name: /Show more/ })).toHaveCount(0)
+  // none of them is pending: the server's answer for that status is empty
+  await page.getByRole('radiogroup', { name: 'Status' }).getByText('Pending').click()
+  await expect(page.getByText('No transactions match the filters')).toBeVisible()
 })
