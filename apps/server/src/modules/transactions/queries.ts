@@ -228,22 +228,35 @@ export interface TransactionFilter {
   limit?: number
 }
 
-const FILTERED = `client_id = $1 AND ($2::int IS NULL OR status = $2) AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at < $4)`
-const filterParams = (clientId: number, f: TransactionFilter) => [clientId, f.status ?? null, f.from ?? null, f.to ?? null]
+/**
+ * The WHERE of a filter and its parameters, with only the conditions it has: a plan kept for the
+ * statement then never reads a column it was not asked about (the unfiltered count stays an
+ * index-only scan of the client's rows).
+ */
+function filtered(clientId: number, f: TransactionFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [clientId]
+  const where = ['client_id = $1']
+  if (f.status !== undefined) where.push(`status = $${params.push(f.status)}`)
+  if (f.from !== undefined) where.push(`created_at >= $${params.push(f.from)}`)
+  if (f.to !== undefined) where.push(`created_at < $${params.push(f.to)}`)
+  return { where: where.join(' AND '), params }
+}
 
 /** The client's transactions that match, newest first, read through the (client_id, created_at) index. */
 export async function listTransactions(db: Queryable, clientId: number, f: TransactionFilter = {}): Promise<TransactionRow[]> {
+  const { where, params } = filtered(clientId, f)
   const rows = await db.query<TransactionRow>(
-    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE ${FILTERED} ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`,
-    [...filterParams(clientId, f), f.limit ?? null, f.offset ?? 0],
+    `SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, f.limit ?? null, f.offset ?? 0],
   )
   return rows.map(toRow)
 }
 
 /** How many of the client's transactions match, over every page. */
 export async function countTransactions(db: Queryable, clientId: number, f: TransactionFilter = {}): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transactions WHERE ${FILTERED}`, filterParams(clientId, f))
-  return Number(row!.n)
+  const { where, params } = filtered(clientId, f)
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transactions WHERE ${where}`, params)
+  return Number(row?.n ?? 0)
 }
 
 /** The invoice numbers of some of the client's transactions, by id (the ones its credit notes correct). */
