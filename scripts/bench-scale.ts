@@ -21,10 +21,7 @@
  * BENCH_SECONDS (10) per call, BENCH_CONNECTIONS (10), BENCH_PORT (3311: servers on +0, +2, +6, +7;
  * the bare route on +1), BENCH_TIMEOUT (3600 s with --scale). Every process it starts is ended.
  */
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { pageRequest } from '@portal/domain'
@@ -37,7 +34,7 @@ import { loadConfig } from '../apps/server/src/platform/config.ts'
 import { openDb } from '../apps/server/src/db/db.ts'
 import { buildApp } from '../apps/server/src/app.ts'
 import { runRenewals } from '../apps/server/src/modules/subscriptions/renewal.ts'
-import { runCommand, startProcess, stopProcess, waitFor } from './bench-tools.ts'
+import { benchEnv, portalCli, runCommand, startProcess, stopProcess, waitFor } from './bench-tools.ts'
 
 const DB_URL = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal_scale'
 const DB_NAME = new URL(DB_URL).pathname.slice(1)
@@ -419,17 +416,9 @@ async function runSize(licenses: number, last: boolean): Promise<SizeResult> {
   const { clients, heavy, due } = shapeOf(licenses)
   console.log(`\n${licenses} licenses over ${clients} clients (${heavy} with ${HEAVY_LICENSES})`)
   await recreateDatabase()
-  const env = {
-    DATABASE_URL: DB_URL,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-scale-')),
-    // every process of the size (and the sweep in this one) opens the database's keys with this one key
-    PORTAL_MASTER_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SDK_RATE_PER_IP: '100000000',
-    SDK_RATE_PER_KEY: '100000000',
-    METRICS_TOKEN,
-  }
-  const cli = (...args: string[]) => runCommand(process.execPath, ['apps/server/src/cli/main.ts', ...args], env)
+  // every process of the size (and the sweep in this one) shares the environment's master key
+  const env = { ...benchEnv(DB_URL, 'scale'), METRICS_TOKEN }
+  const cli = (...args: string[]) => portalCli(env, ...args)
   await cli('migrate')
   const password = /Password: (\S+)/.exec(await cli('demo:seed', EMAIL))![1]!
   await cli('licenses:bulk', EMAIL, String(OWN_LICENSES))

@@ -3,7 +3,9 @@
  * the round-robin proxy of the two-process run, Lighthouse, and the dashboard timing in Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import http from 'node:http'
 import http2 from 'node:http2'
@@ -55,6 +57,25 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** A command that must finish: its standard output. */
+/**
+ * The environment of a bench's portal processes and CLI on one database: a fresh DATA_DIR, one
+ * master key that every process opens the database's keys and secrets with (docs/deploy.md), quiet
+ * logs, and the device API's limits out of the way of the load.
+ */
+export function benchEnv(databaseUrl: string, name: string) {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: mkdtempSync(join(tmpdir(), `portal-${name}-`)),
+    PORTAL_MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    SDK_RATE_PER_IP: '100000000',
+    SDK_RATE_PER_KEY: '100000000',
+  }
+}
+
+/** The portal's CLI in a process of its own, with a bench's environment; answers what it printed. */
+export const portalCli = (env: NodeJS.ProcessEnv, ...args: string[]) => runCommand(process.execPath, ['apps/server/src/cli/main.ts', ...args], env)
+
 export function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })

@@ -24,9 +24,7 @@
  * 1,000,000 licenses, written to docs/benchmarks.md's "## Scale" section.
  * Every process it starts (servers, proxy, Chromium) is ended on success, failure or a signal.
  */
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
@@ -36,9 +34,11 @@ import { benchScale } from './bench-scale.ts'
 import {
   dashboardLoad,
   type DashboardTimes,
+  benchEnv,
   installExitGuards,
   isStopping,
   onCleanup,
+  portalCli,
   roundRobinProxy,
   runCommand,
   startProcess,
@@ -148,16 +148,8 @@ async function main() {
   await admin.query(`CREATE DATABASE ${DB_NAME}`)
   await admin.end()
 
-  const env = {
-    DATABASE_URL: DB_URL,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
-    // every process opens the keys and secrets in the database with this one key (docs/deploy.md)
-    PORTAL_MASTER_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SDK_RATE_PER_IP: '100000000',
-    SDK_RATE_PER_KEY: '100000000',
-  }
-  const cli = (...args: string[]) => runCommand(process.execPath, ['apps/server/src/cli/main.ts', ...args], env)
+  const env = benchEnv(DB_URL, 'bench')
+  const cli = (...args: string[]) => portalCli(env, ...args)
   await cli('migrate')
   const seeded = await cli('demo:seed', EMAIL)
   const password = /Password: (\S+)/.exec(seeded)![1]!
