@@ -19,7 +19,10 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // no trace by default: recording one streams a screenshot of every frame and snapshots the DOM
+    // around every action, in every test, for a file no one reads after a green run; to see a
+    // failure step by step, run with `--trace retain-on-failure`
+    trace: 'off',
     screenshot: 'only-on-failure',
     // the app's theme honours the setting (respectReducedMotion): dialogs and the side menu appear
     // at once, so a test waits on what a screen shows rather than on its 350 ms transitions
@@ -57,6 +60,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // the fixtures give each API-made account its own address (X-Forwarded-For from loopback)
       TRUST_PROXY: '127.0.0.1',
+      // the smallest argon2id cost, for test suites (a production start refuses it): every test
+      // signs up and signs in accounts of its own
+      PASSWORD_HASH_COST: 'test',
     },
   },
 })
