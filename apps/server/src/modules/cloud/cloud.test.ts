@@ -3,6 +3,7 @@ import { DAY_SECONDS, ERASE_AFTER_DAYS, ERASE_WARNING_DAYS, ERRORS, FACE_MACHINE
 import { runCommand } from '../../cli/commands.ts'
 import { count, signedInClient, useTestApp, type Agent } from '../../test/harness.ts'
 import { sweepPausedTrials } from './erasure.ts'
+import { listPausedTrials } from './queries.ts'
 
 const t = useTestApp()
 
@@ -161,6 +162,24 @@ describe('the erasure sweep of paused cloud trials', () => {
     expect(resumed.statusCode).toBe(200)
     expect(resumed.json()).toMatchObject({ paused_at: null, data: null, data_erase_date: null })
     expect(resumed.json().data_erased_at).not.toBeNull()
+  })
+
+  it("finds its candidates through the paused licenses' index, not by reading every license", async () => {
+    // a table of licenses that are mostly not paused, as in production, with its statistics
+    const c = await signedInClient(t)
+    const trial = await trialOf(c.agent, 'na_subscribe')
+    await t.db.query(
+      `INSERT INTO licenses (client_id, group_id, type, product, config, status, token)
+       SELECT client_id, group_id, type, product, config, status, md5('running' || i) FROM licenses, generate_series(1, 3000) i WHERE id = $1`,
+      [trial.id],
+    )
+    expect((await c.agent.post(`/api/nuitrack-analytics/${trial.id}/deactivate-workspace/`)).statusCode).toBe(200)
+    await t.db.query('ANALYZE licenses')
+    // the sweep's own statement, as it sends it
+    let statement: { sql: string; params?: unknown[] } | undefined
+    await listPausedTrials({ query: async (sql, params) => ((statement = { sql, params }), []) }, ['na_subscribe'], new Date(), 10)
+    const plan = await t.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement!.sql}`, statement!.params)
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain('licenses_paused_idx')
   })
 
   it('runs on the job queue', async () => {
