@@ -73,8 +73,11 @@ export default defineConfig({
     // runs the test files one after another while a core waits
     maxWorkers: availableParallelism(),
     projects: [
-      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node' } },
+      // pure logic and source scans: the files of a worker share one process (Vitest's isolate: false)
+      // instead of a process started for each; they keep no state between files (a test that sets
+      // process.env puts it back)
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node', isolate: false } },
+      { test: { name: 'tooling', include: ['scripts/**/*.test.ts'], environment: 'node', isolate: false } },
       ...(process.env.TEST_DATABASE_URL
         ? [serverProject('postgres', [SERVER_TESTS]), serverProject('pglite', PGLITE_BESIDE_POSTGRES)]
         : [serverProject('pglite', [SERVER_TESTS])]),
@@ -82,7 +85,7 @@ export default defineConfig({
       // screens load once per worker, not once per file); setup-dom.ts resets between tests what
       // lives in them: the DOM, the app's module stores, Mantine's notifications, storage and cookies
       webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts'], false),
-      webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts']),
+      webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts'], false),
     ],
   },
 })
