@@ -259,16 +259,6 @@ export async function countTransactions(db: Queryable, clientId: number, f: Tran
   return Number(row?.n ?? 0)
 }
 
-/** The invoice numbers of some of the client's transactions, by id (the ones its credit notes correct). */
-export async function invoiceNumbersOf(db: Queryable, clientId: number, ids: readonly number[]): Promise<Map<number, number | null>> {
-  if (ids.length === 0) return new Map()
-  const rows = await db.query<{ id: number; invoice_number: number | null }>(
-    'SELECT id, invoice_number FROM transactions WHERE client_id = $1 AND id = ANY($2::bigint[])',
-    [clientId, ids],
-  )
-  return new Map(rows.map((r) => [Number(r.id), r.invoice_number === null ? null : Number(r.invoice_number)]))
-}
-
 /** one of the client's transactions; another client's is not found */
 export async function findTransaction(db: Queryable, clientId: number, id: number): Promise<TransactionRow | null> {
   const [row] = await db.query<TransactionRow>(`SELECT ${TRANSACTION_COLUMNS()} FROM transactions WHERE client_id = $1 AND id = $2`, [clientId, id])
@@ -375,11 +365,15 @@ export async function insertCreditNote(
   return toCreditNote(row!)
 }
 
-export async function listCreditNotes(db: Queryable, clientId: number): Promise<CreditNoteRow[]> {
-  const rows = await db.query<CreditNoteRow>(`SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE client_id = $1 ORDER BY issued_at DESC, id DESC`, [
-    clientId,
-  ])
-  return rows.map(toCreditNote)
+/** The client's credit notes, newest first, each with the number of the invoice it corrects (whichever page of transactions holds it). */
+export async function listCreditNotes(db: Queryable, clientId: number): Promise<(CreditNoteRow & { invoice_number: number | null })[]> {
+  const rows = await db.query<CreditNoteRow & { invoice_number: number | null }>(
+    `SELECT ${CREDIT_NOTE_COLUMNS},
+            (SELECT t.invoice_number FROM transactions t WHERE t.id = credit_notes.transaction_id AND t.client_id = credit_notes.client_id) AS invoice_number
+       FROM credit_notes WHERE client_id = $1 ORDER BY issued_at DESC, id DESC`,
+    [clientId],
+  )
+  return rows.map((r) => ({ ...toCreditNote(r), invoice_number: r.invoice_number === null ? null : Number(r.invoice_number) }))
 }
 
 export async function findCreditNote(db: Queryable, clientId: number, id: number): Promise<CreditNoteRow | null> {

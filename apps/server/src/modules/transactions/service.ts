@@ -21,7 +21,6 @@ import {
   findTransaction,
   listCreditNotes as listCreditNoteRows,
   countTransactions,
-  invoiceNumbersOf,
   listTransactions,
   paymentFigures,
   recordInvoiceSeller,
@@ -130,12 +129,10 @@ export async function getTransactions(ctx: Pick<AppContext, 'db'>, clientId: num
     listCreditNoteRows(ctx.db, clientId),
     findOwedCents(ctx.db, clientId),
   ])
-  // the invoices the credit notes correct, whichever page their transactions are on
-  const invoiceOf = await invoiceNumbersOf(ctx.db, clientId, [...new Set(notes.map((n) => n.transaction_id))])
   return {
     transactions: rows.map(toTransactionView),
     total,
-    credit_notes: notes.map((n) => toCreditNoteView(n, invoiceOf.get(n.transaction_id) ?? null)),
+    credit_notes: notes.map((n) => toCreditNoteView(n, n.invoice_number)),
     owed: centsToUsd(owed),
   }
 }
