@@ -51,25 +51,29 @@ test('feedback from the widget reaches the staff list', async ({ page }) => {
   expect(list).toContain(`${client.email}\t5 happy\t/app/face/dashboard/\tThe trial took a minute to start`)
 })
 
-test("support opens from a license's screen, in a new tab, at the helpdesk with the license id and no token in the address", async ({ page, context }) => {
-  const client = await confirmedAccount(page.request)
-  await signIn(page, client.email)
-  const created = await apiPost(page.request, '/api/resource/create/', { count: 1, config: { product: 'nuitrack_trial' } })
-  const id = (await created.json()).licenses[0].id as number
-  // the helpdesk is outside; the browser's request to it is answered here
-  let helpdesk: URL | null = null
-  await context.route('https://support.3divi.com/**', async (route) => {
-    helpdesk = new URL(route.request().url())
-    await route.fulfill({ contentType: 'text/html', body: '<title>Helpdesk</title><h1>Helpdesk</h1>' })
-  })
-  await page.goto(`/app/nuitrack/dashboard/${id}/info/`)
-  const popup = page.waitForEvent('popup')
-  await page.getByRole('link', { name: 'Get support for this license (opens in a new tab)' }).click()
-  const tab = await popup
-  await expect(tab.getByRole('heading', { name: 'Helpdesk' })).toBeVisible()
-  expect(helpdesk).not.toBeNull()
-  expect(helpdesk!.searchParams.get('license_id')).toBe(String(id))
-  // the helpdesk signs the customer in through its own request to /api/service/freshdesk/authorize/
-  // (helpdesk-sso.test.ts): a token in the address would end up in its logs and be ignored
-  expect(helpdesk!.searchParams.get('sso')).toBeNull()
-})
+test(
+  "support opens from a license's screen, in a new tab, at the helpdesk with the license id and no token in the address",
+  { tag: '@full-browser' },
+  async ({ page, context }) => {
+    const client = await confirmedAccount(page.request)
+    await signIn(page, client.email)
+    const created = await apiPost(page.request, '/api/resource/create/', { count: 1, config: { product: 'nuitrack_trial' } })
+    const id = (await created.json()).licenses[0].id as number
+    // the helpdesk is outside; the browser's request to it is answered here
+    let helpdesk: URL | null = null
+    await context.route('https://support.3divi.com/**', async (route) => {
+      helpdesk = new URL(route.request().url())
+      await route.fulfill({ contentType: 'text/html', body: '<title>Helpdesk</title><h1>Helpdesk</h1>' })
+    })
+    await page.goto(`/app/nuitrack/dashboard/${id}/info/`)
+    const popup = page.waitForEvent('popup')
+    await page.getByRole('link', { name: 'Get support for this license (opens in a new tab)' }).click()
+    const tab = await popup
+    await expect(tab.getByRole('heading', { name: 'Helpdesk' })).toBeVisible()
+    expect(helpdesk).not.toBeNull()
+    expect(helpdesk!.searchParams.get('license_id')).toBe(String(id))
+    // the helpdesk signs the customer in through its own request to /api/service/freshdesk/authorize/
+    // (helpdesk-sso.test.ts): a token in the address would end up in its logs and be ignored
+    expect(helpdesk!.searchParams.get('sso')).toBeNull()
+  },
+)

@@ -2,7 +2,7 @@ import { confirmedAccount, expect, expectAccessible, screenshots, signIn, test }
 
 /** Every screen's title, the documentation links and the not-found screen. */
 
-test('docs links redirect to the documentation; an unknown link name shows the not-found screen', async ({ page, context }) => {
+test('docs links redirect to the documentation; an unknown link name shows the not-found screen', { tag: '@full-browser' }, async ({ page, context }) => {
   const customer = await confirmedAccount(page.request)
   // both Face SDK docs links of the activation panel: a redirect, not a JSON 404
   for (const name of ['face_sdk_docs_offline_license', 'face_sdk_docs_locking_to_a_usb_token']) {
