@@ -59,11 +59,12 @@ const serverProject = (kind: 'pglite' | 'postgres', include: string[]) => ({
  * The web app's tests in two environments: components (`.test.tsx`) in jsdom, and everything else
  * (rules, formatters, the translation tables, source scans) in plain Node, which starts in a fraction
  * of the time. A `.test.ts` that needs the DOM says so with a `// @vitest-environment jsdom` line.
+ * Both share a process per worker (`isolate: false`), as every project here does.
  */
-const webProject = (name: string, include: string, environment: 'jsdom' | 'node', setupFiles: string[], isolate = true) => ({
+const webProject = (name: string, include: string, environment: 'jsdom' | 'node', setupFiles: string[]) => ({
   extends: './apps/web/vitest.config.ts',
   root: './apps/web',
-  test: { name, include: [include], environment, setupFiles, isolate },
+  test: { name, include: [include], environment, setupFiles, isolate: false },
 })
 
 /** Domain, repo tooling (lint rules), server on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set), and web components. */
@@ -84,8 +85,8 @@ export default defineConfig({
       // the component files of a worker share one module graph and one jsdom (the app and its lazy
       // screens load once per worker, not once per file); setup-dom.ts resets between tests what
       // lives in them: the DOM, the app's module stores, Mantine's notifications, storage and cookies
-      webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts'], false),
-      webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts'], false),
+      webProject('web', 'src/**/*.test.tsx', 'jsdom', ['./src/test/setup.ts', './src/test/setup-dom.ts']),
+      webProject('web-node', 'src/**/*.test.ts', 'node', ['./src/test/setup.ts']),
     ],
   },
 })

@@ -13,7 +13,12 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
   '--no-first-run',
 ]
-const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } }
+/** A desktop window in one of Debian's Chromium builds, with the flags above. */
+const desktopIn = (executablePath: string) => ({
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1280, height: 800 },
+  launchOptions: { executablePath, args: CHROMIUM_ARGS },
+})
 
 /**
  * The browser tests drive the production build that `npm start` serves (built by `npm run build`
@@ -48,11 +53,11 @@ export default defineConfig({
     {
       name: 'chromium',
       grepInvert: /@full-browser/,
-      use: { ...desktop, launchOptions: { executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell', args: CHROMIUM_ARGS } },
+      use: desktopIn(process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell'),
     },
     // the tests tagged @full-browser need Debian's full Chromium: in the headless shell, a new tab's
     // redirect to another site escapes the context's routes, so the tab meets the closed network
-    { name: 'chromium-full', grep: /@full-browser/, use: { ...desktop, launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } } },
+    { name: 'chromium-full', grep: /@full-browser/, use: desktopIn('/usr/bin/chromium') },
   ],
   webServer: {
     // each run starts on an empty database: the server migrates and seeds it at start
