@@ -8,7 +8,7 @@ import { apiPost, confirmedAccount, expect, expectAccessible, portal, screenshot
  * One account, with a license, a device, a group slot, a group key and an invoice, made once.
  */
 
-// one test per width visits some thirty screens, each checked by axe
+// each half visits some thirteen screens, each checked by axe at three widths
 test.describe.configure({ timeout: 600_000 })
 
 const WIDTHS = [1280, 800, 390] as const
@@ -140,25 +140,38 @@ async function check(page: Page, screen: string, heading: Locator, actions: Loca
 const h1 = (page: Page, name?: string | RegExp) => page.getByRole('heading', { level: 1, ...(name ? { name } : {}) })
 const main = (page: Page) => page.getByRole('main')
 
-for (const width of WIDTHS) {
-  test(`every screen at ${width} px: no sideways scroll, the actions in reach, nothing covered, axe clean`, async ({ page }) => {
+/**
+ * `check` at 1280, 800 and 390 px in turn, the window resized around the screen as it is (loaded
+ * once): a window made narrower or wider must lay the screen out as well as one opened at that width.
+ */
+async function checkAtEveryWidth(page: Page, screen: string, heading: Locator, actions: Locator[] = [], shot = false) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
+    await check(page, screen, heading, actions, shot)
+  }
+}
 
-    // the sign-in family, signed out
-    await page.goto('/app/login/')
-    await check(page, 'login', h1(page), [page.getByRole('button', { name: 'Sign in' })])
-    await page.goto('/app/registration/')
-    await check(page, 'registration', h1(page), [page.getByRole('button', { name: 'Create account' })])
-    await page.goto('/app/forgot-password/')
-    await check(page, 'forgot-password', h1(page), [main(page).getByRole('button').last()])
-    await page.goto('/app/login/nuitrack-analytics/')
-    await check(page, 'analytics-login', h1(page), [page.getByRole('button', { name: 'Sign in' })])
-    await page.goto('/app/registrate/nuitrack-analytics/')
-    await check(page, 'analytics-registration', h1(page), [page.getByRole('button', { name: 'Create account' })])
+// the walk in two halves, one for each worker; each screen is loaded once and checked at every width
+test('the signed-out screens, the dashboards, a license and the group keys at every width: no sideways scroll, the actions in reach, nothing covered, axe clean', async ({
+  page,
+}) => {
+  // the sign-in family, signed out
+  await page.goto('/app/login/')
+  await checkAtEveryWidth(page, 'login', h1(page), [page.getByRole('button', { name: 'Sign in' })])
+  await page.goto('/app/registration/')
+  await checkAtEveryWidth(page, 'registration', h1(page), [page.getByRole('button', { name: 'Create account' })])
+  await page.goto('/app/forgot-password/')
+  await checkAtEveryWidth(page, 'forgot-password', h1(page), [main(page).getByRole('button').last()])
+  await page.goto('/app/login/nuitrack-analytics/')
+  await checkAtEveryWidth(page, 'analytics-login', h1(page), [page.getByRole('button', { name: 'Sign in' })])
+  await page.goto('/app/registrate/nuitrack-analytics/')
+  await checkAtEveryWidth(page, 'analytics-registration', h1(page), [page.getByRole('button', { name: 'Create account' })])
 
-    await signIn(page, data.email)
+  await signIn(page, data.email)
 
-    // the first stop of the keyboard is the skip link, and it leads into the page
+  for (const width of WIDTHS) {
+    // opened at this width: the first stop of the keyboard is the skip link, and it leads into the page
+    await page.setViewportSize({ width, height: 900 })
     await page.goto('/app/nuitrack/dashboard/')
     await expect(page.getByTestId('license-row').first()).toBeVisible()
     await page.keyboard.press('Tab')
@@ -169,65 +182,76 @@ for (const width of WIDTHS) {
     await expect(main(page)).toBeFocused()
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.querySelector('main')!.contains(document.activeElement))).toBe(true)
-
-    // the dashboards
     const row = page.getByTestId('license-row').filter({ hasText: 'Reception kiosk' })
     await check(page, 'dashboard', h1(page), [row.getByRole('link'), row.getByText('Renews monthly')], true)
-    for (const platform of ['face', 'face-machine', 'nuitrack-analytics']) {
-      await page.goto(`/app/${platform}/dashboard/`)
-      await check(page, `dashboard-${platform}`, h1(page))
-    }
+  }
 
-    // a license with its device, a group slot, the group keys
-    await page.goto(`/app/nuitrack/dashboard/${data.licenseId}/info/`)
-    const devices = page.getByRole('region', { name: 'Devices' })
-    await check(page, 'license-info', h1(page), [devices.getByRole('button', { name: 'Release' }), devices.getByText('e2e-every-width-1')], true)
-    await page.goto(`/app/nuitrack/dashboard/${data.slotGroupId}/pre-info/`)
-    await check(page, 'pre-info', h1(page), [page.getByRole('button', { name: 'Generate the key' })])
-    await page.goto('/app/group-keys/')
-    const keyRow = page.getByTestId('group-key-row')
-    await check(page, 'group-keys', h1(page), [keyRow.getByRole('link', { name: 'Lab key' }), keyRow.getByText('2', { exact: true }).first()])
-    await page.goto(`/app/group-keys/${data.groupKeyId}/group-key-info/`)
-    await check(page, 'group-key-info', h1(page))
+  // the other dashboards
+  for (const platform of ['face', 'face-machine', 'nuitrack-analytics']) {
+    await page.goto(`/app/${platform}/dashboard/`)
+    await checkAtEveryWidth(page, `dashboard-${platform}`, h1(page))
+  }
 
-    // the basket: the comparison (each plan's button), the other platforms' plans, the checkouts and their payment step
-    await page.goto('/app/nuitrack/basket/license-selection/')
-    await check(
-      page,
-      'nuitrack-comparison',
-      h1(page),
-      ['Buy Pro', 'Buy AI'].map((name) => page.getByRole('link', { name })),
-      true,
-    )
-    await page.goto('/app/face/basket/license-selection/')
-    await check(page, 'face-plans', h1(page))
-    await page.goto('/app/nuitrack-analytics/basket/license-selection/')
-    await check(page, 'analytics-plans', h1(page))
-    await page.goto('/app/nuitrack/basket/checkout/')
-    const add = main(page).getByRole('button', { name: /^Add / })
-    await check(page, 'checkout-empty', h1(page), [add.first(), add.last()])
-    await add.first().click()
-    await check(page, 'checkout', h1(page), [page.getByRole('button', { name: 'One more' }), page.getByRole('button', { name: 'Continue' })], true)
-    await page.getByRole('button', { name: 'Continue' }).click()
-    await check(page, 'checkout-payment', h1(page), [page.getByRole('button', { name: /^Pay / }), page.getByRole('button', { name: 'Back to the order' })])
-    await page.goto('/app/nuitrack/basket/checkout/subscriptions/pro/')
-    await check(page, 'subscription-checkout', h1(page), [page.getByRole('button', { name: 'Continue' })])
+  // a license with its device, a group slot, the group keys
+  await page.goto(`/app/nuitrack/dashboard/${data.licenseId}/info/`)
+  const devices = page.getByRole('region', { name: 'Devices' })
+  await checkAtEveryWidth(page, 'license-info', h1(page), [devices.getByRole('button', { name: 'Release' }), devices.getByText('e2e-every-width-1')], true)
+  await page.goto(`/app/nuitrack/dashboard/${data.slotGroupId}/pre-info/`)
+  await checkAtEveryWidth(page, 'pre-info', h1(page), [page.getByRole('button', { name: 'Generate the key' })])
 
-    // add funds: the dialog with its pay buttons
-    await page.goto('/app/nuitrack/add-funds/?amount=50')
-    const dialog = page.getByRole('dialog', { name: 'Add funds' })
-    await check(page, 'add-funds', dialog, [dialog.getByRole('button', { name: 'Pay by card' }), dialog.getByRole('button', { name: 'PayPal' })])
-    await page.keyboard.press('Escape')
-    await expect(dialog).toBeHidden()
+  await page.goto('/app/group-keys/')
+  const keyRow = page.getByTestId('group-key-row')
+  await checkAtEveryWidth(page, 'group-keys', h1(page), [keyRow.getByRole('link', { name: 'Lab key' }), keyRow.getByText('2', { exact: true }).first()])
+  await page.goto(`/app/group-keys/${data.groupKeyId}/group-key-info/`)
+  await checkAtEveryWidth(page, 'group-key-info', h1(page))
+})
 
-    // the payment documents: the invoice's Download in reach
-    await page.goto('/app/payment-doc/')
-    const paid = page.getByTestId('transaction-row').filter({ hasText: '-$3.28' })
-    await check(page, 'payment-documents', h1(page), [paid.getByRole('button', { name: /^Download invoice/ }), paid.getByText('-$3.28')], true)
+test('the basket, the money screens and the account at every width: no sideways scroll, the actions in reach, nothing covered, axe clean', async ({ page }) => {
+  await signIn(page, data.email)
 
-    await page.goto('/app/account/')
-    await check(page, 'account', h1(page), [page.getByRole('button', { name: 'Save profile' }), page.getByRole('button', { name: 'Change password' })])
-    await page.goto('/app/staff/custom-license/perpetual/')
-    await check(page, 'staff-form', h1(page), [page.getByRole('button', { name: 'Create' })])
-  })
-}
+  // the basket: the comparison (each plan's button), the other platforms' plans, the checkouts and their payment step
+  await page.goto('/app/nuitrack/basket/license-selection/')
+  await checkAtEveryWidth(
+    page,
+    'nuitrack-comparison',
+    h1(page),
+    ['Buy Pro', 'Buy AI'].map((name) => page.getByRole('link', { name })),
+    true,
+  )
+  await page.goto('/app/face/basket/license-selection/')
+  await checkAtEveryWidth(page, 'face-plans', h1(page))
+  await page.goto('/app/nuitrack-analytics/basket/license-selection/')
+  await checkAtEveryWidth(page, 'analytics-plans', h1(page))
+  await page.goto('/app/nuitrack/basket/checkout/')
+  const add = main(page).getByRole('button', { name: /^Add / })
+  await checkAtEveryWidth(page, 'checkout-empty', h1(page), [add.first(), add.last()])
+  await add.first().click()
+  await checkAtEveryWidth(page, 'checkout', h1(page), [page.getByRole('button', { name: 'One more' }), page.getByRole('button', { name: 'Continue' })], true)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await checkAtEveryWidth(page, 'checkout-payment', h1(page), [
+    page.getByRole('button', { name: /^Pay / }),
+    page.getByRole('button', { name: 'Back to the order' }),
+  ])
+  await page.goto('/app/nuitrack/basket/checkout/subscriptions/pro/')
+  await checkAtEveryWidth(page, 'subscription-checkout', h1(page), [page.getByRole('button', { name: 'Continue' })])
+
+  // add funds: the dialog with its pay buttons
+  await page.goto('/app/nuitrack/add-funds/?amount=50')
+  const dialog = page.getByRole('dialog', { name: 'Add funds' })
+  await checkAtEveryWidth(page, 'add-funds', dialog, [dialog.getByRole('button', { name: 'Pay by card' }), dialog.getByRole('button', { name: 'PayPal' })])
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+
+  // the payment documents: the invoice's Download in reach
+  await page.goto('/app/payment-doc/')
+  const paid = page.getByTestId('transaction-row').filter({ hasText: '-$3.28' })
+  await checkAtEveryWidth(page, 'payment-documents', h1(page), [paid.getByRole('button', { name: /^Download invoice/ }), paid.getByText('-$3.28')], true)
+
+  await page.goto('/app/account/')
+  await checkAtEveryWidth(page, 'account', h1(page), [
+    page.getByRole('button', { name: 'Save profile' }),
+    page.getByRole('button', { name: 'Change password' }),
+  ])
+  await page.goto('/app/staff/custom-license/perpetual/')
+  await checkAtEveryWidth(page, 'staff-form', h1(page), [page.getByRole('button', { name: 'Create' })])
+})
