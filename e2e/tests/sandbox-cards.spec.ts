@@ -13,6 +13,8 @@ async function toCheckout(page: Page, amount: string) {
   await dialog.getByRole('textbox', { name: 'Amount, USD' }).fill(amount)
   await dialog.getByRole('button', { name: 'Pay by card' }).click()
   await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/]+\/$/)
+  // the page's buttons are disabled until its script has loaded (a keypress before then pays nothing)
+  await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeEnabled()
 }
 
 test('the sandbox card field: labelled, 4242 by default, errors next to it, 0002 declines, 5555 pays as Mastercard', async ({ page }) => {
