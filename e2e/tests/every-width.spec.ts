@@ -8,7 +8,7 @@ import { apiPost, confirmedAccount, expect, expectAccessible, portal, screenshot
  * One account, with a license, a device, a group slot, a group key and an invoice, made once.
  */
 
-// each half visits some thirteen screens, each checked by axe at three widths
+// each half visits about a dozen screens, each checked by axe at three widths
 test.describe.configure({ timeout: 600_000 })
 
 const WIDTHS = [1280, 800, 390] as const
