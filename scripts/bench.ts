@@ -181,8 +181,14 @@ async function main() {
   if (!signin.ok) throw new Error(`sign-in failed: ${await signin.text()}`)
   const setCookies = signin.headers.getSetCookie()
   const cookies = setCookies.map((c) => c.split(';')[0]).join('; ')
-  const whole = await fetch(`${base}${LIST_PATH}`, { headers: { cookie: cookies } })
-  const licenses = ((await whole.json()) as { licenses: { id: number; token: string }[] }).licenses
+  // every license, a page of 200 (the API's largest) at a time: the list without paging stops at the newest 200
+  const licenses: { id: number; token: string }[] = []
+  for (let offset = 0; offset === licenses.length; offset += 200) {
+    const res = await fetch(`${base}${LIST_PATH}?offset=${offset}&limit=200`, { headers: { cookie: cookies } })
+    const page = ((await res.json()) as { licenses: { id: number; token: string }[] }).licenses
+    if (page.length === 0) break
+    licenses.push(...page)
+  }
   if (licenses.length !== LICENSES) throw new Error(`expected ${LICENSES} licenses, got ${licenses.length}`)
 
   // bind one device to every license, so validation answers VALID
@@ -278,11 +284,11 @@ async function main() {
     : null
   if (inBenchBare) api.push(inBenchBare)
   const list = runs('whole list')
-    ? await measure(`GET ${LIST_PATH} (whole list, ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
+    ? await measure(`GET ${LIST_PATH} (the list without paging: the newest 200 of ${LICENSES} licenses)`, { url: `${base}${LIST_PATH}`, headers: signedIn })
     : null
   if (list) api.push(list)
   if (runs('whole list'))
-    api.push(await measure(`GET ${LIST_PATH} (whole list), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
+    api.push(await measure(`GET ${LIST_PATH} (the list without paging), 1 connection`, { url: `${base}${LIST_PATH}`, headers: signedIn, connections: 1 }))
   const page = runs('list') ? await measure(`GET ${PAGE_PATH} (page of 50 of ${LICENSES})`, { url: `${base}${PAGE_PATH}`, headers: signedIn }) : null
   if (page) api.push(page)
   let notModified: Figures | null = null
@@ -384,12 +390,12 @@ function report(r: Results) {
     [`list page of 50 from ${LICENSES} licenses, ${CONNECTIONS} connections: p99`, `${r.page.p99} ms`, 'under 50 ms', r.page.p99 < 50],
     r.notModified
       ? [
-          `whole list of ${LICENSES}, repeat fetch with If-None-Match: p99 (304 answers)`,
+          `list without paging (newest 200 of ${LICENSES}), repeat fetch with If-None-Match: p99 (304 answers)`,
           `${r.notModified.p99} ms (${r.notModified.statuses['304'] ?? 0} of ${r.notModified.total} were 304)`,
           'under 5 ms, all 304',
           r.notModified.p99 < 5 && (r.notModified.statuses['304'] ?? 0) === r.notModified.total,
         ]
-      : [`whole list of ${LICENSES}, repeat fetch with If-None-Match: p99`, r.notModifiedReason ?? '', 'under 5 ms', false],
+      : [`list without paging (newest 200 of ${LICENSES}), repeat fetch with If-None-Match: p99`, r.notModifiedReason ?? '', 'under 5 ms', false],
     [
       'POST /api/sdk/validate/ throughput / bare one-SELECT route (each in a process of its own)',
       `${pct(r.validate)}${r.inBenchBare ? ` (${percent(r.validate.rps, r.inBenchBare.rps)} of the bare route inside the load generator's process)` : ''}`,
@@ -509,7 +515,7 @@ ${goals.map(([g, m, t, p]) => `| ${g} | ${m} | ${t} | ${mark(p)} |`).join('\n')}
 |---|---|---|---|---|---|
 ${r.api.map(apiRow).join('\n')}
 
-The whole list is ${LICENSES} licenses; the page is \`${PAGE_PATH}\`; the repeat fetch sends the ETag of a
+The list without paging is the newest 200 of the ${LICENSES} licenses (the API's cap); the page is \`${PAGE_PATH}\`; the repeat fetch sends the ETag of a
 first fetch in If-None-Match (a 304 counts as answered, not failed). Validate sends each of the
 ${LICENSES} license keys with its bound device in turn (every answer VALID).
 
