@@ -182,6 +182,13 @@ export async function screenshotAtWidth(page: Page, name: string) {
 export const test = base.extend<{ consoleErrors: string[]; tour: boolean }>({
   tour: [false, { option: true }],
   page: async ({ page, tour }, use) => {
+    // a resource or code the portal's Content-Security-Policy refuses is an error, even where the
+    // page catches it (an eval probe): the browser reports it, and Lighthouse counts it
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) =>
+        console.error(`Content-Security-Policy violation: ${e.violatedDirective} refused ${e.blockedURI} in ${e.sourceFile}:${e.lineNumber}`),
+      )
+    })
     if (!tour) {
       await page.addInitScript(() => {
         const getItem = Storage.prototype.getItem

@@ -36,6 +36,10 @@ test('a drop zone with "Choose a request file"; a junk file is refused before an
   const requestFile = join(dir, 'request.txt')
   writeFileSync(requestFile, deviceRequest({ serial: 'SN-7788', sensor: 'RealSense D455' }))
 
+  // Playwright intercepts file choosers while the page has a 'filechooser' listener; each
+  // waitForEvent alone would switch that off after its chooser and on again for the next, and a
+  // chooser opened at once could slip past. One listener for the whole test keeps it on.
+  page.on('filechooser', () => undefined)
   await signIn(page, client.email)
   await page.goto(`/app/face/dashboard/${id}/info/`)
   const zone = page.getByTestId('request-file-zone')

@@ -2,16 +2,12 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createBrowserRouter } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
-import { z } from 'zod'
 import '@mantine/core/styles.layer.css'
 import '@mantine/notifications/styles.layer.css'
 import './app/theme.css'
 import { AppProviders } from './app/providers.tsx'
 import { appRoutes } from './app/router.tsx'
 import { makeQueryClient } from './lib/query-client.ts'
-
-// the portal's CSP has no 'unsafe-eval': Zod parses without compiling parsers (and without probing for eval)
-z.config({ jitless: true })
 
 const client = makeQueryClient()
 const router = createBrowserRouter(appRoutes(client))

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 
 /**
  * The activity history: what happened to a client's licenses and groups, one

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { emailField, passwordField, text } from './fields.ts'
 
 /** Nuitrack Analytics registration (spec section 2 and 5): e-mail, password, captcha; then fill-info. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { emailField, idNumber, loosePasswordField, passwordField, text } from './fields.ts'
 import { platformSchema } from './platforms.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { CUSTOM_FACE_PRODUCT, SALE_ENTRIES, YEAR_SECONDS, productRecord, type OsType, type SaleEntry } from './catalogue.ts'
 import { contentOf, customFaceContent, customFacePriceCents, customSaleEntry, selectionOf } from './face-custom.ts'
 import type { Cents } from './money.ts'

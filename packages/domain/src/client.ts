@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { roleSchema } from './orgs.ts'
 import { companySchema, emailField, profileFields } from './fields.ts'
 import { PLATFORMS, type Platform } from './platforms.ts'

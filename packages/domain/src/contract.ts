@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { ERRORS, type ErrorName } from './errors.ts'
 import type { Permission } from './orgs.ts'
 

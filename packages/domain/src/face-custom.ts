@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import {
   CUSTOM_FACE_COMPONENTS,
   CUSTOM_FACE_PRODUCT,

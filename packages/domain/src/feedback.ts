@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { boundedInt, text } from './fields.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { EMAIL_PATTERN, INT32_MAX, INT32_MIN, LIMITS, PASSWORD_ALLOWED_PATTERN, PASSWORD_KINDS_RE, SAFE_TEXT_RE, checkPassword } from './validation.ts'
 
 // zod wrappers: one definition for the form and the body. Kept apart from validation.ts, whose rules

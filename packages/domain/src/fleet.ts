@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { LICENSE_STATES } from './licenses.ts'
 import { PLATFORMS, type Platform } from './platforms.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { DAY_SECONDS, PRODUCTS, PRODUCT_CATALOGUE, isCustomProduct, platformHasPausable, platformOfProduct, productKind, productRecord } from './catalogue.ts'
 import { LICENSE_STATES, type LicenseState } from './licenses.ts'
 import { DEFAULT_PLATFORM, PLATFORMS, type Platform } from './platforms.ts'

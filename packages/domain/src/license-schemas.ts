@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { PRODUCTS } from './catalogue.ts'
 import { boundedInt, firstIssue, text, trimmedAtLeast } from './fields.ts'
 import { LOCK_TAG_KEYS, PLATFORMS_PATTERN, UNACTIVATED_LICENSE_LIMIT, checkStaffValidity, lockOptionsOf, lockOptionsValid } from './licenses.ts'

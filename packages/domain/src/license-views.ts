@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { PLATFORMS } from './platforms.ts'
 import { subscriptionViewSchema } from './subscriptions.ts'
 import { LICENSE_STATES, canPause, isOnHold, termMonths, type LicenseState } from './licenses.ts'

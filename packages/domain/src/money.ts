@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { SAFE_TEXT_RE } from './validation.ts'
 
 /**

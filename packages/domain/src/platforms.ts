@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 
 export const PLATFORMS = ['nuitrack', 'face', 'face-machine', 'nuitrack-analytics'] as const
 export type Platform = (typeof PLATFORMS)[number]

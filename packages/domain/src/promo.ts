@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { PRODUCTS } from './catalogue.ts'
 import { centsToUsd, type Cents } from './money.ts'
 import { text } from './fields.ts'

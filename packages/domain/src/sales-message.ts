@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { emailField, text, trimmedAtLeast } from './fields.ts'
 import { DEFAULT_SALES_RECIPIENT, SALES_LIMITS } from './support.ts'
 

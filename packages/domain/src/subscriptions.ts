@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { basketKey, saleEntryById } from './basket.ts'
 import { unitPriceCents, type PriceRow } from './prices.ts'
 import { CUSTOM_FACE_PRODUCT, DAY_SECONDS, SALE_ENTRIES } from './catalogue.ts'

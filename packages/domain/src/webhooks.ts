@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod.ts'
 import { text } from './fields.ts'
 
 /** The events an account's webhook endpoints can subscribe to. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, errorSchema } from '../contract.ts'
 import { USB_SERIAL_MAX, VALIDATION_CODES } from '../license-file.ts'
 import { licenseViewSchema } from '../license-views.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract } from '../contract.ts'
 import { ACTIVITY_PAGE_DEFAULT, ACTIVITY_PAGE_MAX, activityEventSchema } from '../activity.ts'
 import { idParams } from './licenses.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, okSchema } from '../contract.ts'
 import { profileResponseSchema } from '../client.ts'
 import { changePasswordBody, confirmBody, resetPasswordBody, sendConfirmationBody, sendResetBody, signinBody, signupBody } from '../auth.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract } from '../contract.ts'
 import { purchaseItemSchema } from '../basket.ts'
 import { PAYMENT_SOURCES, appReturnPath } from '../money.ts'

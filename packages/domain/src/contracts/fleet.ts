@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract } from '../contract.ts'
 import { FLEET_ACTIVATION_DAYS, FLEET_EXPIRY_DAYS, FLEET_SPEND_MONTHS, fleetSummarySchema, fleetViewSchema } from '../fleet.ts'
 import { platformSchema } from '../platforms.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract } from '../contract.ts'
 import { groupViewSchema, licenseViewSchema } from '../license-views.ts'
 import { newLicenseBody, newLicensesBody, resizeBody, splitBody, titleBody } from '../license-schemas.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, okSchema } from '../contract.ts'
 import { licenseCountsSchema, licenseListQuery } from '../license-list.ts'
 import { groupViewSchema, licenseViewSchema } from '../license-views.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, okSchema } from '../contract.ts'
 import { EXTERNAL_PAYMENT_SOURCES, PAYMENT_PROVIDERS, TRANSACTION_STATUSES, appReturnPath, topUpAmount } from '../money.ts'
 import { text } from '../fields.ts'

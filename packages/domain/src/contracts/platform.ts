@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, okSchema } from '../contract.ts'
 import { analyticsFillInfoBody, analyticsSignupBody } from '../analytics.ts'
 import { text } from '../fields.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract } from '../contract.ts'
 import { licenseViewSchema } from '../license-views.ts'
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, okSchema } from '../contract.ts'
 import { tokenCreateBody, tokenViewSchema } from '../tokens.ts'
 import { idParams } from './licenses.ts'

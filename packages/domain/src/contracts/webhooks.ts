@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { contract, okSchema } from '../contract.ts'
 import { webhookCreateBody, webhookDeliverySchema, webhookEndpointSchema } from '../webhooks.ts'
 import { idParams } from './licenses.ts'
