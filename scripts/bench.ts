@@ -183,11 +183,11 @@ async function main() {
   const cookies = setCookies.map((c) => c.split(';')[0]).join('; ')
   // every license, a page of 200 (the API's largest) at a time: the list without paging stops at the newest 200
   const licenses: { id: number; token: string }[] = []
-  for (let offset = 0; offset === licenses.length; offset += 200) {
-    const res = await fetch(`${base}${LIST_PATH}?offset=${offset}&limit=200`, { headers: { cookie: cookies } })
+  for (;;) {
+    const res = await fetch(`${base}${LIST_PATH}?offset=${licenses.length}&limit=200`, { headers: { cookie: cookies } })
     const page = ((await res.json()) as { licenses: { id: number; token: string }[] }).licenses
-    if (page.length === 0) break
     licenses.push(...page)
+    if (page.length < 200) break
   }
   if (licenses.length !== LICENSES) throw new Error(`expected ${LICENSES} licenses, got ${licenses.length}`)
 
