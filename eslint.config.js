@@ -91,6 +91,16 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Mantine's Loader is a plain span: a screen reader skips its aria-label unless it has a role
+          selector: "JSXOpeningElement[name.name='Loader']:has(JSXAttribute[name.name='aria-label']):not(:has(JSXAttribute[name.name='role']))",
+          message: 'a labelled Loader needs role="progressbar", or its label is never read',
+        },
+      ],
+    },
   },
 )

@@ -31,7 +31,7 @@ export function LicenseInfoRoute() {
   if (license.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading the license')} />
+        <Loader role="progressbar" aria-label={t('Loading the license')} />
       </Center>
     )
   }

@@ -11,7 +11,7 @@ export function AccountRoute({ children }: { children?: ReactNode }) {
   if (!profile.data) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading your account')} />
+        <Loader role="progressbar" aria-label={t('Loading your account')} />
       </Center>
     )
   }

@@ -19,7 +19,7 @@ export function HistoryState({
   if (query.isPending)
     return (
       <Center py="md">
-        <Loader size="sm" aria-label={t('Loading the history')} />
+        <Loader size="sm" role="progressbar" aria-label={t('Loading the history')} />
       </Center>
     )
   if (query.isError)

@@ -138,7 +138,7 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string | null)
             disabled={state === 'working' || !kindKnown}
             onChange={() => (state === 'idle' || state === 'unavailable' ? void start() : undefined)}
           />
-          {state === 'working' && <Loader size="xs" aria-label={t('Checking')} />}
+          {state === 'working' && <Loader size="xs" role="progressbar" aria-label={t('Checking')} />}
         </Group>
       )}
       {state === 'unavailable' && !dialog && (

@@ -28,7 +28,7 @@ export function ConfirmRoute() {
     return (
       <AuthLayout title={t('Confirming your e-mail')}>
         <Center py="lg">
-          <Loader aria-label={t('Confirming')} />
+          <Loader role="progressbar" aria-label={t('Confirming')} />
         </Center>
       </AuthLayout>
     )

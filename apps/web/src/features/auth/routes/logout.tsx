@@ -29,7 +29,7 @@ export function LogoutRoute() {
 
   return (
     <Center component="main" mih="100vh">
-      <Loader aria-label={t('Signing out')} />
+      <Loader role="progressbar" aria-label={t('Signing out')} />
     </Center>
   )
 }

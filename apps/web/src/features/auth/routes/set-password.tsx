@@ -25,7 +25,7 @@ export function SetPasswordRoute() {
     return (
       <AuthLayout title={t('Set a new password')}>
         <Center py="lg">
-          <Loader aria-label={t('Checking the link')} />
+          <Loader role="progressbar" aria-label={t('Checking the link')} />
         </Center>
       </AuthLayout>
     )

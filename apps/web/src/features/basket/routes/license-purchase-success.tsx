@@ -80,7 +80,7 @@ export function LicensePurchaseSuccessRoute() {
       <Stack gap="sm">
         {capturing ? (
           <Group gap="sm">
-            <Loader size="sm" aria-label={t('Confirming your PayPal payment')} />
+            <Loader size="sm" role="progressbar" aria-label={t('Confirming your PayPal payment')} />
             <Text>{t('Confirming your PayPal payment…')}</Text>
           </Group>
         ) : made ? (

@@ -33,7 +33,7 @@ export function LicenseSelectionRoute({ builder = false }: { builder?: boolean }
       <PageTitle>{t('Buy {{platform}}', { platform: PLATFORM_TITLES[platform] })}</PageTitle>
       {!data ? (
         <Center py="xl">
-          <Loader aria-label={t('Loading prices')} />
+          <Loader role="progressbar" aria-label={t('Loading prices')} />
         </Center>
       ) : platform === 'nuitrack' ? (
         <NuitrackComparison rows={data.rows} />

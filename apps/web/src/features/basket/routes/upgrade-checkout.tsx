@@ -75,7 +75,7 @@ function NotFoundBack({ platform, group }: { platform: Platform; group: boolean 
 function Loading({ label }: { label: string }) {
   return (
     <Center py="xl">
-      <Loader aria-label={label} />
+      <Loader role="progressbar" aria-label={label} />
     </Center>
   )
 }

@@ -28,7 +28,7 @@ export function WhatsNewModal({ opened, onClose }: { opened: boolean; onClose: (
     >
       {changelog.isPending ? (
         <Center py="lg">
-          <Loader aria-label={t('Loading release notes')} />
+          <Loader role="progressbar" aria-label={t('Loading release notes')} />
         </Center>
       ) : entries.length === 0 ? (
         <Text c="dimmed">{t('No release notes yet.')}</Text>

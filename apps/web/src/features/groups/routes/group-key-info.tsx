@@ -28,7 +28,7 @@ export function GroupKeyInfoPage() {
   if (!group) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading the group key')} />
+        <Loader role="progressbar" aria-label={t('Loading the group key')} />
       </Center>
     )
   }

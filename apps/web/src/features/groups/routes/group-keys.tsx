@@ -55,7 +55,7 @@ export function GroupKeysPage() {
   if (groups.isPending || licenses.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading group keys')} />
+        <Loader role="progressbar" aria-label={t('Loading group keys')} />
       </Center>
     )
   }

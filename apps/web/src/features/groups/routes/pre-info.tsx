@@ -59,7 +59,7 @@ export function PreInfoPage() {
   if (!group) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading the group')} />
+        <Loader role="progressbar" aria-label={t('Loading the group')} />
       </Center>
     )
   }

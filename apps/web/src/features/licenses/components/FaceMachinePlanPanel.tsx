@@ -27,7 +27,7 @@ export function FaceMachinePlanPanel({ license }: { license: LicenseView }) {
         {t('Plan')}
       </Title>
       {rates.isPending ? (
-        <Loader size="sm" aria-label={t('Loading the plan')} />
+        <Loader size="sm" role="progressbar" aria-label={t('Loading the plan')} />
       ) : (
         <Stack gap="md">
           <Text fw={600} data-testid="plan-name">

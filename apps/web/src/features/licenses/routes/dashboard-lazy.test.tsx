@@ -24,7 +24,8 @@ describe('dashboard: the lazily loaded first steps and empty table', () => {
     const routes = signedInRoutes()
     mockApi({ ...routes, 'GET /api/license/': async (c) => (await held, routes['GET /api/license/']!(c)) })
     renderApp('/app/nuitrack/dashboard/')
-    expect(await screen.findByLabelText('Loading licenses')).toBeInTheDocument()
+    // a spinner's name is read only with a role: an indeterminate progress bar
+    expect(await screen.findByRole('progressbar', { name: 'Loading licenses' })).toBeInTheDocument()
     answer()
     expect(await screen.findByRole('region', { name: 'First steps' })).toBeInTheDocument()
     // the same commit: nothing moves once the first steps are there

@@ -132,7 +132,7 @@ function LicensesLoading() {
   const { t } = useTranslation()
   return (
     <Center py="xl">
-      <Loader aria-label={t('Loading licenses')} />
+      <Loader role="progressbar" aria-label={t('Loading licenses')} />
     </Center>
   )
 }

@@ -39,7 +39,7 @@ export function RenewalPaymentPage() {
   if (view.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading the renewal payment')} />
+        <Loader role="progressbar" aria-label={t('Loading the renewal payment')} />
       </Center>
     )
   }

@@ -45,7 +45,7 @@ export function InvitationPage() {
     return (
       <InvitationLayout title={t('Invitation')}>
         <Center py="lg">
-          <Loader aria-label={t('Checking the invitation')} />
+          <Loader role="progressbar" aria-label={t('Checking the invitation')} />
         </Center>
       </InvitationLayout>
     )

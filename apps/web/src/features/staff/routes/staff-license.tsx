@@ -137,7 +137,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
   if (staff === undefined) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('Loading')} />
+        <Loader role="progressbar" aria-label={t('Loading')} />
       </Center>
     )
   }

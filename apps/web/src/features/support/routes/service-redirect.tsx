@@ -35,7 +35,7 @@ export function ServiceRedirectRoute() {
     <Center py="xl">
       {target ? (
         <Stack align="center" gap="sm">
-          <Loader aria-label={t('Opening the service')} />
+          <Loader role="progressbar" aria-label={t('Opening the service')} />
           <Text>
             {t('Taking you there…')} <Anchor href={target}>{t('Continue')}</Anchor>
           </Text>

@@ -135,7 +135,7 @@ export function ApiTokens() {
         {t('Your tokens')}
       </Title>
       {tokens.isPending ? (
-        <Loader size="sm" aria-label={t('Loading your tokens')} />
+        <Loader size="sm" role="progressbar" aria-label={t('Loading your tokens')} />
       ) : tokens.isError ? (
         <Alert color="red" role="alert">
           <Group justify="space-between">

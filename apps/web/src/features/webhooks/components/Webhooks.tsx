@@ -89,7 +89,7 @@ export function Webhooks() {
         {t('Endpoints')}
       </Title>
       {endpoints.isPending ? (
-        <Loader size="sm" aria-label={t('Loading your endpoints')} />
+        <Loader size="sm" role="progressbar" aria-label={t('Loading your endpoints')} />
       ) : endpoints.isError ? (
         <Alert color="red" role="alert">
           {t('The endpoints could not be loaded.')}
@@ -138,7 +138,7 @@ export function Webhooks() {
         {t('Recent deliveries')}
       </Title>
       {deliveries.isPending ? (
-        <Loader size="sm" aria-label={t('Loading the deliveries')} />
+        <Loader size="sm" role="progressbar" aria-label={t('Loading the deliveries')} />
       ) : log.length === 0 ? (
         <Text c="dimmed" size="sm">
           {t('Nothing has been sent yet.')}
