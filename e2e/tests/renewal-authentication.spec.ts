@@ -4,7 +4,7 @@ import { apiPost, confirmedAccount, expect, expectAccessible, lastMail, portal, 
 /**
  * A renewal whose card asks for authentication (SCA), end to end on the sandbox: a subscription
  * bought with Stripe's authentication test card 4000 0027 6000 3184, its renewal run as at its
- * period's end (subscriptions:renew --at), the mail's link to the renewal-payment page, paid there
+ * period's end (subscriptions:renew --at --license), the mail's link to the renewal-payment page, paid there
  * through the sandbox's checkout, and the license in its next period.
  */
 
@@ -68,9 +68,10 @@ test('a renewal that asks for card authentication is paid on-session from the ma
   const license = await licenseFromGroup(request)
   const periodEnd = new Date(license.expire_date)
 
-  // the renewal falls due: the card asks for authentication, so the customer is mailed instead
-  const ran = await portal('subscriptions:renew', '--at', new Date(periodEnd.getTime() + 60_000).toISOString())
-  expect(ran).toContain('awaiting 1')
+  // the renewal falls due: the card asks for authentication, so the customer is mailed instead. Only
+  // this license's: the other tests' subscriptions on this portal stay in their periods
+  const ran = await portal('subscriptions:renew', '--at', new Date(periodEnd.getTime() + 60_000).toISOString(), '--license', String(license.id))
+  expect(ran).toContain(': awaiting 1.')
   const mail = await lastMail(request, email, /^Confirm the payment for /)
   expect(mail.link).toContain(`/app/nuitrack/dashboard/${license.id}/renewal-payment/`)
 

@@ -224,6 +224,25 @@ describe('subscriptions:renew', () => {
     expect(ran).toEqual({ code: 0, output: `Renewal run as at ${when}: awaiting 1.` })
     expect((await runCommand(t.db, ['subscriptions:renew', '--at', 'soon'], services)).code).toBe(2)
   })
+
+  it('--license renews that license only: another subscription due at the same time keeps its state and its attempt', async () => {
+    const one = await subscribed()
+    const other = await subscribed()
+    const services = { ctx: async () => t.app.ctx }
+    const before = await subscriptionRow(other.license.id)
+    const when = at(one.license.expire_date, MINUTE_MS).toISOString()
+    const ran = await runCommand(t.db, ['subscriptions:renew', '--at', when, '--license', String(one.license.id)], services)
+    expect(ran).toEqual({ code: 0, output: `Renewal run for license ${one.license.id} as at ${when}: awaiting 1.` })
+    expect((await subscriptionRow(one.license.id)).state).toBe('awaiting_authentication')
+    expect(await subscriptionRow(other.license.id)).toEqual(before)
+    expect(await mailsTo(other.email)).not.toContainEqual(expect.objectContaining({ subject: expect.stringMatching(/renewal|payment/i) }))
+    // refused, changing nothing: not an id, a license without a subscription, an unknown option, a stray word
+    for (const argv of [['--license', 'abc'], ['--license'], ['--licence', String(other.license.id)], [String(other.license.id)]]) {
+      expect((await runCommand(t.db, ['subscriptions:renew', ...argv], services)).code, argv.join(' ')).toBe(2)
+    }
+    expect(await runCommand(t.db, ['subscriptions:renew', '--license', '999999'], services)).toEqual({ code: 1, output: 'License 999999 has no subscription.' })
+    expect(await subscriptionRow(other.license.id)).toEqual(before)
+  })
 })
 
 describe('a renewal charge the provider cannot take (an outage)', () => {

@@ -42,13 +42,14 @@ const SUBSCRIPTION_COLUMNS = columns<SubscriptionRow>()(
 
 /**
  * Subscriptions the renewal job must look at: active or past due with their attempt due, or awaiting
- * the customer's authentication past the pay-by date.
+ * the customer's authentication past the pay-by date; with `licenseId`, only that license's.
  */
-export async function listDueSubscriptions(db: Queryable, now: Date, limit: number): Promise<number[]> {
+export async function listDueSubscriptions(db: Queryable, now: Date, limit: number, licenseId: number | null = null): Promise<number[]> {
   const rows = await db.query<{ id: number }>(
     `SELECT id FROM subscriptions WHERE state IN ('active', 'past_due', 'awaiting_authentication') AND next_attempt_at <= $1
+        AND ($3::bigint IS NULL OR license_id = $3)
       ORDER BY next_attempt_at, id LIMIT $2`,
-    [now, limit],
+    [now, limit, licenseId],
   )
   return rows.map((r) => Number(r.id))
 }

@@ -470,12 +470,16 @@ export async function renewSubscription(ctx: RenewalCtx, subscriptionId: number,
   return 'skipped'
 }
 
-/** One run of the job: every subscription due at `now`. Answers how each went. */
-export async function runRenewals(ctx: RenewalCtx, now = ctx.clock.now()): Promise<Partial<Record<RenewalOutcome | 'error', number>>> {
+/** One run of the job: every subscription due at `now` (only the license's with `licenseId`). Answers how each went. */
+export async function runRenewals(
+  ctx: RenewalCtx,
+  now = ctx.clock.now(),
+  { licenseId = null }: { licenseId?: number | null } = {},
+): Promise<Partial<Record<RenewalOutcome | 'error', number>>> {
   const counts: Partial<Record<RenewalOutcome | 'error', number>> = {}
   // the longest-due first, taken in a shuffled order: two runs at once (a run that outlived its
   // lease, a second process) share the work instead of queueing on the same locks
-  const due = await listDueSubscriptions(ctx.db, now, BATCH)
+  const due = await listDueSubscriptions(ctx.db, now, BATCH, licenseId)
   for (let i = due.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1))
     ;[due[i], due[j]] = [due[j]!, due[i]!]
