@@ -64,6 +64,19 @@ describe('the onboarding tour', () => {
     expect(await screen.findByRole('dialog', { name: 'Your products' })).toBeInTheDocument()
   })
 
+  it('closes with Escape pressed while the focus is still outside the card', async () => {
+    setLogged()
+    mockApi(newClient())
+    renderApp('/app/nuitrack/dashboard/')
+    const tour = await screen.findByRole('dialog', { name: 'Your products' })
+    // the card takes the focus a moment after it opens: a key pressed before then reaches the page
+    const menuButton = screen.getByRole('button', { name: 'Take the tour' })
+    menuButton.focus()
+    expect(tour).not.toContainElement(document.activeElement as HTMLElement)
+    await userEvent.setup().keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByTestId('onboarding-tour')).toBeNull())
+  })
+
   it('does not open by itself for a client who already has licenses', async () => {
     setLogged()
     mockApi({ ...signedInRoutes(), 'GET /api/license/': (c) => licenseListAnswer([licenseView()], c.url) })

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useState } from 'react'
 import { Button, FocusTrap, Group, Paper, Portal, Text, Title } from '@mantine/core'
+import { useWindowEvent } from '@mantine/hooks'
 import { useTranslation } from 'react-i18next'
 import { TOUR_STEPS } from '@portal/domain'
 import classes from './tour.module.css'
@@ -40,7 +41,9 @@ function placement(box: Box | null): React.CSSProperties {
 
 /**
  * The 4-step onboarding tour: a card beside the element each step explains, that element ringed.
- * Keyboard: the card holds the focus (Tab cycles its buttons), arrows go back and on, Escape ends it.
+ * Keyboard: the card holds the focus (Tab cycles its buttons), arrows go back and on, Escape ends it
+ * wherever the focus is (the card takes it a moment after it opens, and a key pressed before then
+ * must not be lost).
  */
 export function OnboardingTour({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation()
@@ -82,11 +85,14 @@ export function OnboardingTour({ opened, onClose }: { opened: boolean; onClose: 
     if (opened) setIndex(0)
   }, [opened])
 
+  useWindowEvent('keydown', (e) => {
+    if (opened && e.key === 'Escape') onClose()
+  })
+
   if (!opened) return null
   const close = () => onClose()
   const keys = (e: React.KeyboardEvent) => {
-    if (e.key === 'Escape') close()
-    else if (e.key === 'ArrowRight' && !last) setIndex(index + 1)
+    if (e.key === 'ArrowRight' && !last) setIndex(index + 1)
     else if (e.key === 'ArrowLeft' && index > 0) setIndex(index - 1)
   }
 
