@@ -326,7 +326,9 @@ describe('renewal by a saved card (sandbox)', () => {
     }
     // not asked again before its back-off
     expect(await renew()).toEqual({})
-    t.clock.set(at(license.expire_date, 60_000 + 5 * 60_000))
+    // a second past it: the clock runs on from each set(), so the first run read a moment later
+    // than its set, and a run set to the exact retry time could come a millisecond early
+    t.clock.set(at(license.expire_date, 60_000 + 5 * 60_000 + 1_000))
     expect(await renew()).toEqual({ renewed: 1 })
     expect((await transactionsOf(client.id, 'renewal')).map((c) => c.status)).toEqual([0])
     expect((await view()).subscription).toMatchObject({ state: 'active', failed_attempts: 0 })
@@ -413,7 +415,8 @@ describe('renewal by a saved card (sandbox)', () => {
       // meanwhile the customer saved another card, and the subscription renews with it from now on
       const newCard = await savePaymentMethod(t.db, client.id, { provider: 'sandbox', source: 'stripe', token: 'sbpm_new_card', cardLast4: '4444' })
       await t.db.query('UPDATE subscriptions SET payment_method_id = $1 WHERE license_id = $2', [newCard, license.id])
-      t.clock.set(at(license.expire_date, 60_000 + 5 * 60_000))
+      // a second past its back-off (the clock runs on from each set())
+      t.clock.set(at(license.expire_date, 60_000 + 5 * 60_000 + 1_000))
       expect(await renew()).toEqual({ renewed: 1 })
     } finally {
       t.app.ctx.payments = real
