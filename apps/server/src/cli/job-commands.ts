@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts'
 import { cancelJob, listJobs, retryJob } from '../platform/queries.ts'
-import { parseArgs } from './options.ts'
+import { parseArgs, parseId } from './options.ts'
 import { terminalSafe, type CommandResult } from './result.ts'
 
 export const JOBS_HELP = `
@@ -16,8 +16,6 @@ const LIMIT = 200
 const iso = (d: Date | null) => (d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') : '')
 /** one line per job: an error's line breaks and tabs would break the columns, control characters the terminal */
 const flat = (s: string) => terminalSafe(s, { oneLine: true })
-
-const idOf = (text: string | undefined) => (text && /^\d{1,15}$/.test(text) ? Number(text) : null)
 
 /** The job queue's commands for an operator; null for any other command. */
 export async function runJobCommand(db: Db, argv: readonly string[]): Promise<CommandResult | null> {
@@ -48,7 +46,7 @@ export async function runJobCommand(db: Db, argv: readonly string[]): Promise<Co
       }
     }
     case 'jobs:retry': {
-      const id = idOf(args[0])
+      const id = parseId(args[0])
       if (id === null || args.length !== 1) return { code: 2, output: 'Usage: jobs:retry <id>' }
       try {
         const job = await retryJob(db, id)
@@ -60,7 +58,7 @@ export async function runJobCommand(db: Db, argv: readonly string[]): Promise<Co
       }
     }
     case 'jobs:cancel': {
-      const id = idOf(args[0])
+      const id = parseId(args[0])
       if (id === null || args.length !== 1) return { code: 2, output: 'Usage: jobs:cancel <id>' }
       const result = await cancelJob(db, id)
       if (result.cancelled) return { code: 0, output: `Job ${id} is cancelled.` }

@@ -32,6 +32,9 @@ export function parseArgs(args: readonly string[], known: readonly string[], mul
   return { positional, options, problem: null }
 }
 
+/** A row id given on the command line (digits only, at most 15 of them); null for anything else. */
+export const parseId = (text: string | undefined): number | null => (text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : null)
+
 /** An amount of US dollars as whole cents, from text only (never through a float): "12", "12.5", "12.50". */
 export function parseUsdCents(text: string): number | null {
   const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim())

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts'
 import { runRenewals } from '../modules/subscriptions/renewal.ts'
 import { subscriptionOfLicense } from '../modules/subscriptions/queries.ts'
-import { parseArgs } from './options.ts'
+import { parseArgs, parseId } from './options.ts'
 import type { CommandResult } from './result.ts'
 
 export const SUBSCRIPTIONS_HELP = `
@@ -26,8 +26,8 @@ export async function renewCommand(args: string[], ctx: (() => Promise<AppContex
   const licenseText = parsed.options.get('license')?.[0]
   const when = atText === undefined ? null : new Date(atText)
   if (when && Number.isNaN(when.getTime())) return { code: 2, output: `--at: not a time: ${atText}\n${USAGE}` }
-  const licenseId = licenseText === undefined ? null : /^\d{1,15}$/.test(licenseText) ? Number(licenseText) : NaN
-  if (Number.isNaN(licenseId)) return { code: 2, output: `--license: not a license id: ${licenseText}\n${USAGE}` }
+  const licenseId = parseId(licenseText)
+  if (licenseText !== undefined && licenseId === null) return { code: 2, output: `--license: not a license id: ${licenseText}\n${USAGE}` }
   if (!ctx) return { code: 1, output: 'subscriptions:renew needs the portal (its payment providers).' }
   const c = await ctx()
   if (when) {
