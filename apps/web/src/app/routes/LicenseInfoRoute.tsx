@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { Center, Loader } from '@mantine/core'
+import { Center } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useParams } from 'react-router'
 import { GENERIC_MESSAGES, isOnlineLicense, type Platform } from '@portal/domain'
@@ -10,6 +10,7 @@ import { LicenseInfo } from '../../features/licenses/components/LicenseInfo.tsx'
 import { FaceActivation } from '../../features/activation/components/FaceActivation.tsx'
 import { DevicesPanel } from '../../features/activation/components/DevicesPanel.tsx'
 import { LicenseHistory } from '../../features/activity/components/LicenseHistory.tsx'
+import { Spinner } from '../../components/Spinner.tsx'
 
 /**
  * /{platform}/dashboard/{id}/info/: a non-numeric id or a failed load shows the error dialog and
@@ -31,7 +32,7 @@ export function LicenseInfoRoute() {
   if (license.isPending) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading the license')} />
+        <Spinner label={t('Loading the license')} />
       </Center>
     )
   }

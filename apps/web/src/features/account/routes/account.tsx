@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react'
-import { Center, Loader } from '@mantine/core'
+import { Center } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useProfile } from '../../../lib/use-profile.ts'
 import { AccountPage } from '../components/AccountPage.tsx'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** /app/account/: profile, company, options, password, e-mail and account type; `children` below them (the history, composed in app/routes). */
 export function AccountRoute({ children }: { children?: ReactNode }) {
@@ -11,7 +12,7 @@ export function AccountRoute({ children }: { children?: ReactNode }) {
   if (!profile.data) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading your account')} />
+        <Spinner label={t('Loading your account')} />
       </Center>
     )
   }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
-import { Button, Center, Loader, Text } from '@mantine/core'
+import { Button, Center, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /**
  * What a history panel shows before its lines: loading, failed (with a retry) or empty (`empty`, the
@@ -19,7 +20,7 @@ export function HistoryState({
   if (query.isPending)
     return (
       <Center py="md">
-        <Loader size="sm" role="progressbar" aria-label={t('Loading the history')} />
+        <Spinner label={t('Loading the history')} size="sm" />
       </Center>
     )
   if (query.isError)

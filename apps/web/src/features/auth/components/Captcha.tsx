@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { Button, Checkbox, Group, Loader, Modal, Text } from '@mantine/core'
+import { Button, Checkbox, Group, Modal, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { solveChallenge } from 'altcha-lib/v1'
 import type { CaptchaChallenge } from '@portal/domain'
 import { getCaptchaChallenge } from '../api/analytics-signup.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** Finds the number behind the challenge (altcha-lib's v1 protocol, which the server's challenges use; Web Crypto); the work is what keeps bots out. */
 async function solve(c: CaptchaChallenge): Promise<string | null> {
@@ -138,7 +139,7 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string | null)
             disabled={state === 'working' || !kindKnown}
             onChange={() => (state === 'idle' || state === 'unavailable' ? void start() : undefined)}
           />
-          {state === 'working' && <Loader size="xs" role="progressbar" aria-label={t('Checking')} />}
+          {state === 'working' && <Spinner label={t('Checking')} size="xs" />}
         </Group>
       )}
       {state === 'unavailable' && !dialog && (

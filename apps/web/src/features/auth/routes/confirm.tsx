@@ -1,4 +1,4 @@
-import { Button, Center, Loader, Text } from '@mantine/core'
+import { Button, Center, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 import { paths } from '../../../config/paths.ts'
@@ -6,6 +6,7 @@ import { useLogged } from '../../../lib/session.ts'
 import { useConfirm } from '../api/confirm.ts'
 import { AuthLayout } from '../components/AuthLayout.tsx'
 import { useSignInPlatform, withPlatform } from '../hooks.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** /app/confirm/?client_id=&token= (or ?id=&token=) and /app/registration-confirm/:id/:token/ */
 export function ConfirmRoute() {
@@ -28,7 +29,7 @@ export function ConfirmRoute() {
     return (
       <AuthLayout title={t('Confirming your e-mail')}>
         <Center py="lg">
-          <Loader role="progressbar" aria-label={t('Confirming')} />
+          <Spinner label={t('Confirming')} />
         </Center>
       </AuthLayout>
     )

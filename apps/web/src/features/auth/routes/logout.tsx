@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react'
-import { Center, Loader } from '@mantine/core'
+import { Center } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { paths } from '../../../config/paths.ts'
 import { clearSessionMemory, notifySession } from '../../../lib/session.ts'
 import { logout } from '../api/logout.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** /app/logout/: ends the session, forgets everything cached, then goes to the login page. */
 export function LogoutRoute() {
@@ -29,7 +30,7 @@ export function LogoutRoute() {
 
   return (
     <Center component="main" mih="100vh">
-      <Loader role="progressbar" aria-label={t('Signing out')} />
+      <Spinner label={t('Signing out')} />
     </Center>
   )
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text } from '@mantine/core'
+import { Alert, Anchor, Button, Center, PasswordInput, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 import { isError, isPlatform, passwordContainsEmail, sanitizeNext, setPasswordForm, type Platform } from '@portal/domain'
@@ -13,6 +13,7 @@ import { AuthLayout } from '../components/AuthLayout.tsx'
 import { EmailRequestForm } from '../components/EmailRequestForm.tsx'
 import { useSignInPlatform, withPlatform, type SignInState } from '../hooks.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 export function SetPasswordRoute() {
   const { id = '', token = '' } = useParams()
@@ -25,7 +26,7 @@ export function SetPasswordRoute() {
     return (
       <AuthLayout title={t('Set a new password')}>
         <Center py="lg">
-          <Loader role="progressbar" aria-label={t('Checking the link')} />
+          <Spinner label={t('Checking the link')} />
         </Center>
       </AuthLayout>
     )

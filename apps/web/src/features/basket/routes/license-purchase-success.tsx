@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { Anchor, Box, Button, CopyButton, Group, Loader, Modal, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { Anchor, Box, Button, CopyButton, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
@@ -13,6 +13,7 @@ import { basketStore } from '../components/basket-store.ts'
 import { clearDraft } from '../components/custom-draft.ts'
 import { useCan } from '../../../lib/use-can.ts'
 import { DRAWER_MS } from '../components/CustomBuilder.tsx'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /**
  * /app/{platform}/license-purchase-success/: the order is paid (from the balance, or the provider
@@ -80,7 +81,7 @@ export function LicensePurchaseSuccessRoute() {
       <Stack gap="sm">
         {capturing ? (
           <Group gap="sm">
-            <Loader size="sm" role="progressbar" aria-label={t('Confirming your PayPal payment')} />
+            <Spinner label={t('Confirming your PayPal payment')} size="sm" />
             <Text>{t('Confirming your PayPal payment…')}</Text>
           </Group>
         ) : made ? (

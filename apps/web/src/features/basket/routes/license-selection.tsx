@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Button, Card, Center, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Center, List, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useNavigate, useParams } from 'react-router'
 import { PLATFORM_TITLES, unitPriceCents, type Platform, type SaleEntry } from '@portal/domain'
@@ -12,6 +12,7 @@ import { basketStore } from '../components/basket-store.ts'
 import { basketEntriesOf, configOf, type CheckoutState } from '../components/catalogue.ts'
 import { CustomBuilder } from '../components/CustomBuilder.tsx'
 import { NuitrackComparison } from '../components/NuitrackComparison.tsx'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** /app/{platform}/basket/: straight to the license selection. */
 export function BasketIndexRoute() {
@@ -33,7 +34,7 @@ export function LicenseSelectionRoute({ builder = false }: { builder?: boolean }
       <PageTitle>{t('Buy {{platform}}', { platform: PLATFORM_TITLES[platform] })}</PageTitle>
       {!data ? (
         <Center py="xl">
-          <Loader role="progressbar" aria-label={t('Loading prices')} />
+          <Spinner label={t('Loading prices')} />
         </Center>
       ) : platform === 'nuitrack' ? (
         <NuitrackComparison rows={data.rows} />

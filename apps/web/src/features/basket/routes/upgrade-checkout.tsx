@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { Alert, Anchor, Button, Card, Center, Grid, Group, Loader, NumberInput, Radio, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, Grid, Group, NumberInput, Radio, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate } from 'react-router'
 import {
@@ -42,6 +42,7 @@ import {
   type UpgradePlan,
   type UpgradeRefusal,
 } from '../components/upgrade-plan.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 interface RouteProps {
   platform: Platform
@@ -75,7 +76,7 @@ function NotFoundBack({ platform, group }: { platform: Platform; group: boolean 
 function Loading({ label }: { label: string }) {
   return (
     <Center py="xl">
-      <Loader role="progressbar" aria-label={label} />
+      <Spinner label={label} />
     </Center>
   )
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react'
-import { Badge, Button, Center, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core'
+import { Badge, Button, Center, Group, List, Modal, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useChangelog } from '../api/get-changelog.ts'
 import { formatUtcDay } from '../../../lib/format.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 export const FIRST_RELEASES = 2
 
@@ -28,7 +29,7 @@ export function WhatsNewModal({ opened, onClose }: { opened: boolean; onClose: (
     >
       {changelog.isPending ? (
         <Center py="lg">
-          <Loader role="progressbar" aria-label={t('Loading release notes')} />
+          <Spinner label={t('Loading release notes')} />
         </Center>
       ) : entries.length === 0 ? (
         <Text c="dimmed">{t('No release notes yet.')}</Text>

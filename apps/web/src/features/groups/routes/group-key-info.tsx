@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { Anchor, Button, Card, Center, CopyButton, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Button, Card, Center, CopyButton, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useParams } from 'react-router'
 import { GENERIC_MESSAGES, productTitle } from '@portal/domain'
@@ -11,6 +11,7 @@ import { EditTitleButton } from '../../../components/EditTitleButton.tsx'
 import { StatusBadge } from '../../../components/LicenseBits.tsx'
 import { errorStore } from '../../../lib/error-store.ts'
 import { paths } from '../../../config/paths.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 export function GroupKeyInfoPage() {
   const { t } = useTranslation()
@@ -28,7 +29,7 @@ export function GroupKeyInfoPage() {
   if (!group) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading the group key')} />
+        <Spinner label={t('Loading the group key')} />
       </Center>
     )
   }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react'
-import { Alert, Anchor, Button, Card, Center, CopyButton, Group, Loader, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, CopyButton, Group, Modal, NumberInput, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
@@ -27,6 +27,7 @@ import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { paths } from '../../../config/paths.ts'
 import { useCan } from '../../../lib/use-can.ts'
 import { CardTable, cardCell } from '../../../components/TableScroll.tsx'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** The split body's title, beside the source and size the form picks (checked against the groups on screen). */
 const splitForm = splitBody.pick({ title: true })
@@ -55,7 +56,7 @@ export function GroupKeysPage() {
   if (groups.isPending || licenses.isPending) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading group keys')} />
+        <Spinner label={t('Loading group keys')} />
       </Center>
     )
   }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { Alert, Anchor, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useParams } from 'react-router'
 import { z } from 'zod'
@@ -31,6 +31,7 @@ import { paths, supportUrl } from '../../../config/paths.ts'
 import { formatCents } from '../../../lib/format.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'
 import { useProfile } from '../../../lib/use-profile.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /**
  * /{platform}/dashboard/{groupId}/pre-info/: a group slot without a license yet. Nuitrack has its own
@@ -59,7 +60,7 @@ export function PreInfoPage() {
   if (!group) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading the group')} />
+        <Spinner label={t('Loading the group')} />
       </Center>
     )
   }

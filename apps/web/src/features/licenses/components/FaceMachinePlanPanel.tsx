@@ -1,4 +1,4 @@
-import { Card, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { channelPrice, defaultConfigurationLines, planLines, planOf, upgradePriceCents, type LicenseView } from '@portal/domain'
 import { formatCents } from '../../../lib/format.ts'
@@ -6,6 +6,7 @@ import { useProfile } from '../../../lib/use-profile.ts'
 import { priceRowsOf } from '../../../lib/prices.ts'
 import { useFaceMachineRates } from '../api/face-machine-rates.ts'
 import { Field } from './SubscriptionPanel.tsx'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /**
  * The Face Machine plan of a license (sections 3 and 9): its limits from the rates, or the default
@@ -27,7 +28,7 @@ export function FaceMachinePlanPanel({ license }: { license: LicenseView }) {
         {t('Plan')}
       </Title>
       {rates.isPending ? (
-        <Loader size="sm" role="progressbar" aria-label={t('Loading the plan')} />
+        <Spinner label={t('Loading the plan')} size="sm" />
       ) : (
         <Stack gap="md">
           <Text fw={600} data-testid="plan-name">

@@ -1,5 +1,5 @@
 import { Suspense, lazy, useMemo, useState, useTransition } from 'react'
-import { Alert, Anchor, Button, Card, Center, Loader, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
+import { Alert, Anchor, Button, Card, Center, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useCan } from '../../../lib/use-can.ts'
@@ -15,6 +15,7 @@ import { DefaultGroups } from '../components/DefaultGroups.tsx'
 import { FleetStrip } from '../components/FleetStrip.tsx'
 import { useFirstStepsVisibility } from '../components/first-steps-storage.ts'
 import { LicenseTable } from '../components/LicenseTable.tsx'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 // only a client without licenses sees the first steps (a Stepper and react-i18next's Trans): their code loads when
 // they are first shown, under the boundary below, whose fallback is the list's loading state
@@ -132,7 +133,7 @@ function LicensesLoading() {
   const { t } = useTranslation()
   return (
     <Center py="xl">
-      <Loader role="progressbar" aria-label={t('Loading licenses')} />
+      <Spinner label={t('Loading licenses')} />
     </Center>
   )
 }

@@ -11,6 +11,7 @@ import { leave } from '../../../lib/leave.ts'
 import { Field } from '../components/SubscriptionPanel.tsx'
 import { PAY_RENEWAL_HANDLED, usePayRenewal } from '../api/pay-renewal.ts'
 import { useRenewalPayment } from '../api/renewal-payment.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** how often the page asks again while the payment system confirms a payment the customer made */
 const CONFIRM_POLL_MS = 2000
@@ -39,7 +40,7 @@ export function RenewalPaymentPage() {
   if (view.isPending) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading the renewal payment')} />
+        <Spinner label={t('Loading the renewal payment')} />
       </Center>
     )
   }

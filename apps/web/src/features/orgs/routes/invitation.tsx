@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Alert, Anchor, Box, Button, Center, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { invitationRegisterForm, isError } from '@portal/domain'
@@ -14,6 +14,7 @@ import { useAcceptInvitation } from '../api/accept-invitation.ts'
 import { useInvitation } from '../api/invitation.ts'
 import { useRegisterThroughInvitation } from '../api/register-invitation.ts'
 import { roleLabel } from '../components/roles.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 function InvitationLayout({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -45,7 +46,7 @@ export function InvitationPage() {
     return (
       <InvitationLayout title={t('Invitation')}>
         <Center py="lg">
-          <Loader role="progressbar" aria-label={t('Checking the invitation')} />
+          <Spinner label={t('Checking the invitation')} />
         </Center>
       </InvitationLayout>
     )

@@ -6,7 +6,6 @@ import {
   Center,
   Checkbox,
   Group,
-  Loader,
   MultiSelect,
   NumberInput,
   Paper,
@@ -45,6 +44,7 @@ import { paths, supportUrl } from '../../../config/paths.ts'
 import { notifySuccess } from '../../../lib/notify.ts'
 import { formatCount } from '../../../lib/format.ts'
 import { createCustomLicenses, useFaceComponents, useFaceVersions } from '../api/staff.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 type Variant = 'perpetual' | 'subscription'
 
@@ -137,7 +137,7 @@ export function StaffLicensePage({ variant }: { variant: Variant }) {
   if (staff === undefined) {
     return (
       <Center py="xl">
-        <Loader role="progressbar" aria-label={t('Loading')} />
+        <Spinner label={t('Loading')} />
       </Center>
     )
   }

@@ -1,10 +1,11 @@
 import { useEffect } from 'react'
-import { Anchor, Center, Loader, Stack, Text } from '@mantine/core'
+import { Anchor, Center, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { SUPPORT_SERVICES, type SupportService } from '@portal/domain'
 import { external, paths, supportUrl } from '../../../config/paths.ts'
 import { leave } from '../../../lib/leave.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 const isService = (v: string | null): v is SupportService => (SUPPORT_SERVICES as readonly string[]).includes(v ?? '')
 
@@ -35,7 +36,7 @@ export function ServiceRedirectRoute() {
     <Center py="xl">
       {target ? (
         <Stack align="center" gap="sm">
-          <Loader role="progressbar" aria-label={t('Opening the service')} />
+          <Spinner label={t('Opening the service')} />
           <Text>
             {t('Taking you there…')} <Anchor href={target}>{t('Continue')}</Anchor>
           </Text>

@@ -1,22 +1,5 @@
 import { useState } from 'react'
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Code,
-  CopyButton,
-  Group,
-  Loader,
-  Modal,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core'
+import { Alert, Badge, Button, Card, Code, CopyButton, Group, Modal, NativeSelect, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { TOKEN_NAME_MAX, tokenCreateBody, type TokenExpiryDays, type TokenScope, type TokenView } from '@portal/domain'
 import { FormError } from '../../../components/FormError.tsx'
@@ -26,6 +9,7 @@ import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useCreateToken } from '../api/create-token.ts'
 import { useRevokeToken } from '../api/revoke-token.ts'
 import { useTokens } from '../api/tokens.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** a badge in a table cell keeps its whole word (the cell does not squeeze it to an ellipsis) */
 const BADGE_STYLES = { root: { minWidth: 'max-content' }, label: { overflow: 'visible' } }
@@ -135,7 +119,7 @@ export function ApiTokens() {
         {t('Your tokens')}
       </Title>
       {tokens.isPending ? (
-        <Loader size="sm" role="progressbar" aria-label={t('Loading your tokens')} />
+        <Spinner label={t('Loading your tokens')} size="sm" />
       ) : tokens.isError ? (
         <Alert color="red" role="alert">
           <Group justify="space-between">

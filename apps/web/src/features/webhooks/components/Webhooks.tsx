@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Alert, Badge, Button, Card, Checkbox, Code, CopyButton, Group, Loader, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Badge, Button, Card, Checkbox, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX, webhookCreateBody, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEvent } from '@portal/domain'
 import { FormError } from '../../../components/FormError.tsx'
@@ -10,6 +10,7 @@ import { useCreateWebhook } from '../api/create-webhook.ts'
 import { useDeleteWebhook } from '../api/delete-webhook.ts'
 import { useWebhookDeliveries } from '../api/webhook-deliveries.ts'
 import { useWebhooks } from '../api/webhooks.ts'
+import { Spinner } from '../../../components/Spinner.tsx'
 
 /** a badge in a table cell keeps its whole word (the cell does not squeeze it to an ellipsis) */
 const BADGE_STYLES = { root: { minWidth: 'max-content' }, label: { overflow: 'visible' } }
@@ -89,7 +90,7 @@ export function Webhooks() {
         {t('Endpoints')}
       </Title>
       {endpoints.isPending ? (
-        <Loader size="sm" role="progressbar" aria-label={t('Loading your endpoints')} />
+        <Spinner label={t('Loading your endpoints')} size="sm" />
       ) : endpoints.isError ? (
         <Alert color="red" role="alert">
           {t('The endpoints could not be loaded.')}
@@ -138,7 +139,7 @@ export function Webhooks() {
         {t('Recent deliveries')}
       </Title>
       {deliveries.isPending ? (
-        <Loader size="sm" role="progressbar" aria-label={t('Loading the deliveries')} />
+        <Spinner label={t('Loading the deliveries')} size="sm" />
       ) : log.length === 0 ? (
         <Text c="dimmed" size="sm">
           {t('Nothing has been sent yet.')}
