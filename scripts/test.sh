@@ -16,8 +16,8 @@ echo "== Node.js $(node --version) ($(command -v node))"
 bash scripts/ensure-chromium.sh || exit 1
 
 # the static checks, one after another on one core beside the tests, at a lower priority; read at the
-# end. TypeScript 7 checks each project with one checker: its default of four each resolve the types
-# their files share, at twice the CPU, which here the tests would otherwise have.
+# end. TypeScript 7 checks each project with one checker: each of its default four resolves again the
+# types their files share, CPU that here the tests would otherwise have (docs/adr/ci-test-selection.md).
 static_checks() {
   stage lint && nice -n 10 npx eslint --cache --cache-location "$cache/eslint" . &&
     stage format && { nice -n 10 npx prettier --check --cache --cache-location "$cache/prettier" . > /dev/null || {
